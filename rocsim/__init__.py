@@ -1,0 +1,39 @@
+"""rocsim: exact bootstrap confidence intervals for ROC and cost curves, and coverage studies.
+
+The public functions validate their inputs once and return result objects; see
+``rocsim.proportion_ci``, ``rocsim.threshold_ci`` and ``rocsim.threshold_distribution``.
+"""
+
+from rocsim.counting import count_at_or_above, counts_at, roc_counts
+from rocsim.coverage import binomial_coverage, threshold_exact_coverage
+from rocsim.intervals import PROPORTION_METHODS, ProportionInterval, proportion_ci
+from rocsim.models import ScoreModel, draw_test_set, make_model
+from rocsim.roc import auc, roc_curve
+from rocsim.threshold import (
+    ThresholdCI,
+    ThresholdDistribution,
+    threshold_ci,
+    threshold_distribution,
+)
+
+__all__ = [
+    "PROPORTION_METHODS",
+    "ProportionInterval",
+    "ScoreModel",
+    "ThresholdCI",
+    "ThresholdDistribution",
+    "auc",
+    "binomial_coverage",
+    "count_at_or_above",
+    "counts_at",
+    "draw_test_set",
+    "make_model",
+    "proportion_ci",
+    "roc_counts",
+    "roc_curve",
+    "threshold_ci",
+    "threshold_distribution",
+    "threshold_exact_coverage",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,94 @@
+"""Input checks shared by the public entry points.
+
+Each public function validates once, at its entry, and hands clean float arrays to the
+private helpers, which trust them (the scikit-learn ``_ranking.py`` pattern).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+
+def check_scores(scores, name: str) -> np.ndarray:
+    """Return ``scores`` as a finite, non-empty 1-D float array, or raise ``ValueError``."""
+    arr = np.asarray(scores, dtype=float) if not _is_ragged(scores) else None
+    if arr is None or arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of scores, got shape {_shape(scores)}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: both classes need at least one instance")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.count_nonzero(~np.isfinite(arr)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); scores must be finite")
+    return arr
+
+
+def check_two_classes(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray]:
+    """Validate the positive and negative scores of one classifier."""
+    return check_scores(pos_scores, "pos_scores"), check_scores(neg_scores, "neg_scores")
+
+
+def check_labels(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
+    """Split ``y_score`` by the binary labels ``y_true`` (1 = positive, 0 = negative)."""
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, dtype=float)
+    if y.ndim != 1 or s.ndim != 1:
+        raise ValueError("y_true and y_score must be 1-D")
+    if y.shape != s.shape:
+        raise ValueError(f"y_true and y_score differ in length: {y.size} != {s.size}")
+    if y.size == 0:
+        raise ValueError("y_true is empty")
+    values = set(np.unique(y).tolist())
+    if not values <= {0, 1}:
+        raise ValueError(f"y_true must be binary with labels 0 and 1, got {sorted(values)}")
+    if len(values) < 2:
+        raise ValueError(f"y_true holds one class only ({values.pop()}); both are needed")
+    s = check_scores(s, "y_score")
+    return s[y == 1], s[y == 0]
+
+
+def check_confidence_level(confidence_level: float) -> float:
+    """Return ``confidence_level`` as a float strictly inside (0, 1)."""
+    try:
+        level = float(confidence_level)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"confidence_level must be a number in (0, 1), got {confidence_level!r}"
+        ) from None
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+    return level
+
+
+def check_thresholds(thresholds, name: str = "thresholds") -> np.ndarray:
+    """Return thresholds as a 1-D float array (``-inf``/``inf`` allowed, NaN not)."""
+    arr = np.asarray(thresholds, dtype=float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
+    if np.any(np.isnan(arr)):
+        raise ValueError(f"{name} contains NaN")
+    return arr
+
+
+def check_choice(value: str, valid: Iterable[str], name: str) -> str:
+    """Raise a ``ValueError`` listing the valid names when ``value`` is not one of them."""
+    valid = list(valid)
+    if value not in valid:
+        raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(valid)}")
+    return value
+
+
+def _is_ragged(obj) -> bool:
+    try:
+        np.asarray(obj, dtype=float)
+    except (ValueError, TypeError):
+        return True
+    return False
+
+
+def _shape(obj) -> tuple[int, ...] | str:
+    try:
+        return np.shape(obj)
+    except ValueError:
+        return "ragged"

@@ -1,0 +1,175 @@
+"""Conditions of a study: the product of its axes, resolved into concrete settings.
+
+A study definition names axes (``theta: [0.75, 1.5, 3, 5]``, ``n: [25, 250]``,
+``model: [...]``). A condition is one point of their product. Axis values either replace a
+setting (``n``, ``pi``, ``bootstrap``, ``sampling``, ``method``, ``pseudo_count``,
+``confidence_level``, ``model``; ``scheme`` sets ``sampling`` and ``bootstrap`` together) or are variables of the score model's parameter expressions
+(``mu: theta``, ``mu: -theta``, ``mu: theta + shift``).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import itertools
+import json
+import operator
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Axis names that replace a setting; any other axis is a model variable.
+SETTING_AXES = (
+    "model",
+    "n",
+    "pi",
+    "bootstrap",
+    "sampling",
+    "method",
+    "pseudo_count",
+    "confidence_level",
+    "scheme",
+)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a study.
+
+    Attributes
+    ----------
+    study : str
+        Study name (``fig4_3``).
+    params : dict
+        The axis values of this condition, in axis order (``{"theta": 5.0}``).
+    settings : dict
+        Every setting the study kind needs, with the axis values applied and the model's
+        parameter expressions evaluated (plain JSON types only).
+    """
+
+    study: str
+    params: dict[str, Any]
+    settings: dict[str, Any] = field(repr=False)
+
+    @property
+    def label(self) -> str:
+        """Readable label, e.g. ``theta=5`` or ``n=250,bootstrap=full``."""
+        return ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items()) or "default"
+
+    def key(self) -> str:
+        """Digest of everything that determines the condition's results."""
+        blob = json.dumps([self.study, self.params, self.settings], sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def stable_int(text: str) -> int:
+    """A 32-bit integer derived from ``text`` that is the same in every process and run.
+
+    Python's ``hash()`` is salted per process, so seeds never use it.
+    """
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def expand_conditions(study: str, axes: Mapping[str, list], base: Mapping[str, Any],
+                      models: Mapping[str, Mapping] | None = None) -> list[Condition]:
+    """All conditions of a study: the product of ``axes`` applied to ``base`` settings.
+
+    Parameters
+    ----------
+    study : str
+    axes : mapping of axis name -> list of values
+    base : mapping
+        Settings shared by every condition; ``base["model"]`` is a model spec
+        ``{"family", "pos", "neg"}`` whose parameters may be expressions of model variables,
+        and ``base["variables"]`` their default values.
+    models : mapping, optional
+        Named model specs an axis called ``model`` chooses from.
+    """
+    names = list(axes)
+    for name in names:
+        if not isinstance(axes[name], list | tuple) or len(axes[name]) == 0:
+            raise ValueError(f"axis {name!r} needs a non-empty list of values")
+    conditions = []
+    for values in itertools.product(*(axes[n] for n in names)) if names else [()]:
+        params = dict(zip(names, values))
+        conditions.append(Condition(study, params, resolve_settings(base, params, models or {})))
+    return conditions
+
+
+def resolve_settings(base: Mapping[str, Any], params: Mapping[str, Any],
+                     models: Mapping[str, Mapping]) -> dict[str, Any]:
+    """Apply one condition's axis values to the base settings."""
+    settings = json.loads(json.dumps(dict(base)))
+    variables = dict(settings.pop("variables", {}) or {})
+    for name, value in params.items():
+        if name == "model":
+            if value not in models:
+                raise ValueError(f"unknown model {value!r}; valid: {', '.join(models)}")
+            settings["model"] = json.loads(json.dumps(dict(models[value])))
+        elif name == "scheme":
+            settings["sampling"] = settings["bootstrap"] = value
+        elif name in SETTING_AXES:
+            settings[name] = value
+        else:
+            variables[name] = value
+    settings["model"] = _evaluate_model(settings["model"], variables)
+    return settings
+
+
+def _evaluate_model(spec: Mapping[str, Any], variables: Mapping[str, float]) -> dict[str, Any]:
+    out = {"family": spec["family"]}
+    for part in spec:
+        if part == "family":
+            continue
+        params = spec[part]
+        if isinstance(params, Mapping):
+            out[part] = {k: evaluate(v, variables) for k, v in params.items()}
+        else:
+            out[part] = [evaluate(v, variables) for v in params]
+    return out
+
+
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+}
+
+
+def evaluate(expression: Any, variables: Mapping[str, float]) -> float:
+    """Value of a number or of an arithmetic expression such as ``"-theta"``, ``"theta + 2"``.
+
+    Only numbers, variable names, ``+ - * /`` and parentheses are allowed.
+    """
+    if isinstance(expression, int | float) and not isinstance(expression, bool):
+        return float(expression)
+    if not isinstance(expression, str):
+        raise ValueError(f"model parameter must be a number or expression, got {expression!r}")
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        raise ValueError(f"cannot parse model parameter {expression!r}") from None
+    return float(_eval_node(tree.body, variables, expression))
+
+
+def _eval_node(node, variables, text):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in variables:
+            raise ValueError(f"model parameter {text!r} uses {node.id!r}, which no axis or "
+                             f"variable defines (known: {', '.join(variables) or 'none'})")
+        return float(variables[node.id])
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left = _eval_node(node.left, variables, text)
+        return _OPERATORS[type(node.op)](left, _eval_node(node.right, variables, text))
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_eval_node(node.operand, variables, text))
+    raise ValueError(f"model parameter {text!r}: only numbers, names and + - * / are allowed")
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)

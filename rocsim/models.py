@@ -1,0 +1,161 @@
+"""Score models: the data-generating mechanisms of the studies, with exact truths (SPEC 6).
+
+A :class:`ScoreModel` holds one continuous score distribution per class. Because the true
+survival functions, quantiles and densities are known, every coverage target (the true TPR
+and FPR at a threshold, the true threshold of a total positive ratio) is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from scipy import optimize, stats
+
+from rocsim._validation import check_choice
+
+#: family -> (parameter names, scipy distribution from the parameters)
+FAMILIES = {
+    "binormal": (("mu", "sd"), lambda mu, sd: stats.norm(loc=mu, scale=sd)),
+    "beta": (("a", "b"), lambda a, b: stats.beta(a, b)),
+    "exponential": (("mean",), lambda mean: stats.expon(scale=mean)),
+}
+
+SAMPLING_SCHEMES = ("stratified", "full")
+
+
+@dataclass(frozen=True)
+class ClassDistribution:
+    """Score distribution of one class: a family and its parameters in :data:`FAMILIES` order."""
+
+    family: str
+    params: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        check_choice(self.family, FAMILIES, "score model family")
+        names, _ = FAMILIES[self.family]
+        if len(self.params) != len(names):
+            raise ValueError(f"{self.family} takes parameters {names}, got {self.params}")
+        if any(not np.isfinite(p) for p in self.params):
+            raise ValueError(f"{self.family} parameters must be finite, got {self.params}")
+        positive = self.params[1:] if self.family == "binormal" else self.params
+        if any(p <= 0 for p in positive):
+            raise ValueError(f"{self.family} parameters {names} out of range: {self.params}")
+
+    @cached_property
+    def dist(self):
+        """The frozen ``scipy.stats`` distribution (built once: freezing is slow)."""
+        return FAMILIES[self.family][1](*self.params)
+
+    def sf(self, t):
+        """Survival function ``Pr{score >= t}``."""
+        return self.dist.sf(t)
+
+    def cdf(self, t):
+        return self.dist.cdf(t)
+
+    def ppf(self, u):
+        """Quantile function."""
+        return self.dist.ppf(u)
+
+    def isf(self, u):
+        """Inverse survival function: the ``t`` with ``Pr{score >= t} = u``."""
+        return self.dist.isf(u)
+
+    def pdf(self, t):
+        return self.dist.pdf(t)
+
+    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Draw ``size`` scores with ``rng`` (never the global random state)."""
+        if self.family == "binormal":
+            mu, sd = self.params
+            return rng.normal(mu, sd, size)
+        if self.family == "beta":
+            return rng.beta(*self.params, size)
+        return rng.exponential(self.params[0], size)
+
+    def label(self) -> str:
+        letter = {"binormal": "N", "beta": "B", "exponential": "exp"}[self.family]
+        return f"{letter}({', '.join(f'{p:g}' for p in self.params)})"
+
+
+@dataclass(frozen=True)
+class ScoreModel:
+    """Scores of positives and negatives, each from its own :class:`ClassDistribution`."""
+
+    pos: ClassDistribution
+    neg: ClassDistribution
+
+    def tpr(self, t) -> np.ndarray:
+        """True TPR at threshold ``t``: ``S+(t)``."""
+        return self.pos.sf(t)
+
+    def fpr(self, t) -> np.ndarray:
+        """True FPR at threshold ``t``: ``S-(t)``."""
+        return self.neg.sf(t)
+
+    def threshold_for_total_positive_ratio(self, q, pi: float = 0.5) -> np.ndarray:
+        """True threshold ``t_q`` solving ``pi S+(t) + (1 - pi) S-(t) = q`` (SPEC 3).
+
+        The root is bracketed by the two classes' ``(1-q)`` quantiles: at the smaller one
+        both survival functions are ``>= q``, at the larger both are ``<= q``.
+        """
+        q = np.atleast_1d(np.asarray(q, dtype=float))
+        if np.any((q <= 0) | (q >= 1)):
+            raise ValueError("total positive ratios must lie in (0, 1)")
+        return np.array([self._solve_ratio(qq, pi) for qq in q])
+
+    def _solve_ratio(self, q: float, pi: float) -> float:
+        a, b = sorted((float(self.pos.isf(q)), float(self.neg.isf(q))))
+        if a == b:
+            return a
+
+        def excess(t: float) -> float:
+            return pi * self.pos.sf(t) + (1 - pi) * self.neg.sf(t) - q
+
+        return optimize.brentq(excess, a, b, xtol=1e-13, rtol=4 * np.finfo(float).eps)
+
+    def label(self) -> str:
+        return f"{self.pos.label()}/{self.neg.label()}"
+
+
+def make_class_distribution(family: str, params) -> ClassDistribution:
+    """Build a class distribution from named (mapping) or positional parameters."""
+    check_choice(family, FAMILIES, "score model family")
+    names, _ = FAMILIES[family]
+    if isinstance(params, Mapping):
+        unknown = set(params) - set(names)
+        if unknown:
+            raise ValueError(f"{family} takes parameters {names}, got {sorted(params)}")
+        values = tuple(float(params[name]) for name in names)
+    else:
+        values = tuple(float(p) for p in params)
+    return ClassDistribution(family, values)
+
+
+def make_model(family: str, pos, neg) -> ScoreModel:
+    """Build a :class:`ScoreModel`, e.g. ``make_model("binormal", {"mu": 1, "sd": 1}, (0, 1))``."""
+    return ScoreModel(make_class_distribution(family, pos), make_class_distribution(family, neg))
+
+
+def draw_test_set(
+    model: ScoreModel, n_pos: int, n_neg: int, sampling: str, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Simulate a test set; returns ``(pos_scores, neg_scores, redraws)``.
+
+    ``stratified`` draws exactly ``n_pos`` and ``n_neg`` scores. ``full`` draws the class of
+    each of the ``n = n_pos + n_neg`` instances, ``N+ ~ Bin(n, n_pos/n)``, and redraws the
+    class counts while a class is empty; ``redraws`` counts those redraws.
+    """
+    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    redraws = 0
+    if sampling == "full":
+        n = n_pos + n_neg
+        count = int(rng.binomial(n, n_pos / n))
+        while count in (0, n):
+            redraws += 1
+            count = int(rng.binomial(n, n_pos / n))
+        n_pos, n_neg = count, n - count
+    return model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg), redraws

@@ -1,0 +1,225 @@
+"""From a study config to its results: conditions, the shared runner, tables, metadata, plots.
+
+Config-format agnostic: it takes a plain mapping (the CLI passes the resolved Hydra config),
+so tests and notebooks can call :func:`run_study` directly.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from rocsim._validation import check_choice, check_confidence_level
+from rocsim.conditions import Condition, expand_conditions
+from rocsim.intervals import check_method, check_pseudo_count
+from rocsim.models import SAMPLING_SCHEMES, make_model
+from rocsim.runner import COVERAGE_MODES, RunResult, atomic_write, run_conditions
+from rocsim.threshold import BOOTSTRAP_SCHEMES
+
+REPO_DIR = Path(__file__).resolve().parents[1]
+CONFIG_DIR = REPO_DIR / "configs"
+PACKAGES = ("rocsim", "numpy", "scipy", "pandas", "hydra-core", "joblib", "matplotlib",
+            "pyarrow", "tqdm")
+
+
+@dataclass
+class StudyOutput:
+    """Where a study's results went and the run behind them."""
+
+    directory: Path
+    run: RunResult
+    wall_seconds: float
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return self.run.table
+
+
+def available_studies() -> list[str]:
+    """Names of the study overlays shipped in ``configs/study``, in figure order."""
+    def order(name: str):
+        return tuple(int(p) for p in name.removeprefix("fig").split("_") if p.isdigit())
+
+    return sorted((p.stem for p in (CONFIG_DIR / "study").glob("*.yaml")), key=order)
+
+
+def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings shared by all conditions of the study described by ``cfg``."""
+    model = cfg["model"]
+    return {
+        "model": {k: model[k] for k in model if k != "variables"},
+        "variables": dict(model.get("variables") or {}),
+        "n": cfg["size"]["n"],
+        "pi": cfg["size"]["pi"],
+        "method": cfg["interval"]["method"],
+        "pseudo_count": cfg["interval"]["pseudo_count"],
+        "confidence_level": cfg["confidence_level"],
+        "grid": dict(cfg["grid"]),
+        "bootstrap": cfg["bootstrap"]["scheme"],
+        "sampling": cfg["sampling"]["scheme"],
+    }
+
+
+def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
+    """Every condition of the study, validated before anything runs."""
+    study = cfg["study"]
+    if not study.get("name") or not study.get("kind"):
+        raise ValueError(f"no study chosen; pass study=<name>, one of: "
+                         f"{', '.join(available_studies())}")
+    conditions = expand_conditions(study["name"], dict(study.get("axes") or {}),
+                                   base_settings(cfg), dict(study.get("models") or {}))
+    for condition in conditions:
+        validate_settings(condition.settings)
+    return conditions
+
+
+def validate_settings(s: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first bad setting of a condition."""
+    check_confidence_level(s["confidence_level"])
+    check_method(s["method"])
+    check_pseudo_count(s["method"], s["pseudo_count"])
+    check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
+    check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
+    if int(s["n"]) != s["n"] or int(s["n"]) < 1:
+        raise ValueError(f"n must be a positive integer, got {s['n']!r}")
+
+
+def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutput:
+    """Run the study of ``cfg`` and write its results.
+
+    Writes ``coverage.csv``, ``coverage.parquet``, ``meta.json`` and ``coverage.png``/``.pdf``
+    to ``out_dir`` (default ``<results_dir>/<study>``), each atomically, only once every
+    condition is done; finished conditions are cached in ``out_dir/.cache`` so an
+    interrupted run resumes where it stopped.
+    """
+    from studies import get_kind
+
+    started = time.perf_counter()
+    cfg = _plain(cfg)
+    conditions = study_conditions(cfg)
+    study = cfg["study"]
+    kind = get_kind(study["kind"])
+    check_choice(cfg["coverage"], COVERAGE_MODES, "coverage mode")
+    replications = _positive_int(cfg["replications"], "replications")
+    seed = _nonnegative_int(cfg["seed"], "seed")
+    n_jobs = _int(cfg["n_jobs"], "n_jobs")
+    out_dir = Path(out_dir or Path(cfg["results_dir"]) / study["name"])
+    runner = cfg.get("runner", {})
+    run = run_conditions(
+        kind,
+        conditions,
+        replications=replications,
+        seed=seed,
+        coverage=cfg["coverage"],
+        n_jobs=n_jobs,
+        block_size=int(runner.get("block_size", 50)),
+        cache_dir=out_dir / ".cache",
+        progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
+        backend=runner.get("backend"),
+    )
+    table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
+    run.table = table
+    wall = time.perf_counter() - started
+    _write_outputs(out_dir, table, cfg, run, wall)
+    return StudyOutput(out_dir, run, wall)
+
+
+def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:
+    by_label = {c.label: c.settings for c in conditions}
+    first = 2 + len(conditions[0].params)
+    table.insert(first, "method", table["condition"].map(lambda c: by_label[c]["method"]))
+    table.insert(first + 1, "grid", grid)
+    table["level"] = table["condition"].map(lambda c: by_label[c]["confidence_level"])
+    labels = {c: _model_label(s["model"]) for c, s in by_label.items()}
+    table["model_label"] = table["condition"].map(labels)
+    table["mode"] = mode
+    return table
+
+
+def _model_label(spec) -> str:
+    return make_model(spec["family"], spec["pos"], spec["neg"]).label()
+
+
+def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float):
+    from rocsim.plotting import save_study_figure
+
+    atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
+    atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
+    meta = {
+        "study": cfg["study"]["name"],
+        "config": _plain(cfg),
+        "seed": cfg["seed"],
+        "replications": cfg["replications"],
+        "coverage": cfg["coverage"],
+        "n_jobs": cfg["n_jobs"],
+        "wall_seconds": round(wall, 3),
+        "seconds_per_condition": {k: round(v, 3) for k, v in run.seconds_per_condition.items()},
+        "computed_conditions": run.computed,
+        "reused_conditions": run.reused,
+        "packages": _versions(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "git_commit": _git_commit(),
+        "command": sys.argv,
+    }
+    atomic_write(out_dir / "meta.json",
+                 lambda p: p.write_text(json.dumps(meta, indent=2, default=str) + "\n"))
+    save_study_figure(table, cfg, out_dir)
+
+
+def _plain(cfg):
+    try:
+        from omegaconf import OmegaConf
+
+        if OmegaConf.is_config(cfg):
+            return OmegaConf.to_container(cfg, resolve=True)
+    except ImportError:  # pragma: no cover - hydra is a dependency
+        pass
+    return json.loads(json.dumps(cfg, default=str))
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _git_commit() -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(REPO_DIR), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def _int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def _positive_int(value, name: str) -> int:
+    if _int(value, name) < 1:
+        raise ValueError(f"{name} must be >= 1, got {value!r}")
+    return int(value)
+
+
+def _nonnegative_int(value, name: str) -> int:
+    if _int(value, name) < 0:
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    return int(value)

@@ -1,0 +1,137 @@
+"""Coverage figures laid out like the thesis's: one panel per condition value, coverage
+against the grid, the nominal level dashed and a band of +-1.96 Monte Carlo standard errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from rocsim.runner import atomic_write  # noqa: E402
+
+GRID_LABELS = {
+    "q": "total positive ratio",
+    "fpr": "false positive rate",
+    "w": "operating condition w",
+}
+DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
+
+
+def plot_coverage(table: pd.DataFrame, *, panels: str | None = None, lines: str | None = None,
+                  layout: tuple[int, int] | None = None, colors: Mapping[str, str] | None = None,
+                  nominal: float | None = None, title: str | None = None):
+    """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Coverage table.
+    panels : str, optional
+        Column whose values get one panel each (``theta``, ``n``, ``model``).
+    lines : str, optional
+        Column whose values get one line each within a panel (``scheme``, ``method``).
+    layout : (rows, cols), optional
+    colors : mapping of line value -> color, optional
+    nominal : float, optional
+        Nominal level, drawn dashed (default: the table's ``level``).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    panel_values = list(dict.fromkeys(table[panels])) if panels else [None]
+    rows, cols = layout or _layout(len(panel_values))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False,
+                             sharex=True, sharey=True)
+    nominal = float(table["level"].iloc[0]) if nominal is None else nominal
+    grid = str(table["grid"].iloc[0])
+    for ax, value in zip(axes.flat, panel_values):
+        sub = table if panels is None else table[table[panels] == value]
+        line_values = list(dict.fromkeys(sub[lines])) if lines else [None]
+        for k, line in enumerate(line_values):
+            part = sub if line is None else sub[sub[lines] == line]
+            color = (colors or {}).get(str(line), DEFAULT_COLORS[k % len(DEFAULT_COLORS)])
+            _draw_line(ax, part, color, None if line is None else f"{lines}={line}")
+        ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
+        if panels:
+            ax.set_title(_panel_title(sub, panels, value), fontsize=9)
+        if lines:
+            ax.legend(fontsize=7, loc="lower center")
+        ax.grid(alpha=0.2)
+    for ax in list(axes.flat)[len(panel_values):]:
+        ax.set_visible(False)
+    low = min(0.5, float(np.nanmin(table["coverage"])) - 0.02)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("coverage")
+        ax.set_ylim(max(0.0, low), 1.005)
+    for ax in axes[-1, :]:
+        ax.set_xlabel(GRID_LABELS.get(grid, grid))
+    for ax in list(axes.flat)[len(panel_values):]:
+        below = axes[list(axes.flat).index(ax) // cols - 1, list(axes.flat).index(ax) % cols]
+        below.xaxis.set_tick_params(labelbottom=True)
+        below.set_xlabel(GRID_LABELS.get(grid, grid))
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _draw_line(ax, part: pd.DataFrame, color: str, label: str | None) -> None:
+    x = part["x"].to_numpy()
+    c = part["coverage"].to_numpy()
+    band = 1.96 * part["mcse"].to_numpy()
+    ax.plot(x, c, color=color, linewidth=1.2, label=label)
+    if np.any(band > 0):
+        ax.fill_between(x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2,
+                        linewidth=0)
+
+
+def _panel_title(sub: pd.DataFrame, panels: str, value: Any) -> str:
+    text = f"{panels} = {value}"
+    if "model_label" in sub.columns:
+        text += f"   {sub['model_label'].iloc[0]}"
+    return text
+
+
+def _layout(count: int) -> tuple[int, int]:
+    cols = 1 if count == 1 else 2
+    return (count + cols - 1) // cols, cols
+
+
+def save_study_figure(table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path) -> list[Path]:
+    """Draw the study's figure from its plot settings and save it as PNG and PDF."""
+    plot = cfg["study"].get("plot") or {}
+    layout = plot.get("layout")
+    fig = plot_coverage(
+        table,
+        panels=plot.get("panels"),
+        lines=plot.get("lines"),
+        layout=tuple(layout) if layout else None,
+        colors=dict(plot.get("colors") or {}),
+        title=_title(cfg),
+    )
+    paths = []
+    for suffix in ("png", "pdf"):
+        path = Path(out_dir) / f"coverage.{suffix}"
+        atomic_write(path, lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def _title(cfg) -> str:
+    study = cfg["study"]
+    level = cfg["confidence_level"]
+    method = cfg["interval"]["method"]
+    extra = f"{method} intervals, level {level:g}, {cfg['coverage']}"
+    if cfg["coverage"] == "simulate":
+        extra += f", R = {cfg['replications']}"
+    return f"{study.get('title') or study['name']}\n{extra}"

@@ -1,0 +1,20 @@
+"""Study kinds of rocsim, each in the SimDesign shape (setup / generate / analyse / exact).
+
+The one shared runner, :func:`rocsim.runner.run_conditions`, executes every kind; a kind only
+says how to draw one data set and how to judge its intervals.
+"""
+
+from __future__ import annotations
+
+from rocsim._validation import check_choice
+from studies.threshold import ThresholdStudy
+
+#: Study kind name (``kind:`` in a study config) -> its definition.
+KINDS = {
+    "threshold": ThresholdStudy(),
+}
+
+
+def get_kind(name: str):
+    """The study kind called ``name``; unknown names are answered with the valid ones."""
+    return KINDS[check_choice(name, KINDS, "study kind")]

@@ -1,0 +1,86 @@
+"""Threshold averaging, single design: coverage of the rectangles of Algorithm 4.1.
+
+Grid: total positive ratio ``q``; the true threshold ``t_q`` solves
+``pi S+(t) + (1-pi) S-(t) = q`` (SPEC 3). A replication draws a test set, builds the
+confidence rectangle of ``(FPR, TPR)`` at ``t_q`` and checks it against
+``(S-(t_q), S+(t_q))``. Figures 4.2, 4.3, 4.4 and 4.10 of the thesis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim.conditions import Condition
+from rocsim.coverage import threshold_exact_coverage
+from rocsim.models import ScoreModel, draw_test_set
+from rocsim.runner import Setup
+from rocsim.threshold import threshold_ci
+from studies._common import class_sizes, grid_values, model_from_settings
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    model: ScoreModel
+    n_pos: int
+    n_neg: int
+    thresholds: np.ndarray
+
+
+class ThresholdStudy:
+    """generate / analyse / exact for threshold averaging of one classifier."""
+
+    grid = "q"
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        model = model_from_settings(s)
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        q = grid_values(s["grid"])
+        thresholds = model.threshold_for_total_positive_ratio(q, pi=n_pos / (n_pos + n_neg))
+        return Setup(
+            x=q,
+            target=model.tpr(thresholds),
+            extra={"target_fpr": model.fpr(thresholds), "threshold": thresholds},
+            payload=_Prepared(model, n_pos, n_neg, thresholds),
+        )
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, condition.settings["sampling"], rng)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos, neg, redraws = data
+        s = condition.settings
+        ci = threshold_ci(pos, neg, setup.payload.thresholds, s["confidence_level"],
+                          s["method"], s["bootstrap"], s["pseudo_count"])
+        tpr, fpr = setup.target, setup.extra["target_fpr"]
+        cover_tpr = (ci.tpr_low <= tpr) & (tpr <= ci.tpr_high)
+        cover_fpr = (ci.fpr_low <= fpr) & (fpr <= ci.fpr_high)
+        return {
+            "cover": cover_tpr & cover_fpr,
+            "below": (tpr < ci.tpr_low) | (fpr < ci.fpr_low),
+            "above": (tpr > ci.tpr_high) | (fpr > ci.fpr_high),
+            "width": ci.tpr_high - ci.tpr_low,
+            "coverage_tpr": cover_tpr,
+            "coverage_fpr": cover_fpr,
+            "mean_width_fpr": ci.fpr_high - ci.fpr_low,
+            "redraws": np.int64(redraws),
+        }
+
+    def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
+        s, p = condition.settings, setup.payload
+        c = threshold_exact_coverage(
+            setup.target, setup.extra["target_fpr"], p.n_pos, p.n_neg, s["confidence_level"],
+            s["method"], s["pseudo_count"], s["bootstrap"], s["sampling"],
+        )
+        return {
+            "cover": c.cover,
+            "below": c.below,
+            "above": c.above,
+            "width": c.tpr.width,
+            "coverage_tpr": c.tpr.cover,
+            "coverage_fpr": c.fpr.cover,
+            "mean_width_fpr": c.fpr.width,
+        }
