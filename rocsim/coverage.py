@@ -173,7 +173,8 @@ def _mix_rectangles(parts, weights) -> RectangleCoverage:
         return np.tensordot(weights, np.stack(values), axes=1)
 
     def mix_axis(axes):
-        return AxisCoverage(*(mix([getattr(a, f) for a in axes]) for f in AxisCoverage.__annotations__))
+        fields = AxisCoverage.__annotations__
+        return AxisCoverage(*(mix([getattr(a, f) for a in axes]) for f in fields))
 
     tprs, fprs = [p[0] for p in parts], [p[1] for p in parts]
     return RectangleCoverage(

@@ -72,6 +72,7 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
 
 def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     """Every condition of the study, validated before anything runs."""
+    cfg = _plain(cfg)
     study = cfg["study"]
     if not study.get("name") or not study.get("kind"):
         raise ValueError(f"no study chosen; pass study=<name>, one of: "
@@ -90,8 +91,10 @@ def validate_settings(s: Mapping[str, Any]) -> None:
     check_pseudo_count(s["method"], s["pseudo_count"])
     check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
-    if int(s["n"]) != s["n"] or int(s["n"]) < 1:
-        raise ValueError(f"n must be a positive integer, got {s['n']!r}")
+    _positive_int(s["n"], "n")
+    pi = s["pi"]
+    if isinstance(pi, bool) or not isinstance(pi, int | float) or not 0 < pi < 1:
+        raise ValueError(f"pi must be a number in (0, 1), got {pi!r}")
 
 
 def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutput:

@@ -10,11 +10,11 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from rocsim.runner import atomic_write  # noqa: E402
+from rocsim.runner import atomic_write
 
 GRID_LABELS = {
     "q": "total positive ratio",

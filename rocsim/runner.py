@@ -205,28 +205,10 @@ def run_conditions(
             start = time.perf_counter()
             finish(i, kind.exact(conditions[i], setups[i]), time.perf_counter() - start)
     elif todo:
-        tasks = [(i, s, min(s + block_size, reps)) for i in todo for s in range(0, reps, block_size)]
-        bar = tqdm(total=len(todo) * reps, disable=not progress,
-                   desc=conditions[0].study, unit="rep", leave=False)
-        pending: dict[int, list] = {i: [] for i in todo}
-        started = {i: None for i in todo}
-        with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator") as parallel:
-            results = parallel(
-                delayed(run_block)(kind, conditions[i], setups[i], seed, a, b)
-                for i, a, b in tasks
-            )
-            clock = time.perf_counter()
-            for (i, a, b), block in zip(tasks, results):
-                started[i] = started[i] or clock
-                pending[i].append(block)
-                bar.update(b - a)
-                if b == reps:
-                    blocks = pending.pop(i)
-                    merged = {k: np.concatenate([blk[k] for blk in blocks]) for k in block}
-                    now = time.perf_counter()
-                    finish(i, merged, now - started[i])
-                    clock = now
-        bar.close()
+        blocks = _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size,
+                           progress, backend)
+        for i, result, elapsed in blocks:
+            finish(i, result, elapsed)
     frames = []
     for i, condition in enumerate(conditions):
         frame = summarise(condition, setups[i], outcomes[i], reps)
@@ -242,6 +224,35 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, progress,
+              backend):
+    """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
+
+    Tasks are ordered condition by condition and results come back in task order, so a
+    condition is complete when its last block arrives.
+    """
+    import time
+
+    tasks = [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
+    bar = tqdm(total=len(todo) * reps, disable=not progress, desc=conditions[0].study,
+               unit="rep", leave=False)
+    pending: dict[int, list] = {i: [] for i in todo}
+    with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator") as parallel:
+        results = parallel(
+            delayed(run_block)(kind, conditions[i], setups[i], seed, a, b) for i, a, b in tasks
+        )
+        clock = time.perf_counter()
+        for (i, a, b), block in zip(tasks, results):
+            pending[i].append(block)
+            bar.update(b - a)
+            if b == reps:
+                parts = pending.pop(i)
+                now = time.perf_counter()
+                yield i, {k: np.concatenate([p[k] for p in parts]) for k in block}, now - clock
+                clock = now
+    bar.close()
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

@@ -26,7 +26,7 @@ def class_sizes(n: int, pi: float) -> tuple[int, int]:
     total = 2 * int(n)
     if not 0.0 < float(pi) < 1.0:
         raise ValueError(f"pi must be in (0, 1), got {pi}")
-    n_pos = int(round(total * float(pi)))
+    n_pos = round(total * float(pi))
     if n_pos < 1 or n_pos > total - 1:
         raise ValueError(f"n={n}, pi={pi} leaves a class empty")
     return n_pos, total - n_pos

@@ -1,0 +1,122 @@
+"""Benchmark: exact threshold-averaging intervals vs a Monte Carlo bootstrap, and the
+reproduction of figures 4.2, 4.3, 4.4, 4.10. Writes ``benchmarks/results_threshold.md``.
+
+Ratios are measured in one run on one machine: exact time / Monte Carlo time (B = 2000, the
+pROC default), exact time / one ``np.sort`` of the same scores.
+
+Usage: ``python benchmarks/bench_threshold.py [--skip-reproduce]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import rocsim
+
+HERE = Path(__file__).resolve().parent
+FIGURES = ["fig4_2", "fig4_3", "fig4_4", "fig4_10"]
+
+
+def best_of(fn, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng) -> np.ndarray:
+    """Bootstrap counts of scores >= t for ``b`` resamples (vectorised, no Python loop)."""
+    n = scores.size
+    order = np.sort(scores)[::-1]
+    reach = rocsim.count_at_or_above(order, thresholds)  # n_t: ranks below it reach t
+    idx = rng.integers(0, n, size=(b, n))
+    hits = np.bincount((idx + n * np.arange(b)[:, None]).ravel(), minlength=b * n)
+    cum = np.cumsum(hits.reshape(b, n), axis=1)
+    padded = np.concatenate([np.zeros((b, 1), dtype=cum.dtype), cum], axis=1)
+    return padded[:, reach]
+
+
+def mc_percentile(pos, neg, thresholds, b, level, rng):
+    axis = np.sqrt(level)
+    lo, hi = (1 - axis) / 2, 1 - (1 - axis) / 2
+    tpr = monte_carlo_counts(pos, thresholds, b, rng) / pos.size
+    fpr = monte_carlo_counts(neg, thresholds, b, rng) / neg.size
+    return np.quantile(tpr, [lo, hi], axis=0), np.quantile(fpr, [lo, hi], axis=0)
+
+
+def bench_intervals(n: int, b: int, rng) -> dict:
+    pos, neg = rng.normal(3, 3.75, n), rng.normal(-3, 3, n)
+    model = rocsim.make_model("binormal", (3, 3.75), (-3, 3))
+    thresholds = model.threshold_for_total_positive_ratio(np.linspace(0.01, 0.99, 99))
+    both = np.concatenate([pos, neg])
+    t_exact = best_of(lambda: rocsim.threshold_ci(pos, neg, thresholds, 0.9))
+    t_sort = best_of(lambda: np.sort(both))
+    row = {"n per class": n, "exact (ms)": 1e3 * t_exact, "np.sort of 2n (ms)": 1e3 * t_sort,
+           "exact / sort": t_exact / t_sort}
+    if b:
+        t_mc = best_of(lambda: mc_percentile(pos, neg, thresholds, b, 0.9, rng), repeat=1)
+        ci = rocsim.threshold_ci(pos, neg, thresholds, 0.9)
+        (tpr_q, fpr_q) = mc_percentile(pos, neg, thresholds, b, 0.9, rng)
+        diff = max(np.max(np.abs(tpr_q[0] - ci.tpr_low)), np.max(np.abs(tpr_q[1] - ci.tpr_high)),
+                   np.max(np.abs(fpr_q[0] - ci.fpr_low)), np.max(np.abs(fpr_q[1] - ci.fpr_high)))
+        row |= {f"MC B={b} (ms)": 1e3 * t_mc, "MC / exact": t_mc / t_exact,
+                "max abs diff, MC percentile vs exact score bounds": diff}
+    return row
+
+
+def bench_reproduce() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()",
+               "--only", *FIGURES, "--replications", "1000", "--n-jobs", "-1",
+               "--results-dir", tmp]
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        wall = time.perf_counter() - start
+        per = {f: json.loads((Path(tmp) / f / "meta.json").read_text())["wall_seconds"]
+               for f in FIGURES}
+    return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
+
+
+def table(rows: list[dict]) -> str:
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    out = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for r in rows:
+        out.append("| " + " | ".join(_fmt(r.get(k, "")) for k in keys) + " |")
+    return "\n".join(out)
+
+
+def _fmt(v) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-reproduce", action="store_true")
+    args = parser.parse_args()
+    rng = np.random.default_rng(2009)
+    rows = [bench_intervals(n, b, rng) for n, b in ((100, 2000), (10_000, 2000), (1_000_000, 0))]
+    text = ["# Threshold averaging benchmark", "",
+            f"Machine: {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}"
+            f" cores; 99 thresholds; best of 5 runs (Monte Carlo: one run).", "",
+            table(rows), ""]
+    if not args.skip_reproduce:
+        rep = bench_reproduce()
+        text += ["## rocsim-reproduce --only " + " ".join(FIGURES) + " (1000 replications)", "",
+                 table([rep]), ""]
+    out = HERE / "results_threshold.md"
+    out.write_text("\n".join(text))
+    print("\n".join(text))
+
+
+if __name__ == "__main__":
+    main()

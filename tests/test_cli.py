@@ -1,0 +1,122 @@
+"""Command-line contract: `rocsim study=...`, sweeps, `rocsim-reproduce`, bad input, SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
+REPRODUCE = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()"]
+
+
+def run(args, cwd, **kw):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600, **kw)
+
+
+def test_study_writes_every_output(tmp_path):
+    done = run([*ROCSIM, "study=fig4_2", "replications=20", f"results_dir={tmp_path}",
+                "n_jobs=1", "interval=wald", "seed=7"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "fig4_2"
+    for name in ("coverage.csv", "coverage.parquet", "meta.json", "coverage.png",
+                 "coverage.pdf"):
+        assert (out / name).stat().st_size > 0, name
+    import json
+
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["seed"] == 7 and meta["config"]["interval"]["method"] == "wald"
+    assert {"numpy", "scipy", "hydra-core"} <= set(meta["packages"])
+    assert "git_commit" in meta and meta["wall_seconds"] > 0
+    assert not list(out.glob("*.part")) and not list(out.glob(".*.part"))
+
+
+@pytest.mark.parametrize("args, word", [
+    (["confidence_level=1.5"], "confidence_level"),
+    (["interval=bogus"], "interval"),
+    (["interval=agresti", "interval.pseudo_count=-1"], "pseudo_count"),
+    (["replications=0"], "replications"),
+    (["coverage=maybe"], "coverage"),
+    (["study.axes.theta=[]"], "theta"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, word):
+    done = run([*ROCSIM, "study=fig4_3", f"results_dir={tmp_path}", *args], tmp_path)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and word in lines[0], done.stderr
+    assert not (tmp_path / "fig4_3").exists()
+
+
+def test_missing_study_is_one_line(tmp_path):
+    done = run([*ROCSIM, f"results_dir={tmp_path}"], tmp_path)
+    assert done.returncode != 0 and "fig4_3" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_sweep_jobs_write_their_own_results(tmp_path):
+    done = run([*ROCSIM, "-m", "study=fig4_4", "size.pi=0.3,0.5", "replications=10",
+                "study.axes.n=[25]", f"results_dir={tmp_path}", "n_jobs=1"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    tables = sorted((tmp_path / "fig4_4").glob("*/coverage.csv"))
+    names = [p.parent.name for p in tables]
+    assert len(names) == 2 and "size.pi=0.3" in names[0] and "size.pi=0.5" in names[1]
+    assert tables[0].read_bytes() != tables[1].read_bytes()
+
+
+def test_same_bytes_for_n_jobs_1_and_2(tmp_path):
+    common = ["study=fig4_10", "replications=30", "seed=3", "study.axes.n=[25,250]"]
+    for jobs in (1, 2):
+        done = run([*ROCSIM, *common, f"n_jobs={jobs}", f"results_dir={tmp_path / str(jobs)}"],
+                   tmp_path)
+        assert done.returncode == 0, done.stderr
+    one = (tmp_path / "1" / "fig4_10" / "coverage.csv").read_bytes()
+    assert one == (tmp_path / "2" / "fig4_10" / "coverage.csv").read_bytes()
+
+
+def test_sigkill_then_rerun_gives_the_same_bytes(tmp_path):
+    args = ["study=fig4_3", "replications=300", "seed=11", "n_jobs=1", "runner.block_size=25"]
+    reference = run([*ROCSIM, *args, f"results_dir={tmp_path / 'ref'}"], tmp_path)
+    assert reference.returncode == 0, reference.stderr
+    killed_dir = tmp_path / "killed"
+    proc = subprocess.Popen([*ROCSIM, *args, f"results_dir={killed_dir}"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    cache = killed_dir / "fig4_3" / ".cache"
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(cache.glob("*.npz"))) < 1:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = len(list(cache.glob("*.npz")))
+    assert 1 <= finished < 4, "kill the run while conditions are still missing"
+    assert not (killed_dir / "fig4_3" / "coverage.csv").exists()
+    rerun = run([*ROCSIM, *args, f"results_dir={killed_dir}"], tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    import json
+
+    meta = json.loads((killed_dir / "fig4_3" / "meta.json").read_text())
+    assert len(meta["reused_conditions"]) == finished
+    assert (killed_dir / "fig4_3" / "coverage.csv").read_bytes() == (
+        tmp_path / "ref" / "fig4_3" / "coverage.csv").read_bytes()
+
+
+def test_reproduce_writes_an_index(tmp_path):
+    done = run([*REPRODUCE, "--only", "fig4_2", "fig4_4", "--replications", "10",
+                "--n-jobs", "1", "--results-dir", str(tmp_path)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    index = (tmp_path / "index.md").read_text()
+    for name in ("fig4_2", "fig4_4"):
+        assert f"{name}/coverage.png" in index and f"{name}/coverage.csv" in index
+        assert (tmp_path / name / "coverage.csv").exists()
+    assert "fig4_3" not in index
+
+
+def test_reproduce_rejects_unknown_study(tmp_path):
+    done = run([*REPRODUCE, "--only", "fig9_9", "--results-dir", str(tmp_path)], tmp_path)
+    assert done.returncode != 0 and "fig9_9" in done.stderr
+    assert not Path(tmp_path / "index.md").exists()

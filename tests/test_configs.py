@@ -1,0 +1,80 @@
+"""Hydra configs: every overlay composes, axes override, sweeps get their own folders."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocsim.cli import compose_study
+from rocsim.pipeline import available_studies, study_conditions
+
+THESIS_SETTINGS = {
+    # study: (level, method, axes, per-class n, model family)
+    "fig4_2": (0.95, "score", {"model": 5}, 100, "binormal"),
+    "fig4_3": (0.90, "score", {"theta": 4}, 10000, "binormal"),
+    "fig4_4": (0.90, "score", {"n": 4}, 100, "binormal"),
+    "fig4_10": (0.90, "score", {"n": 4, "scheme": 2}, 100, "binormal"),
+}
+
+
+def test_every_threshold_figure_has_an_overlay():
+    assert set(THESIS_SETTINGS) <= set(available_studies())
+
+
+@pytest.mark.parametrize("name", sorted(THESIS_SETTINGS))
+def test_overlay_matches_the_thesis_settings(name):
+    level, method, axes, n, family = THESIS_SETTINGS[name]
+    cfg = compose_study(name)
+    assert cfg.study.name == name
+    assert cfg.confidence_level == level
+    assert cfg.interval.method == method
+    assert {k: len(v) for k, v in cfg.study.axes.items()} == axes
+    assert cfg.size.n == n
+    assert cfg.model.family == family
+    assert cfg.grid.name == "q" and cfg.grid.num == 99
+
+
+def test_dispersion_model_resolves_theta():
+    conditions = study_conditions(compose_study("fig4_3"))
+    model = conditions[-1].settings["model"]
+    assert conditions[-1].params == {"theta": 5.0}
+    assert model["pos"] == {"mu": 5.0, "sd": 3.75}
+    assert model["neg"] == {"mu": -5.0, "sd": 3.0}
+
+
+def test_size_axis_replaces_n():
+    conditions = study_conditions(compose_study("fig4_4"))
+    assert [c.settings["n"] for c in conditions] == [25, 250, 2500, 10000]
+    assert all(c.settings["model"]["pos"]["mu"] == 3.0 for c in conditions)
+
+
+def test_scheme_axis_sets_sampling_and_bootstrap():
+    conditions = study_conditions(compose_study("fig4_10"))
+    full = [c for c in conditions if c.params["scheme"] == "full"]
+    assert len(full) == 4
+    assert all(c.settings["sampling"] == c.settings["bootstrap"] == "full" for c in full)
+
+
+@pytest.mark.parametrize("method", ["wald", "score", "agresti", "jeffreys", "clopper_pearson"])
+def test_command_line_interval_beats_the_overlay(method):
+    cfg = compose_study("fig4_3", [f"interval={method}"])
+    assert cfg.interval.method == method
+    assert all(c.settings["method"] == method for c in study_conditions(cfg))
+
+
+def test_agresti_pseudo_count_is_free():
+    cfg = compose_study("fig4_3", ["interval=agresti", "interval.pseudo_count=0.5"])
+    assert study_conditions(cfg)[0].settings["pseudo_count"] == 0.5
+
+
+def test_new_axis_values_by_override():
+    cfg = compose_study("fig4_3", ["study.axes.theta=[1.0,2.0]", "size=n250"])
+    conditions = study_conditions(cfg)
+    assert [c.label for c in conditions] == ["theta=1", "theta=2"]
+    assert conditions[0].settings["n"] == 250
+
+
+def test_bad_override_is_a_value_error():
+    with pytest.raises(ValueError, match="confidence_level"):
+        study_conditions(compose_study("fig4_3", ["confidence_level=1.5"]))
+    with pytest.raises(ValueError, match="unknown interval method"):
+        study_conditions(compose_study("fig4_3", ["interval.method=bogus"]))
