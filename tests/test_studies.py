@@ -1,0 +1,32 @@
+"""Smoke run of every shipped study (CI), and the full-size reproduction (slow)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from rocsim.pipeline import available_studies, run_study
+
+
+@pytest.mark.parametrize("name", available_studies())
+def test_every_study_runs_small(small_study, tmp_path, name):
+    output = run_study(small_study(name, "replications=5", "grid.num=9"), tmp_path / name)
+    table = output.table
+    assert len(table) == 9 * table["condition"].nunique()
+    assert table["coverage"].between(0, 1).all() and np.isfinite(table["target"]).all()
+    assert (output.directory / "coverage.png").exists()
+
+
+@pytest.mark.slow
+def test_full_size_reproduction_under_a_minute(tmp_path):
+    """Done-when: `rocsim-reproduce --only fig4_2 fig4_3 fig4_4 fig4_10` at R = 1000 < 60 s."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()",
+                    "--only", "fig4_2", "fig4_3", "fig4_4", "fig4_10",
+                    "--results-dir", str(tmp_path)], check=True, capture_output=True)
+    assert time.perf_counter() - start < 60
+    assert (tmp_path / "index.md").exists()
