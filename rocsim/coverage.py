@@ -18,8 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from rocsim._validation import check_choice, check_confidence_level
 from rocsim.intervals import check_method, check_pseudo_count
-from rocsim.threshold import effective_sizes, rate_intervals
+from rocsim.models import SAMPLING_SCHEMES
+from rocsim.threshold import BOOTSTRAP_SCHEMES, effective_sizes, rate_intervals
 
 #: Probability mass left out at each tail of a binomial sum.
 TAIL_MASS = 1e-17
@@ -131,10 +133,19 @@ def threshold_exact_coverage(
     -------
     RectangleCoverage
     """
+    confidence_level = check_confidence_level(confidence_level)
     check_method(method)
     pseudo_count = check_pseudo_count(method, pseudo_count)
-    tpr_true = np.atleast_1d(np.asarray(tpr_true, dtype=float))
-    fpr_true = np.atleast_1d(np.asarray(fpr_true, dtype=float))
+    check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
+    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    tpr_true = _check_rates(tpr_true, "tpr_true")
+    fpr_true = _check_rates(fpr_true, "fpr_true")
+    if tpr_true.shape != fpr_true.shape:
+        raise ValueError(f"tpr_true and fpr_true differ in shape: {tpr_true.shape} != "
+                         f"{fpr_true.shape}")
+    for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
+        if isinstance(size, bool) or int(size) != size or size < 1:
+            raise ValueError(f"{name} must be a positive integer, got {size!r}")
     axis_level = float(np.sqrt(confidence_level))
     if sampling == "stratified":
         class_sizes, weights = [(n_pos, n_neg)], np.ones(1)
@@ -157,6 +168,13 @@ def threshold_exact_coverage(
         fpr_cov = axis(k_neg, k_pos, fpr_true, positive=False)
         parts.append((tpr_cov, fpr_cov))
     return _mix_rectangles(parts, weights)
+
+
+def _check_rates(values, name: str) -> np.ndarray:
+    rates = np.atleast_1d(np.asarray(values, dtype=float))
+    if rates.ndim != 1 or not np.all((rates >= 0) & (rates <= 1)):
+        raise ValueError(f"{name} must be a 1-D array of rates in [0, 1]")
+    return rates
 
 
 def _full_sampling_class_sizes(n_pos: int, n_neg: int):

@@ -63,7 +63,8 @@ def _score(x, n, level, a):
     z2 = z * z
     centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n)
     half = z * np.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / (1.0 + z2 / n)
-    return centre - half, centre + half
+    # In exact arithmetic the bounds are 0 at p = 0 and 1 at p = 1; do not leave rounding noise
+    return np.where(p <= 0.0, 0.0, centre - half), np.where(p >= 1.0, 1.0, centre + half)
 
 
 def _agresti(x, n, level, a):

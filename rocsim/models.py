@@ -126,8 +126,7 @@ def make_class_distribution(family: str, params) -> ClassDistribution:
     check_choice(family, FAMILIES, "score model family")
     names, _ = FAMILIES[family]
     if isinstance(params, Mapping):
-        unknown = set(params) - set(names)
-        if unknown:
+        if set(params) != set(names):
             raise ValueError(f"{family} takes parameters {names}, got {sorted(params)}")
         values = tuple(float(params[name]) for name in names)
     else:
@@ -150,6 +149,9 @@ def draw_test_set(
     class counts while a class is empty; ``redraws`` counts those redraws.
     """
     check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
+        if isinstance(size, bool) or int(size) != size or size < 1:
+            raise ValueError(f"{name} must be a positive integer, got {size!r}")
     redraws = 0
     if sampling == "full":
         n = n_pos + n_neg

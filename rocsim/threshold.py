@@ -70,7 +70,9 @@ def rate_intervals(counts, n_class, effective_size, confidence_level, method, ps
     The single place where threshold averaging turns counts into intervals: the public
     :func:`threshold_ci`, the simulation studies and the exact coverage all call it.
     """
-    x = np.asarray(counts, dtype=float) * (effective_size / n_class)
+    counts = np.asarray(counts, dtype=float)
+    # counts == n_class must map to exactly effective_size, so that the rate is exactly 1
+    x = np.where(counts == n_class, effective_size, counts * (effective_size / n_class))
     return interval_from_counts(x, effective_size, confidence_level, method, pseudo_count)
 
 
