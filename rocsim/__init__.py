@@ -4,7 +4,7 @@ The public functions validate their inputs once and return result objects; see
 ``rocsim.proportion_ci``, ``rocsim.threshold_ci`` and ``rocsim.threshold_distribution``.
 """
 
-from rocsim.counting import count_at_or_above, counts_at, roc_counts
+from rocsim.counting import count_at_or_above, counts_at, roc_counts, split_scores
 from rocsim.coverage import binomial_coverage, threshold_exact_coverage
 from rocsim.intervals import PROPORTION_METHODS, ProportionInterval, proportion_ci
 from rocsim.models import ScoreModel, draw_test_set, make_model
@@ -31,6 +31,7 @@ __all__ = [
     "proportion_ci",
     "roc_counts",
     "roc_curve",
+    "split_scores",
     "threshold_ci",
     "threshold_distribution",
     "threshold_exact_coverage",

@@ -29,23 +29,24 @@ def check_two_classes(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray]:
     return check_scores(pos_scores, "pos_scores"), check_scores(neg_scores, "neg_scores")
 
 
-def check_labels(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
-    """Split ``y_score`` by the binary labels ``y_true`` (1 = positive, 0 = negative)."""
+def check_labels(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
+    """Split ``y_score`` by the binary labels ``y_true``; ``pos_label`` marks positives."""
     y = np.asarray(y_true)
-    s = np.asarray(y_score, dtype=float)
-    if y.ndim != 1 or s.ndim != 1:
-        raise ValueError("y_true and y_score must be 1-D")
+    if y.ndim != 1:
+        raise ValueError(f"y_true must be 1-D, got shape {y.shape}")
+    s = check_scores(y_score, "y_score")
     if y.shape != s.shape:
         raise ValueError(f"y_true and y_score differ in length: {y.size} != {s.size}")
-    if y.size == 0:
-        raise ValueError("y_true is empty")
-    values = set(np.unique(y).tolist())
-    if not values <= {0, 1}:
-        raise ValueError(f"y_true must be binary with labels 0 and 1, got {sorted(values)}")
-    if len(values) < 2:
-        raise ValueError(f"y_true holds one class only ({values.pop()}); both are needed")
-    s = check_scores(s, "y_score")
-    return s[y == 1], s[y == 0]
+    values = np.unique(y)
+    if values.size > 2:
+        raise ValueError(f"y_true must be binary, got {values.size} labels: {values[:5].tolist()}")
+    if pos_label not in values.tolist():
+        raise ValueError(f"pos_label {pos_label!r} is not among the labels of y_true "
+                         f"{values.tolist()}")
+    if values.size < 2:
+        raise ValueError(f"y_true holds one class only ({values[0]!r}); both are needed")
+    positive = y == pos_label
+    return s[positive], s[~positive]
 
 
 def check_confidence_level(confidence_level: float) -> float:

@@ -165,3 +165,34 @@ def test_slide_hand_example_curve():
     np.testing.assert_allclose(tpr, SLIDE_TVP, rtol=0, atol=5e-4 + 1e-12)
     assert thr[0] == np.inf
     np.testing.assert_allclose(thr[1:], [(20 - i) / 20 for i in range(20)], rtol=1e-15)
+
+
+# labels -> scores ---------------------------------------------------------------------------
+
+
+def test_split_scores_any_labels():
+    from rocsim import split_scores
+
+    pos, neg = split_scores(np.array(["yes", "no", "yes"]), [0.9, 0.1, 0.3], pos_label="yes")
+    assert pos.tolist() == [0.9, 0.3] and neg.tolist() == [0.1]
+    pos, neg = split_scores([1, 0, 0], [2.0, 1.0, 0.5])
+    assert pos.tolist() == [2.0] and neg.tolist() == [1.0, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("y", "s", "word"),
+    [
+        ([0, 1, 2], [0.1, 0.2, 0.3], "binary"),
+        ([1, 1, 1], [0.1, 0.2, 0.3], "one class"),
+        ([0, 1], [0.1, 0.2, 0.3], "length"),
+        ([0, 1], [0.1, np.nan], "NaN"),
+        ([], [], "empty"),
+        ([0, 2], [0.1, 0.2], "pos_label"),
+        ([[0, 1]], [[0.1, 0.2]], "1-D"),
+    ],
+)
+def test_split_scores_bad_input(y, s, word):
+    from rocsim import split_scores
+
+    with pytest.raises(ValueError, match=word):
+        split_scores(y, s)
