@@ -15,6 +15,13 @@ from rocsim.threshold import (
     threshold_ci,
     threshold_distribution,
 )
+from rocsim.vertical import (
+    VerticalCI,
+    VerticalDistribution,
+    fpr_ranks,
+    vertical_ci,
+    vertical_distribution,
+)
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -22,11 +29,14 @@ __all__ = [
     "ScoreModel",
     "ThresholdCI",
     "ThresholdDistribution",
+    "VerticalCI",
+    "VerticalDistribution",
     "auc",
     "binomial_coverage",
     "count_at_or_above",
     "counts_at",
     "draw_test_set",
+    "fpr_ranks",
     "make_model",
     "proportion_ci",
     "roc_counts",
@@ -35,6 +45,8 @@ __all__ = [
     "threshold_ci",
     "threshold_distribution",
     "threshold_exact_coverage",
+    "vertical_ci",
+    "vertical_distribution",
 ]
 
 __version__ = "0.1.0"

@@ -21,7 +21,7 @@ import pandas as pd
 
 from rocsim._validation import check_choice, check_confidence_level
 from rocsim.conditions import Condition, expand_conditions
-from rocsim.intervals import check_method, check_pseudo_count
+from rocsim.intervals import check_pseudo_count
 from rocsim.models import SAMPLING_SCHEMES, make_model
 from rocsim.runner import COVERAGE_MODES, RunResult, atomic_write, run_conditions
 from rocsim.threshold import BOOTSTRAP_SCHEMES
@@ -72,22 +72,25 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
 
 def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     """Every condition of the study, validated before anything runs."""
+    from studies import get_kind
+
     cfg = _plain(cfg)
     study = cfg["study"]
     if not study.get("name") or not study.get("kind"):
         raise ValueError(f"no study chosen; pass study=<name>, one of: "
                          f"{', '.join(available_studies())}")
+    kind = get_kind(study["kind"])
     conditions = expand_conditions(study["name"], dict(study.get("axes") or {}),
                                    base_settings(cfg), dict(study.get("models") or {}))
     for condition in conditions:
-        validate_settings(condition.settings)
+        validate_settings(condition.settings, kind.methods)
     return conditions
 
 
-def validate_settings(s: Mapping[str, Any]) -> None:
+def validate_settings(s: Mapping[str, Any], methods) -> None:
     """Raise ``ValueError`` naming the first bad setting of a condition."""
     check_confidence_level(s["confidence_level"])
-    check_method(s["method"])
+    check_choice(s["method"], methods, "interval method")
     check_pseudo_count(s["method"], s["pseudo_count"])
     check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
@@ -140,8 +143,10 @@ def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutpu
 def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:
     by_label = {c.label: c.settings for c in conditions}
     first = 2 + len(conditions[0].params)
-    table.insert(first, "method", table["condition"].map(lambda c: by_label[c]["method"]))
-    table.insert(first + 1, "grid", grid)
+    if "method" not in table.columns:  # unless the study sweeps methods as an axis
+        table.insert(first, "method", table["condition"].map(lambda c: by_label[c]["method"]))
+        first += 1
+    table.insert(first, "grid", grid)
     table["level"] = table["condition"].map(lambda c: by_label[c]["confidence_level"])
     labels = {c: _model_label(s["model"]) for c, s in by_label.items()}
     table["model_label"] = table["condition"].map(labels)

@@ -130,8 +130,9 @@ def save_study_figure(table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path
 def _title(cfg) -> str:
     study = cfg["study"]
     level = cfg["confidence_level"]
-    method = cfg["interval"]["method"]
-    extra = f"{method} intervals, level {level:g}, {cfg['coverage']}"
+    axes = study.get("axes") or {}
+    methods = ", ".join(axes["method"]) if "method" in axes else cfg["interval"]["method"]
+    extra = f"{methods} intervals, level {level:g}, {cfg['coverage']}"
     if cfg["coverage"] == "simulate":
         extra += f", R = {cfg['replications']}"
     return f"{study.get('title') or study['name']}\n{extra}"

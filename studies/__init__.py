@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from rocsim._validation import check_choice
 from studies.threshold import ThresholdStudy
+from studies.vertical import VerticalStudy
 
 #: Study kind name (``kind:`` in a study config) -> its definition.
 KINDS = {
     "threshold": ThresholdStudy(),
+    "vertical": VerticalStudy(),
 }
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from rocsim.conditions import Condition
 from rocsim.coverage import threshold_exact_coverage
+from rocsim.intervals import PROPORTION_METHODS
 from rocsim.models import ScoreModel, draw_test_set
 from rocsim.runner import Setup
 from rocsim.threshold import threshold_ci
@@ -32,6 +33,7 @@ class ThresholdStudy:
     """generate / analyse / exact for threshold averaging of one classifier."""
 
     grid = "q"
+    methods = tuple(PROPORTION_METHODS)
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings

@@ -13,7 +13,24 @@ THESIS_SETTINGS = {
     "fig4_3": (0.90, "score", {"theta": 4}, 10000, "binormal"),
     "fig4_4": (0.90, "score", {"n": 4}, 100, "binormal"),
     "fig4_10": (0.90, "score", {"n": 4, "scheme": 2}, 100, "binormal"),
+    "fig4_6": (0.95, "score", {"model": 5, "method": 2}, 100, "binormal"),
+    "fig4_7": (0.90, "score", {"theta": 4, "method": 2}, 10000, "binormal"),
+    "fig4_8": (0.90, "score", {"n": 4, "method": 2}, 100, "binormal"),
 }
+GRIDS = {"fig4_6": "fpr", "fig4_7": "fpr", "fig4_8": "fpr"}
+
+
+def test_vertical_studies_compare_exact_and_kernel():
+    for name in ("fig4_6", "fig4_7", "fig4_8"):
+        conditions = study_conditions(compose_study(name))
+        assert {c.settings["method"] for c in conditions} == {"score", "kernel"}
+
+
+def test_method_must_fit_the_study_kind():
+    with pytest.raises(ValueError, match="percentile"):
+        study_conditions(compose_study("fig4_3", ["interval=percentile"]))
+    with pytest.raises(ValueError, match="kernel"):
+        study_conditions(compose_study("fig4_8", ["study.axes.method=[jeffreys]"]))
 
 
 def test_every_threshold_figure_has_an_overlay():
@@ -30,7 +47,7 @@ def test_overlay_matches_the_thesis_settings(name):
     assert {k: len(v) for k, v in cfg.study.axes.items()} == axes
     assert cfg.size.n == n
     assert cfg.model.family == family
-    assert cfg.grid.name == "q" and cfg.grid.num == 99
+    assert cfg.grid.name == GRIDS.get(name, "q") and cfg.grid.num == 99
 
 
 def test_dispersion_model_resolves_theta():

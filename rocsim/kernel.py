@@ -1,0 +1,119 @@
+"""Kernel-smoothed ROC curve and its pointwise interval: the comparator of figures 4.6-4.8.
+
+Hall, Hyndman & Fan (2004), "Nonparametric confidence intervals for receiver operating
+characteristic curves", Biometrika 91(3); bandwidths from the normal-reference selector of
+Hall & Hyndman (2003), "Improved methods for bandwidth selection when estimating ROC curves",
+Statistics & Probability Letters 64. Formulas as in SPEC section 4.
+
+With ``F`` and ``G`` the Gaussian-kernel estimates of the negative and positive score CDFs and
+``f``, ``g`` their densities, the smoothed ROC at FPR ``p`` is ``R(p) = 1 - G(u)`` with
+``u = F^{-1}(1 - p)`` and the interval is ``R(p) +- z sigma(p)``,
+``sigma^2(p) = G(u)(1 - G(u))/n+ + p(1 - p) [g(u)/f(u)]^2 / n-``.
+
+The four kernel estimates are evaluated on a fine grid by linear binning and one FFT
+convolution each (Wand & Jones 1995, ch. 3), so the cost is ``O(n + M log M)`` with no loop over
+instances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import signal, special
+
+from rocsim._validation import check_confidence_level, check_two_classes
+from rocsim.intervals import normal_quantile
+
+#: Grid points of the binned kernel estimates.
+GRID_SIZE = 2**14
+
+
+def hall_hyndman_bandwidth(x: np.ndarray, y: np.ndarray) -> float:
+    """Normal-reference bandwidth for smoothing sample ``x`` against the other class ``y``.
+
+    ``h^3 = 4 sx^3 (sx^2+sy^2)^{5/2} exp[sx^2 d^2 / ((sx^2+sy^2)(2sx^2+sy^2))] /
+    [n sqrt(2sx^2+sy^2) (sy^4 + sx^2 sy^2 + 2 sx^2 d^2)]`` with ``d = mean(x) - mean(y)``
+    (Hall & Hyndman 2003; SPEC section 4).
+    """
+    sx, sy = np.std(x, ddof=1), np.std(y, ddof=1)
+    d2 = (np.mean(x) - np.mean(y)) ** 2
+    sx2, sy2 = sx * sx, sy * sy
+    num = 4 * sx**3 * (sx2 + sy2) ** 2.5 * np.exp(sx2 * d2 / ((sx2 + sy2) * (2 * sx2 + sy2)))
+    den = x.size * np.sqrt(2 * sx2 + sy2) * (sy2 * sy2 + sx2 * sy2 + 2 * sx2 * d2)
+    return float(np.cbrt(num / den))
+
+
+@dataclass(frozen=True)
+class KernelROC:
+    """Smoothed ROC ``tpr`` at ``fpr`` with its interval and bandwidths."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    h_pos: float
+    h_neg: float
+
+    def __iter__(self):
+        yield self.tpr
+        yield self.low
+        yield self.high
+
+
+def _binned_cdf_pdf(x: np.ndarray, h: float, grid: np.ndarray):
+    """Kernel CDF and density of ``x`` at ``grid`` (equally spaced) by linear binning."""
+    m = grid.size
+    delta = grid[1] - grid[0]
+    pos = (x - grid[0]) / delta
+    left = np.clip(np.floor(pos).astype(np.int64), 0, m - 2)
+    frac = pos - left
+    counts = np.bincount(left, 1 - frac, minlength=m) + np.bincount(left + 1, frac, minlength=m)
+    lags = np.arange(-(m - 1), m) * delta / h
+    cdf = signal.fftconvolve(counts, special.ndtr(lags))[m - 1: 2 * m - 1] / x.size
+    pdf = signal.fftconvolve(counts, np.exp(-0.5 * lags * lags))[m - 1: 2 * m - 1]
+    pdf /= x.size * h * np.sqrt(2 * np.pi)
+    return np.clip(cdf, 0.0, 1.0), np.maximum(pdf, 0.0)
+
+
+def kernel_roc_ci(pos_scores, neg_scores, fpr, confidence_level: float = 0.95) -> KernelROC:
+    """Kernel-smoothed TPR at each FPR with the Hall-Hyndman-Fan pointwise interval.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+    fpr : array-like of shape (h,)
+        FPRs in (0, 1).
+    confidence_level : float, default 0.95
+
+    Returns
+    -------
+    KernelROC
+        Unpacks as ``tpr, low, high`` (bounds clipped to [0, 1]).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> roc = kernel_roc_ci(rng.normal(1, 1, 500), rng.normal(0, 1, 500), [0.5])
+    >>> bool(roc.low[0] < roc.tpr[0] < roc.high[0])
+    True
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    level = check_confidence_level(confidence_level)
+    p = np.asarray(fpr, dtype=float)
+    if p.ndim != 1 or np.any((p <= 0) | (p >= 1)):
+        raise ValueError("fpr must be a 1-D array of rates in (0, 1)")
+    h_neg, h_pos = hall_hyndman_bandwidth(neg, pos), hall_hyndman_bandwidth(pos, neg)
+    reach = 8 * max(h_neg, h_pos)
+    grid = np.linspace(min(pos.min(), neg.min()) - reach, max(pos.max(), neg.max()) + reach,
+                       GRID_SIZE)
+    big_f, small_f = _binned_cdf_pdf(neg, h_neg, grid)
+    big_g, small_g = _binned_cdf_pdf(pos, h_pos, grid)
+    u = np.interp(1 - p, np.maximum.accumulate(big_f), grid)
+    g_u = np.interp(u, grid, big_g)
+    ratio = np.interp(u, grid, small_g) / np.maximum(np.interp(u, grid, small_f), 1e-300)
+    sigma = np.sqrt(g_u * (1 - g_u) / pos.size + p * (1 - p) * ratio**2 / neg.size)
+    tpr = 1 - g_u
+    z = normal_quantile(level)
+    return KernelROC(p, tpr, np.clip(tpr - z * sigma, 0, 1), np.clip(tpr + z * sigma, 0, 1),
+                     h_pos, h_neg)

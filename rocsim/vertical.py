@@ -1,0 +1,328 @@
+"""Vertical averaging of ROC curves, single design (thesis section 4.4.1, Algorithm 4.3).
+
+At the false positive rate ``r/m-`` the bootstrap threshold ``T_r`` is the ``r``-th largest
+negative score of the resample. With the negatives sorted decreasingly and ``c`` the number of
+negatives scoring ``>=`` the ``c``-th largest one,
+
+    Pr{T_r >= s_(c)} = Pr{Bin(m-, c/n-) >= r} = 1 - B(r - 1; m-, c/n-)      (eq. 4.10)
+
+so ``Pr{T_r = s_(c)}`` is a difference of binomial tails (eq. 4.11) that depends on
+``n-``, ``m-`` and ``r`` only. Given ``T_r = s_(c)``, the bootstrap count of positives reaching
+the threshold is ``Bin(m+, q_c)`` with ``q_c`` the share of positives scoring ``>= s_(c)``, so
+TPR is a mixture of scaled binomials (eq. 4.12) with moments (4.13)-(4.14).
+
+Ties: summing over the rank ``c`` (not over distinct values) is exact with ties, because tied
+negatives share the same ``q_c`` and their weights add up to the weight of the distinct value.
+
+Speed: the weights ``w_r(c) = G_r(c) - G_r(c-1)`` are computed once per ``(n-, m-, r)`` and
+cached; they are negligible (< 1e-17) outside a band of a few ``sqrt(m-)`` ranks around
+``r n-/m-``, so only the band is kept. Per data set the work is one sort of the negatives and
+a count of the positives at the band's thresholds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+import numpy as np
+from scipy import special, stats
+
+from rocsim._validation import check_choice, check_confidence_level, check_two_classes
+from rocsim.counting import count_at_or_above
+from rocsim.intervals import check_pseudo_count, normal_quantile
+from rocsim.threshold import BOOTSTRAP_SCHEMES, class_count_law
+
+#: Weights below this are dropped from the band (their total is below 1e-16 per FPR).
+WEIGHT_FLOOR = 1e-17
+
+VERTICAL_METHODS = ("score", "wald", "agresti", "percentile")
+
+
+@dataclass(frozen=True)
+class RankWeights:
+    """Banded law of the threshold rank: ``weights[i, j] = Pr{T_r_i = s_(start[i] + j)}``.
+
+    Ranks are 1-based (``c = 1`` is the highest negative score); entries past a row's band are
+    zero.
+    """
+
+    start: np.ndarray
+    weights: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def rank_weights(n_neg: int, m_neg: int, r: tuple[int, ...]) -> RankWeights:
+    """Law of the rank of ``T_r`` among the sorted negatives, for every ``r`` (eq. 4.11).
+
+    Depends on ``n-``, ``m-`` and the FPR grid only, so it is cached and shared by every data
+    set of a simulation.
+    """
+    r_arr = np.asarray(r, dtype=np.int64)
+    p = r_arr / m_neg
+    spread = n_neg * np.sqrt(p * (1 - p) / m_neg)
+    half = np.ceil(12 * spread + 12 * n_neg / m_neg + 20).astype(np.int64)
+    centre = np.rint(r_arr * n_neg / m_neg).astype(np.int64)
+    lo = np.clip(centre - half, 1, n_neg)
+    hi = np.clip(centre + half, 1, n_neg)
+    width = int(np.max(hi - lo)) + 1
+    c = lo[:, None] + np.arange(width)[None, :]
+    inside = c <= hi[:, None]
+    c = np.minimum(c, n_neg)
+    # G_r(c) = Pr{Bin(m-, c/n-) >= r}; G_r(lo - 1) is the mass below the band
+    tail = special.bdtrc(r_arr[:, None] - 1, m_neg, c / n_neg)
+    below = special.bdtrc(r_arr - 1, m_neg, (lo - 1) / n_neg)
+    previous = np.concatenate([below[:, None], tail[:, :-1]], axis=1)
+    weights = np.where(inside, tail - previous, 0.0)
+    weights[weights < WEIGHT_FLOOR] = 0.0
+    # trim columns that are zero in every row
+    used = np.flatnonzero(weights.any(axis=0))
+    first = np.argmax(weights > 0, axis=1)
+    last = weights.shape[1] - np.argmax(weights[:, ::-1] > 0, axis=1)
+    width = int(np.max(last - first)) if used.size else 1
+    rows = np.arange(len(r_arr))[:, None]
+    cols = np.minimum(first[:, None] + np.arange(width)[None, :], weights.shape[1] - 1)
+    banded = np.where(np.arange(width)[None, :] < (last - first)[:, None], weights[rows, cols], 0)
+    return RankWeights(start=lo + first, weights=np.ascontiguousarray(banded))
+
+
+@dataclass(frozen=True)
+class VerticalDistribution:
+    """Exact bootstrap law of TPR at the FPRs ``r / m-``.
+
+    Attributes
+    ----------
+    r : ndarray of int
+    fpr : ndarray, ``r / m-``
+    mean, var : ndarray
+        Moments of TPR (eqs. 4.13-4.14).
+    m_pos : int
+        Bootstrap size of the positives (support of TPR is ``{0, 1/m+, ..., 1}``).
+    """
+
+    r: np.ndarray
+    fpr: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    m_pos: int
+    bootstrap: str
+    _components: list = field(repr=False)
+
+    @cached_property
+    def pmf(self) -> np.ndarray:
+        """``pmf[i, l] = Pr{TPR = l / m+}`` at ``fpr[i]`` (eq. 4.12); rows sum to 1."""
+        out = np.zeros((self.r.size, self.m_pos + 1))
+        for weight, m_pos, q, w in self._components:
+            out += weight * _mixture_pmf(q, w, m_pos, self.m_pos)
+        return out
+
+
+def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int, support: int) -> np.ndarray:
+    """``sum_c w[i, c] Bin(l; m_pos, q[i, c])`` on ``l = 0..m_pos``, mapped to TPR bins.
+
+    Under the full bootstrap ``m_pos`` varies; TPR ``l/m_pos`` is then placed at the nearest
+    point of the grid ``{0, 1/support, ..., 1}`` only when ``m_pos == support``.
+    """
+    successes = np.arange(m_pos + 1)
+    out = np.zeros((q.shape[0], m_pos + 1))
+    for i in range(q.shape[0]):
+        keep = w[i] > 0
+        if keep.any():
+            out[i] = w[i, keep] @ stats.binom.pmf(successes[None, :], m_pos, q[i, keep][:, None])
+    if m_pos != support:
+        raise NotImplementedError("pmf on a common grid needs m+ fixed (stratified bootstrap)")
+    return out
+
+
+def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights, n_pos: int):
+    """``q[i, j]``: share of positives scoring >= the ``(start[i] + j)``-th largest negative."""
+    width = weights.weights.shape[1]
+    ranks = np.minimum(weights.start[:, None] + np.arange(width)[None, :], neg_desc.size)
+    thresholds = neg_desc[ranks - 1]
+    flat = np.unique(ranks)
+    counts = count_at_or_above(pos, neg_desc[flat - 1])
+    q = counts[np.searchsorted(flat, ranks)] / n_pos
+    return q, thresholds
+
+
+def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
+    weights = rank_weights(neg_desc.size, m_neg, tuple(int(x) for x in r))
+    q, _ = _band_rates(pos, neg_desc, weights, pos.size)
+    if pseudo_count:
+        q = (q * pos.size + pseudo_count) / (pos.size + 2 * pseudo_count)
+        m_pos = m_pos + 2 * pseudo_count
+    w = weights.weights
+    mean = np.sum(w * q, axis=1)
+    second = np.sum(w * (q * q + q * (1 - q) / m_pos), axis=1)
+    return mean, np.maximum(second - mean * mean, 0.0), q, w
+
+
+def check_ranks(r, n_neg: int) -> np.ndarray:
+    """FPR ranks as a 1-D int array with ``1 <= r <= n- - 1``."""
+    arr = np.asarray(r)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"r must be a non-empty 1-D array of ranks, got shape {arr.shape}")
+    if not np.all(np.equal(np.mod(arr, 1), 0)):
+        raise ValueError("r must hold integers (FPR = r / m-)")
+    arr = arr.astype(np.int64)
+    if np.any(arr < 1) or np.any(arr > n_neg - 1):
+        raise ValueError(f"r must satisfy 1 <= r <= m- - 1 = {n_neg - 1}")
+    return arr
+
+
+def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
+    """Ranks ``r`` whose ``r/m-`` is nearest to each target FPR, unique and in 1..m- - 1.
+
+    With ``m- < 100`` and the thesis grid 0.01..0.99 this is every ``r``.
+    """
+    r = np.clip(np.rint(np.asarray(fpr, dtype=float) * m_neg), 1, m_neg - 1).astype(np.int64)
+    return np.unique(r)
+
+
+def vertical_distribution(pos_scores, neg_scores, r, bootstrap: str = "stratified"
+                          ) -> VerticalDistribution:
+    """Exact bootstrap law of TPR at FPR ``r / m-`` (eqs. 4.10-4.14).
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+        Scores of the positives and the negatives.
+    r : array-like of int
+        FPR ranks, ``1 <= r <= n- - 1``; the FPR is ``r / n-`` (``m- = n-``).
+    bootstrap : {"stratified", "full"}, default "stratified"
+        ``full``: class counts of the resample random (``N+ ~ Bin(n, n+/n)``, empty classes
+        redrawn); the law is the mixture over them of the stratified laws with
+        ``(m+, m-) = (N+, N-)``, at the FPRs ``r / n-`` mapped to ranks ``round(r N-/n-)``.
+
+    Returns
+    -------
+    VerticalDistribution
+        ``mean``, ``var``; ``pmf`` of shape ``(len(r), m+ + 1)`` (computed on first access;
+        stratified only).
+
+    References
+    ----------
+    Gadoury (2009), section 4.4.1, eqs. 4.10-4.14, Algorithm 4.3.
+
+    Examples
+    --------
+    >>> law = vertical_distribution([0.9, 0.8, 0.3], [0.7, 0.5, 0.2], [1])
+    >>> law.pmf.round(4).tolist()
+    [[0.0357, 0.214, 0.428, 0.3224]]
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
+    ranks = check_ranks(r, neg.size)
+    neg_desc = np.sort(neg)[::-1]
+    if bootstrap == "stratified":
+        mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size)
+        return VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap,
+                                    [(1.0, pos.size, q, w)])
+    return _full_distribution(pos, neg_desc, ranks)
+
+
+def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
+    n_pos, n_neg = pos.size, neg_desc.size
+    k, prob = class_count_law(n_pos, n_neg)
+    keep = prob > WEIGHT_FLOOR
+    mean = np.zeros(ranks.size)
+    second = np.zeros(ranks.size)
+    for m_pos, weight in zip(k[keep], prob[keep]):
+        m_neg = n_pos + n_neg - int(m_pos)
+        rr = np.clip(np.rint(ranks * m_neg / n_neg), 1, max(m_neg - 1, 1)).astype(np.int64)
+        if m_neg < 2:
+            # one negative: the threshold is that negative's score, drawn uniformly
+            q = count_at_or_above(pos, neg_desc) / n_pos
+            mu = np.full(ranks.size, q.mean())
+            sec = np.full(ranks.size, np.mean(q * q + q * (1 - q) / m_pos))
+        else:
+            mu, v, _, _ = _moments(pos, neg_desc, rr, m_neg, int(m_pos))
+            sec = v + mu * mu
+        mean += weight * mu
+        second += weight * sec
+    total = prob[keep].sum()
+    mean, second = mean / total, second / total
+    return VerticalDistribution(ranks, ranks / n_neg, mean, np.maximum(second - mean**2, 0.0),
+                                n_pos, "full", [])
+
+
+@dataclass(frozen=True)
+class VerticalCI:
+    """Pointwise confidence intervals of TPR at fixed FPRs (vertical averaging)."""
+
+    r: np.ndarray
+    fpr: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+
+
+def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
+                method: str = "score", bootstrap: str = "stratified",
+                pseudo_count: float | None = None) -> VerticalCI:
+    """Confidence intervals for TPR at FPR ``r / m-`` from the exact bootstrap law.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+    r : array-like of int
+        FPR ranks (``1 <= r <= n- - 1``).
+    confidence_level : float, default 0.95
+    method : {"score", "wald", "agresti", "percentile"}, default "score"
+        ``score``: the Gaussian score-type interval of Algorithm 4.3 (lines 20-21) with the
+        exact bootstrap mean ``e`` and variance ``v``:
+        ``(e + z^2/2m+ +- z sqrt(v + z^2/4m+^2)) / (1 + z^2/m+)``;
+        ``wald``: ``e +- z sqrt(v)``; ``agresti``: Wald on the moments after adding
+        ``pseudo_count`` (default 2) positives above and below every threshold;
+        ``percentile``: equal-tailed quantiles of the exact pmf (stratified only).
+    bootstrap : {"stratified", "full"}
+    pseudo_count : float, optional
+        For ``agresti``.
+
+    Returns
+    -------
+    VerticalCI
+        Arrays ``fpr, mean, var, low, high`` (bounds clipped to [0, 1]).
+
+    Examples
+    --------
+    >>> ci = vertical_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2], 0.9)
+    >>> ci.fpr.tolist(), ci.mean.round(3).tolist()
+    ([0.25, 0.5], [0.595, 0.763])
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice(method, VERTICAL_METHODS, "vertical interval method")
+    a = check_pseudo_count("agresti" if method == "agresti" else "score",
+                           pseudo_count if method == "agresti" else None)
+    if method == "agresti":
+        pos, neg = check_two_classes(pos_scores, neg_scores)
+        check_choice(bootstrap, ("stratified",), "bootstrap scheme for agresti")
+        ranks = check_ranks(r, neg.size)
+        mean, var, _, _ = _moments(pos, np.sort(neg)[::-1], ranks, neg.size, pos.size, a)
+        law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap, [])
+    else:
+        law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
+    low, high = _interval(law, level, method)
+    return VerticalCI(law.r, law.fpr, law.mean, law.var, np.clip(low, 0, 1),
+                      np.clip(high, 0, 1), level, method)
+
+
+def _interval(law: VerticalDistribution, level: float, method: str):
+    z = normal_quantile(level)
+    e, v, m = law.mean, law.var, law.m_pos
+    if method == "score":
+        centre = e + z * z / (2 * m)
+        half = z * np.sqrt(v + z * z / (4 * m * m))
+        return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
+    if method in ("wald", "agresti"):
+        return e - z * np.sqrt(v), e + z * np.sqrt(v)
+    if law.bootstrap != "stratified":
+        raise ValueError("the percentile interval needs bootstrap='stratified'")
+    cdf = np.cumsum(law.pmf, axis=1)
+    tail = (1 - level) / 2
+    low = np.argmax(cdf >= tail - 1e-12, axis=1) / m
+    high = np.argmax(cdf >= 1 - tail - 1e-12, axis=1) / m
+    return low, high

@@ -1,0 +1,72 @@
+"""Vertical averaging, single design: coverage of TPR intervals at fixed FPRs (Algorithm 4.3).
+
+Grid: FPR ``r/m-`` with ``r`` nearest to 0.01..0.99 (every ``r`` when ``m- < 100``); the
+target is the true TPR at that FPR, ``S+(S-^{-1}(r/m-))``. Methods: the exact-bootstrap
+intervals of :func:`rocsim.vertical_ci` (score, wald, agresti, percentile) and the kernel
+comparator of Hall, Hyndman & Fan (2004) (``kernel``). Figures 4.6, 4.7, 4.8 of the thesis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim.conditions import Condition
+from rocsim.kernel import kernel_roc_ci
+from rocsim.models import ScoreModel, draw_test_set
+from rocsim.runner import Setup
+from rocsim.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
+from studies._common import class_sizes, grid_values, model_from_settings
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    model: ScoreModel
+    n_pos: int
+    n_neg: int
+    r: np.ndarray
+
+
+class VerticalStudy:
+    """generate / analyse for vertical averaging of one classifier."""
+
+    grid = "fpr"
+    methods = (*VERTICAL_METHODS, "kernel")
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        if s["sampling"] != "stratified":
+            raise ValueError("vertical averaging studies need sampling=stratified "
+                             "(the FPR grid r/m- is fixed by the class sizes)")
+        model = model_from_settings(s)
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        r = fpr_ranks(grid_values(s["grid"]), n_neg)
+        fpr = r / n_neg
+        return Setup(x=fpr, target=model.pos.sf(model.neg.isf(fpr)),
+                     payload=_Prepared(model, n_pos, n_neg, r))
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos, neg, _ = data
+        s = condition.settings
+        if s["method"] == "kernel":
+            _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"])
+        else:
+            ci = vertical_ci(pos, neg, setup.payload.r, s["confidence_level"], s["method"],
+                             s["bootstrap"], s["pseudo_count"])
+            low, high = ci.low, ci.high
+        target = setup.target
+        return {
+            "cover": (low <= target) & (target <= high),
+            "below": target < low,
+            "above": target > high,
+            "width": high - low,
+        }
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError("coverage=exact is available for threshold averaging only; "
+                         "use coverage=simulate")
