@@ -16,7 +16,8 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """Number of ``scores`` that are ``>= t`` for every ``t`` in ``thresholds``.
 
     Runs in ``O(n log h)`` for ``n`` scores and ``h`` thresholds: each score is placed among
-    the sorted thresholds once, so the scores never need sorting.
+    the sorted thresholds once, so the scores never need sorting. With many thresholds
+    (``h > n/4``) the scores are sorted instead and the thresholds looked up in them.
 
     Parameters
     ----------
@@ -35,6 +36,10 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     >>> count_at_or_above(np.array([0.1, 0.5, 0.5, 0.9]), np.array([0.5, 1.0, 0.0]))
     array([3, 0, 4])
     """
+    if 4 * thresholds.size > scores.size:
+        # many thresholds (an ROC curve, vertical averaging): sorting the scores is cheaper
+        ordered = np.sort(scores)
+        return scores.size - np.searchsorted(ordered, thresholds, side="left")
     order = np.argsort(thresholds, kind="stable")
     ascending = thresholds[order]
     # rank[i] = number of thresholds <= scores[i]; score i reaches thresholds ascending[:rank[i]]

@@ -15,9 +15,9 @@ Ties: summing over the rank ``c`` (not over distinct values) is exact with ties,
 negatives share the same ``q_c`` and their weights add up to the weight of the distinct value.
 
 Speed: the weights ``w_r(c) = G_r(c) - G_r(c-1)`` are computed once per ``(n-, m-, r)`` and
-cached; they are negligible (< 1e-17) outside a band of a few ``sqrt(m-)`` ranks around
-``r n-/m-``, so only the band is kept. Per data set the work is one sort of the negatives and
-a count of the positives at the band's thresholds.
+cached; each dropped weight is below 1e-17 and the mass dropped per FPR stays below ~1e-15,
+so only a band of a few ``sqrt(m-)`` ranks around ``r n-/m-`` is kept. Per data set the work
+is one sort of the negatives and a count of the positives at the band's thresholds.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from rocsim.counting import count_at_or_above
 from rocsim.intervals import check_pseudo_count, normal_quantile
 from rocsim.threshold import BOOTSTRAP_SCHEMES, class_count_law
 
-#: Weights below this are dropped from the band (their total is below 1e-16 per FPR).
+#: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17
 
 VERTICAL_METHODS = ("score", "wald", "agresti", "percentile")
@@ -110,7 +110,16 @@ class VerticalDistribution:
 
     @cached_property
     def pmf(self) -> np.ndarray:
-        """``pmf[i, l] = Pr{TPR = l / m+}`` at ``fpr[i]`` (eq. 4.12); rows sum to 1."""
+        """``pmf[i, l] = Pr{TPR = l / m+}`` at ``fpr[i]`` (eq. 4.12); rows sum to 1.
+
+        Stratified bootstrap only: under the full bootstrap ``N+`` is random, so TPR has no
+        common support ``{0, 1/m+, ..., 1}``.
+        """
+        if self.bootstrap != "stratified":
+            raise NotImplementedError(
+                "the pmf of TPR is defined for bootstrap='stratified' only (under the full "
+                "bootstrap N+ is random); mean and var are exact for both"
+            )
         out = np.zeros((self.r.size, self.m_pos + 1))
         for weight, m_pos, q, w in self._components:
             out += weight * _mixture_pmf(q, w, m_pos, self.m_pos)
@@ -138,11 +147,9 @@ def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights, n_p
     """``q[i, j]``: share of positives scoring >= the ``(start[i] + j)``-th largest negative."""
     width = weights.weights.shape[1]
     ranks = np.minimum(weights.start[:, None] + np.arange(width)[None, :], neg_desc.size)
-    thresholds = neg_desc[ranks - 1]
-    flat = np.unique(ranks)
-    counts = count_at_or_above(pos, neg_desc[flat - 1])
-    q = counts[np.searchsorted(flat, ranks)] / n_pos
-    return q, thresholds
+    # the bands cover most ranks once n- is large, so count at every negative in one pass
+    at_rank = count_at_or_above(pos, neg_desc) / n_pos
+    return at_rank[ranks - 1], neg_desc[ranks - 1]
 
 
 def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
@@ -295,8 +302,7 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
     """
     level = check_confidence_level(confidence_level)
     check_choice(method, VERTICAL_METHODS, "vertical interval method")
-    a = check_pseudo_count("agresti" if method == "agresti" else "score",
-                           pseudo_count if method == "agresti" else None)
+    a = check_pseudo_count(method, pseudo_count)
     if method == "agresti":
         pos, neg = check_two_classes(pos_scores, neg_scores)
         check_choice(bootstrap, ("stratified",), "bootstrap scheme for agresti")

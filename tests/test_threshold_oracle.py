@@ -6,13 +6,13 @@ exact Fraction probabilities; (c) a seeded Monte Carlo bootstrap on realistic da
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 import pytest
+from enumeration import multinomial_law
 from scipy import stats
 
 from rocsim import proportion_ci, threshold_ci, threshold_distribution
@@ -29,24 +29,6 @@ EXTRA_THRESHOLDS = [np.inf, -np.inf, 0.7, 0.05, 100.0, -100.0, 0.5000001]
 def thresholds_for(pos, neg):
     return np.array(sorted(set(pos) | set(neg)) + EXTRA_THRESHOLDS)
 
-
-def compositions(total, parts):
-    """Every vector of ``parts`` non-negative integers summing to ``total``."""
-    for bars in itertools.combinations(range(total + parts - 1), parts - 1):
-        edges = (-1, *bars, total + parts - 1)
-        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(parts))
-
-
-def multinomial_law(n):
-    """All resamples of ``n`` items drawn uniformly with replacement, as count vectors."""
-    out = []
-    for counts in compositions(n, n):
-        coef = math.factorial(n)
-        for c in counts:
-            coef //= math.factorial(c)
-        out.append((counts, Fraction(coef, n**n)))
-    assert sum(p for _, p in out) == 1
-    return out
 
 
 def stratified_law(pos, neg, t):
