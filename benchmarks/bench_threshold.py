@@ -10,28 +10,13 @@ Usage: ``python benchmarks/bench_threshold.py [--skip-reproduce]``
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
 import numpy as np
+from _common import bench_reproduce, best_of, machine, resample_counts, table, write
 
 import rocsim
 
-HERE = Path(__file__).resolve().parent
 FIGURES = ["fig4_2", "fig4_3", "fig4_4", "fig4_10"]
-
-
-def best_of(fn, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng) -> np.ndarray:
@@ -39,9 +24,7 @@ def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng) 
     n = scores.size
     order = np.sort(scores)[::-1]
     reach = rocsim.count_at_or_above(order, thresholds)  # n_t: ranks below it reach t
-    idx = rng.integers(0, n, size=(b, n))
-    hits = np.bincount((idx + n * np.arange(b)[:, None]).ravel(), minlength=b * n)
-    cum = np.cumsum(hits.reshape(b, n), axis=1)
+    cum = np.cumsum(resample_counts(n, b, rng), axis=1)
     padded = np.concatenate([np.zeros((b, 1), dtype=cum.dtype), cum], axis=1)
     return padded[:, reach]
 
@@ -74,31 +57,6 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     return row
 
 
-def bench_reproduce() -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()",
-               "--only", *FIGURES, "--replications", "1000", "--n-jobs", "-1",
-               "--results-dir", tmp]
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        wall = time.perf_counter() - start
-        per = {f: json.loads((Path(tmp) / f / "meta.json").read_text())["wall_seconds"]
-               for f in FIGURES}
-    return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
-
-
-def table(rows: list[dict]) -> str:
-    keys = list(dict.fromkeys(k for r in rows for k in r))
-    out = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    for r in rows:
-        out.append("| " + " | ".join(_fmt(r.get(k, "")) for k in keys) + " |")
-    return "\n".join(out)
-
-
-def _fmt(v) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-reproduce", action="store_true")
@@ -106,16 +64,13 @@ def main() -> None:
     rng = np.random.default_rng(2009)
     rows = [bench_intervals(n, b, rng) for n, b in ((100, 2000), (10_000, 2000), (1_000_000, 0))]
     text = ["# Threshold averaging benchmark", "",
-            f"Machine: {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}"
-            f" cores; 99 thresholds; best of 5 runs (Monte Carlo: one run).", "",
+            f"Machine: {machine()}; 99 thresholds; best of 5 runs (Monte Carlo: one run).", "",
             table(rows), ""]
     if not args.skip_reproduce:
-        rep = bench_reproduce()
+        rep = bench_reproduce(FIGURES)
         text += ["## rocsim-reproduce --only " + " ".join(FIGURES) + " (1000 replications)", "",
                  table([rep]), ""]
-    out = HERE / "results_threshold.md"
-    out.write_text("\n".join(text))
-    print("\n".join(text))
+    write("results_threshold.md", text)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 """rocsim: exact bootstrap confidence intervals for ROC and cost curves, and coverage studies.
 
 The public functions validate their inputs once and return result objects; see
-``rocsim.proportion_ci``, ``rocsim.threshold_ci`` and ``rocsim.threshold_distribution``.
+``rocsim.proportion_ci``, ``rocsim.threshold_ci``, ``rocsim.threshold_distribution``,
+``rocsim.vertical_ci``, ``rocsim.vertical_distribution`` and ``rocsim.kernel_roc_ci``.
 """
 
 from rocsim.counting import count_at_or_above, counts_at, roc_counts, split_scores
 from rocsim.coverage import binomial_coverage, threshold_exact_coverage
 from rocsim.intervals import PROPORTION_METHODS, ProportionInterval, proportion_ci
+from rocsim.kernel import KernelROC, kernel_roc_ci
 from rocsim.models import ScoreModel, draw_test_set, make_model
 from rocsim.roc import auc, roc_curve
 from rocsim.threshold import (
@@ -25,6 +27,7 @@ from rocsim.vertical import (
 
 __all__ = [
     "PROPORTION_METHODS",
+    "KernelROC",
     "ProportionInterval",
     "ScoreModel",
     "ThresholdCI",
@@ -37,6 +40,7 @@ __all__ = [
     "counts_at",
     "draw_test_set",
     "fpr_ranks",
+    "kernel_roc_ci",
     "make_model",
     "proportion_ci",
     "roc_counts",

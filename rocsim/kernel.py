@@ -25,8 +25,10 @@ from scipy import signal, special
 from rocsim._validation import check_confidence_level, check_two_classes
 from rocsim.intervals import normal_quantile
 
-#: Grid points of the binned kernel estimates.
-GRID_SIZE = 2**14
+#: Grid points of the binned kernel estimates. Linear binning errs by O((spacing / h)^2); with
+#: 2**12 points the smoothed TPR and its bounds are within 1e-5 of the direct kernel sums
+#: (tests/test_kernel.py), at a quarter of the cost of 2**14.
+GRID_SIZE = 2**12
 
 
 def hall_hyndman_bandwidth(x: np.ndarray, y: np.ndarray) -> float:

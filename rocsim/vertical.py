@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from rocsim._validation import check_choice, check_confidence_level, check_two_classes
 from rocsim.counting import count_at_or_above
@@ -49,6 +49,13 @@ class RankWeights:
 
     start: np.ndarray
     weights: np.ndarray
+    n_neg: int
+
+    @cached_property
+    def index(self) -> np.ndarray:
+        """0-based rank of every band entry (clipped to the last negative past a band's end)."""
+        width = self.weights.shape[1]
+        return np.minimum(self.start[:, None] + np.arange(width)[None, :], self.n_neg) - 1
 
 
 @lru_cache(maxsize=64)
@@ -83,7 +90,7 @@ def rank_weights(n_neg: int, m_neg: int, r: tuple[int, ...]) -> RankWeights:
     rows = np.arange(len(r_arr))[:, None]
     cols = np.minimum(first[:, None] + np.arange(width)[None, :], weights.shape[1] - 1)
     banded = np.where(np.arange(width)[None, :] < (last - first)[:, None], weights[rows, cols], 0)
-    return RankWeights(start=lo + first, weights=np.ascontiguousarray(banded))
+    return RankWeights(lo + first, np.ascontiguousarray(banded), n_neg)
 
 
 @dataclass(frozen=True)
@@ -106,7 +113,8 @@ class VerticalDistribution:
     var: np.ndarray
     m_pos: int
     bootstrap: str
-    _components: list = field(repr=False)
+    _q: np.ndarray | None = field(default=None, repr=False)
+    _w: np.ndarray | None = field(default=None, repr=False)
 
     @cached_property
     def pmf(self) -> np.ndarray:
@@ -115,52 +123,135 @@ class VerticalDistribution:
         Stratified bootstrap only: under the full bootstrap ``N+`` is random, so TPR has no
         common support ``{0, 1/m+, ..., 1}``.
         """
+        self._require_stratified("the pmf of TPR")
+        return _mixture_pmf(self._q, self._w, self.m_pos)
+
+    def quantile(self, p: float) -> np.ndarray:
+        """Smallest ``l / m+`` with ``Pr{TPR <= l / m+} >= p`` at every FPR (stratified only).
+
+        Bisection on the exact mixture CDF ``sum_c w_c B(l; m+, q_c)`` (eq. 4.12), so the
+        ``(len(r), m+ + 1)`` pmf is never built.
+        """
+        self._require_stratified("the quantiles of TPR")
+        sd = np.sqrt(self.var)
+        guess = self.mean + special.ndtri(min(max(p, 1e-300), 1 - 1e-16)) * sd
+        return self._mixture.quantile(p, guess, sd / 4) / self.m_pos
+
+    @cached_property
+    def _mixture(self) -> _BinomialMixture:
+        return _BinomialMixture(self._q, self._w, self.m_pos)
+
+    def _require_stratified(self, what: str) -> None:
         if self.bootstrap != "stratified":
             raise NotImplementedError(
-                "the pmf of TPR is defined for bootstrap='stratified' only (under the full "
+                f"{what} is defined for bootstrap='stratified' only (under the full "
                 "bootstrap N+ is random); mean and var are exact for both"
             )
-        out = np.zeros((self.r.size, self.m_pos + 1))
-        for weight, m_pos, q, w in self._components:
-            out += weight * _mixture_pmf(q, w, m_pos, self.m_pos)
-        return out
 
 
-def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int, support: int) -> np.ndarray:
-    """``sum_c w[i, c] Bin(l; m_pos, q[i, c])`` on ``l = 0..m_pos``, mapped to TPR bins.
+#: Binomial mass farther than this many standard deviations (plus a constant for small
+#: means) from ``m q`` is below 1e-24 by the Chernoff bound, so the pmf skips it.
+_PMF_SIGMAS, _PMF_SLACK = 12.0, 40.0
 
-    Under the full bootstrap ``m_pos`` varies; TPR ``l/m_pos`` is then placed at the nearest
-    point of the grid ``{0, 1/support, ..., 1}`` only when ``m_pos == support``.
+
+def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
+    """``pmf[i, l] = sum_c w[i, c] Bin(l; m+, q[i, c])`` for ``l = 0..m+`` (eq. 4.12).
+
+    The binomial pmf is evaluated in log space (``xlogy`` keeps ``q = 0, 1`` exact) and only on
+    the window of ``l`` where some component has mass above 1e-24. Rounding in ``gammaln``
+    bounds the relative error of each entry by about ``1e-16 * m+ log m+`` (1e-14 at
+    ``m+ = 100``, 1e-11 at ``m+ = 10^4``).
     """
-    successes = np.arange(m_pos + 1)
     out = np.zeros((q.shape[0], m_pos + 1))
+    successes = np.arange(m_pos + 1)
+    log_choose = (special.gammaln(m_pos + 1) - special.gammaln(successes + 1)
+                  - special.gammaln(m_pos - successes + 1))
     for i in range(q.shape[0]):
         keep = w[i] > 0
-        if keep.any():
-            out[i] = w[i, keep] @ stats.binom.pmf(successes[None, :], m_pos, q[i, keep][:, None])
-    if m_pos != support:
-        raise NotImplementedError("pmf on a common grid needs m+ fixed (stratified bootstrap)")
+        qi, wi = q[i, keep], w[i, keep]
+        reach = _PMF_SIGMAS * np.sqrt(m_pos * qi * (1 - qi)) + _PMF_SLACK
+        first = int(max(np.floor(np.min(m_pos * qi - reach)), 0))
+        last = int(min(np.ceil(np.max(m_pos * qi + reach)), m_pos))
+        k = np.arange(first, last + 1)
+        log_pmf = (log_choose[k][None, :] + special.xlogy(k[None, :], qi[:, None])
+                   + special.xlog1py(m_pos - k[None, :], -qi[:, None]))
+        out[i, first:last + 1] = wi @ np.exp(log_pmf)
     return out
 
 
-def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights, n_pos: int):
+class _BinomialMixture:
+    """Row-wise mixtures ``F_i(l) = sum_c w[i, c] B(l; m, q[i, c])`` (eq. 4.12), with equal
+    ``q`` within a row merged: ``q`` only changes where a positive falls between two
+    consecutive negatives, so ties and flat stretches of the ROC curve cost nothing."""
+
+    def __init__(self, q: np.ndarray, w: np.ndarray, m: int) -> None:
+        self.m, self.rows = m, q.shape[0]
+        row, _ = np.nonzero(w > 0)
+        qf, wf = q[w > 0], w[w > 0]
+        new = np.ones(row.size, dtype=bool)
+        new[1:] = (row[1:] != row[:-1]) | (qf[1:] != qf[:-1])
+        starts = np.flatnonzero(new)
+        self.row, self.q = row[starts], qf[starts]
+        self.w = np.add.reduceat(wf, starts)
+
+    def cdf(self, at: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """``F_i(at[i])`` for the rows where ``active`` holds (other rows: 0); ``at >= 0``."""
+        sel = active[self.row]
+        row = self.row[sel]
+        terms = self.w[sel] * special.bdtr(at[row], self.m, self.q[sel])
+        return np.bincount(row, weights=terms, minlength=self.rows)
+
+    def quantile(self, p: float, guess: np.ndarray, spread: np.ndarray) -> np.ndarray:
+        """Per row, the smallest ``l`` in ``0..m`` with ``F_i(l) >= p``.
+
+        The bracket starts at ``m (guess -+ spread)`` (a normal approximation from the exact
+        moments) and moves outwards until ``F(low) < p <= F(high)``; bisection then needs a
+        handful of CDF evaluations instead of ``log2(m)``.
+        """
+        m = self.m
+        centre = np.floor(np.nan_to_num(guess) * m)
+        step = np.ceil(np.nan_to_num(spread) * m).astype(np.int64) + 1
+        low = np.clip(centre - step, -1, m).astype(np.int64)
+        high = np.clip(centre + step, -1, m).astype(np.int64)
+        # invariant sought: F(low) < p <= F(high), where F(-1) = 0 and F(m) = 1
+        check_low, check_high = low >= 0, high < m
+        while check_low.any() or check_high.any():
+            too_high = check_low & (self.cdf(np.maximum(low, 0), check_low) >= p)
+            too_low = check_high & (self.cdf(np.minimum(high, m), check_high) < p)
+            # a failed end is a valid end on the other side
+            high = np.where(too_high, low, high)
+            low = np.where(too_low, high, low)
+            step = 4 * step
+            low = np.where(too_high, np.maximum(low - step, -1), low)
+            high = np.where(too_low, np.minimum(high + step, m), high)
+            check_low, check_high = too_high & (low >= 0), too_low & (high < m)
+        while np.any(high - low > 1):
+            active = high - low > 1
+            mid = (low + high) // 2
+            reached = self.cdf(mid, active) >= p
+            high = np.where(active & reached, mid, high)
+            low = np.where(active & ~reached, mid, low)
+        return high
+
+
+def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights) -> np.ndarray:
     """``q[i, j]``: share of positives scoring >= the ``(start[i] + j)``-th largest negative."""
-    width = weights.weights.shape[1]
-    ranks = np.minimum(weights.start[:, None] + np.arange(width)[None, :], neg_desc.size)
     # the bands cover most ranks once n- is large, so count at every negative in one pass
-    at_rank = count_at_or_above(pos, neg_desc) / n_pos
-    return at_rank[ranks - 1], neg_desc[ranks - 1]
+    # (looked up in ascending order, which searchsorted walks faster)
+    at_rank = count_at_or_above(pos, neg_desc[::-1])[::-1] / pos.size
+    return at_rank[weights.index]
 
 
 def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
-    weights = rank_weights(neg_desc.size, m_neg, tuple(int(x) for x in r))
-    q, _ = _band_rates(pos, neg_desc, weights, pos.size)
+    weights = rank_weights(neg_desc.size, m_neg, tuple(np.asarray(r).tolist()))
+    q = _band_rates(pos, neg_desc, weights)
     if pseudo_count:
         q = (q * pos.size + pseudo_count) / (pos.size + 2 * pseudo_count)
         m_pos = m_pos + 2 * pseudo_count
     w = weights.weights
-    mean = np.sum(w * q, axis=1)
-    second = np.sum(w * (q * q + q * (1 - q) / m_pos), axis=1)
+    mean = np.einsum("ij,ij->i", w, q)
+    # E[TPR^2 | c] = q^2 + q(1 - q)/m+ = q^2 (1 - 1/m+) + q/m+   (eq. 4.14)
+    second = (1 - 1 / m_pos) * np.einsum("ij,ij,ij->i", w, q, q) + mean / m_pos
     return mean, np.maximum(second - mean * mean, 0.0), q, w
 
 
@@ -224,7 +315,7 @@ def vertical_distribution(pos_scores, neg_scores, r, bootstrap: str = "stratifie
     if bootstrap == "stratified":
         mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size)
         return VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap,
-                                    [(1.0, pos.size, q, w)])
+                                    q, w)
     return _full_distribution(pos, neg_desc, ranks)
 
 
@@ -250,7 +341,7 @@ def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
     total = prob[keep].sum()
     mean, second = mean / total, second / total
     return VerticalDistribution(ranks, ranks / n_neg, mean, np.maximum(second - mean**2, 0.0),
-                                n_pos, "full", [])
+                                n_pos, "full")
 
 
 @dataclass(frozen=True)
@@ -308,7 +399,7 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
         check_choice(bootstrap, ("stratified",), "bootstrap scheme for agresti")
         ranks = check_ranks(r, neg.size)
         mean, var, _, _ = _moments(pos, np.sort(neg)[::-1], ranks, neg.size, pos.size, a)
-        law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap, [])
+        law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap)
     else:
         law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
     low, high = _interval(law, level, method)
@@ -327,8 +418,8 @@ def _interval(law: VerticalDistribution, level: float, method: str):
         return e - z * np.sqrt(v), e + z * np.sqrt(v)
     if law.bootstrap != "stratified":
         raise ValueError("the percentile interval needs bootstrap='stratified'")
-    cdf = np.cumsum(law.pmf, axis=1)
     tail = (1 - level) / 2
-    low = np.argmax(cdf >= tail - 1e-12, axis=1) / m
-    high = np.argmax(cdf >= 1 - tail - 1e-12, axis=1) / m
+    # the 1e-12 slack keeps a quantile that the CDF hits exactly from moving up by rounding
+    low = law.quantile(tail - 1e-12)
+    high = law.quantile(1 - tail - 1e-12)
     return low, high

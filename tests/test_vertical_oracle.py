@@ -201,6 +201,28 @@ def test_monte_carlo_bootstrap_agrees_with_exact_moments():
         assert abs(s2 - law.var[i]) <= 4 * se_var, (r, s2, law.var[i], se_var)
 
 
+def test_pmf_and_percentiles_on_moderate_data_match_a_dense_mixture():
+    # independent of the band, the l-window and the bisection: every rank, every l, stats.binom
+    rng = np.random.default_rng(11)
+    pos = np.round(rng.normal(0.8, 1.0, 300), 1)
+    neg = np.round(rng.normal(0.0, 1.3, 250), 1)
+    ranks = fpr_ranks(np.linspace(0.01, 0.99, 99), neg.size)
+    neg_desc = np.sort(neg)[::-1]
+    q = np.array([np.sum(pos >= t) for t in neg_desc]) / pos.size
+    weights = dense_rank_weights(neg.size, neg.size, ranks)
+    dense = weights @ stats.binom.pmf(np.arange(pos.size + 1)[None, :], pos.size, q[:, None])
+    law = vertical_distribution(pos, neg, ranks)
+    assert np.max(np.abs(law.pmf - dense)) <= 1e-13
+    for level in (0.8, 0.95, 0.99):
+        ci = vertical_ci(pos, neg, ranks, level, method="percentile")
+        cdf = np.cumsum(dense, axis=1)
+        tail = (1 - level) / 2
+        want_low = np.argmax(cdf >= tail - 1e-12, axis=1)
+        want_high = np.argmax(cdf >= 1 - tail - 1e-12, axis=1)
+        assert np.array_equal(np.rint(ci.low * pos.size), want_low)
+        assert np.array_equal(np.rint(ci.high * pos.size), want_high)
+
+
 # --- 3. interval methods ------------------------------------------------------------------------
 
 LEVELS = [0.5, 0.8, 0.9, 0.95]
