@@ -7,9 +7,24 @@ The public functions validate their inputs once and return result objects; see
 
 from rocsim.counting import count_at_or_above, counts_at, roc_counts, split_scores
 from rocsim.coverage import binomial_coverage, threshold_exact_coverage
-from rocsim.intervals import PROPORTION_METHODS, ProportionInterval, proportion_ci
+from rocsim.intervals import (
+    PAIRED_METHODS,
+    PROPORTION_METHODS,
+    ProportionInterval,
+    paired_difference_ci,
+    proportion_ci,
+)
 from rocsim.kernel import KernelROC, kernel_roc_ci
 from rocsim.models import ScoreModel, draw_test_set, make_model
+from rocsim.paired import (
+    ThresholdDifferenceCI,
+    ThresholdDifferenceDistribution,
+    VerticalDifference,
+    dominance_probability,
+    threshold_difference_ci,
+    threshold_difference_distribution,
+    vertical_difference,
+)
 from rocsim.roc import auc, roc_curve
 from rocsim.threshold import (
     ThresholdCI,
@@ -26,30 +41,39 @@ from rocsim.vertical import (
 )
 
 __all__ = [
+    "PAIRED_METHODS",
     "PROPORTION_METHODS",
     "KernelROC",
     "ProportionInterval",
     "ScoreModel",
     "ThresholdCI",
+    "ThresholdDifferenceCI",
+    "ThresholdDifferenceDistribution",
     "ThresholdDistribution",
     "VerticalCI",
+    "VerticalDifference",
     "VerticalDistribution",
     "auc",
     "binomial_coverage",
     "count_at_or_above",
     "counts_at",
+    "dominance_probability",
     "draw_test_set",
     "fpr_ranks",
     "kernel_roc_ci",
     "make_model",
+    "paired_difference_ci",
     "proportion_ci",
     "roc_counts",
     "roc_curve",
     "split_scores",
     "threshold_ci",
+    "threshold_difference_ci",
+    "threshold_difference_distribution",
     "threshold_distribution",
     "threshold_exact_coverage",
     "vertical_ci",
+    "vertical_difference",
     "vertical_distribution",
 ]
 

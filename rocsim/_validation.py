@@ -29,6 +29,18 @@ def check_two_classes(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray]:
     return check_scores(pos_scores, "pos_scores"), check_scores(neg_scores, "neg_scores")
 
 
+def check_paired(pos1, pos2, neg1, neg2) -> tuple[np.ndarray, ...]:
+    """Validate two classifiers' scores of the same instances: ``pos1[i]`` and ``pos2[i]`` are
+    the scores of positive ``i``, likewise for the negatives."""
+    arrays = [check_scores(v, name) for v, name in
+              ((pos1, "pos1"), (pos2, "pos2"), (neg1, "neg1"), (neg2, "neg2"))]
+    for a, b, cls in ((arrays[0], arrays[1], "positives"), (arrays[2], arrays[3], "negatives")):
+        if a.size != b.size:
+            raise ValueError(f"the two classifiers must score the same {cls}: "
+                             f"{a.size} != {b.size} scores")
+    return tuple(arrays)
+
+
 def check_labels(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     """Split ``y_score`` by the binary labels ``y_true``; ``pos_label`` marks positives."""
     y = np.asarray(y_true)

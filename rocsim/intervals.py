@@ -22,6 +22,9 @@ from rocsim._validation import check_choice, check_confidence_level
 #: Default pseudo-count of the ``agresti`` method for one proportion (thesis Table 5.1).
 AGRESTI_PSEUDO_COUNT = 2.0
 
+#: Default pseudo-count of ``agresti`` for a paired difference (Agresti & Min 2005; Table 5.2).
+AGRESTI_MIN_PSEUDO_COUNT = 0.5
+
 
 @dataclass(frozen=True)
 class ProportionInterval:
@@ -109,10 +112,11 @@ def check_method(method: str) -> str:
     return check_choice(method, PROPORTION_METHODS, "interval method")
 
 
-def check_pseudo_count(method: str, pseudo_count: float | None) -> float | None:
-    """Resolve the pseudo-count: the default for ``agresti``, ``None`` for other methods."""
+def check_pseudo_count(method: str, pseudo_count: float | None,
+                       default: float = AGRESTI_PSEUDO_COUNT) -> float | None:
+    """Resolve the pseudo-count: ``default`` for ``agresti``, ``None`` for other methods."""
     if pseudo_count is None:
-        return AGRESTI_PSEUDO_COUNT if method == "agresti" else None
+        return default if method == "agresti" else None
     if method != "agresti":
         raise ValueError(f"pseudo_count applies to method='agresti' only, not {method!r}")
     value = float(pseudo_count)
@@ -185,3 +189,100 @@ def proportion_ci(
     if np.any(x_arr < 0) or np.any(x_arr > n_arr):
         raise ValueError("x must satisfy 0 <= x <= n")
     return interval_from_counts(x_arr, n_arr, level, method, a)
+
+
+# --- difference of paired proportions ------------------------------------------------------------
+
+
+def _paired_wald(b, c, n, level, a):
+    """``d +- z sqrt((g - d^2)/n)``: eq. 4.7 with the variance of a multinomial difference
+    (the thesis prints ``g + d^2``)."""
+    d, g = (b - c) / n, (b + c) / n
+    half = normal_quantile(level) * np.sqrt(np.maximum(g - d * d, 0.0) / n)
+    return d - half, d + half
+
+
+def _paired_score(b, c, n, level, a):
+    """Score interval of eq. 4.8 with the smoothed nuisance ``(b + c + 2)/(n + 4)`` (eq. 4.9)."""
+    z2 = normal_quantile(level) ** 2
+    d = (b - c) / n
+    gamma = (b + c + 2.0) / (n + 4.0)
+    shrink = 1.0 + z2 / n
+    half = np.sqrt(z2 * np.maximum(gamma * shrink - d * d, 0.0) / n)
+    return (d - half) / shrink, (d + half) / shrink
+
+
+def _agresti_min(b, c, n, level, a):
+    """Wald after adding ``a`` to each of the four cells of the paired 2x2 table
+    (Agresti & Min 2005; thesis Table 5.2)."""
+    return _paired_wald(b + a, c + a, n + 4.0 * a, level, None)
+
+
+#: Method name -> formula ``(b, c, n, confidence_level, pseudo_count) -> (low, high)`` for the
+#: difference ``(b - c)/n`` of two paired proportions (``b``, ``c``: discordant counts).
+PAIRED_METHODS: dict[str, Callable] = {
+    "wald": _paired_wald,
+    "score": _paired_score,
+    "agresti": _agresti_min,
+}
+
+
+def paired_interval_from_counts(b, c, n, confidence_level: float, method: str,
+                                pseudo_count) -> ProportionInterval:
+    """Interval for validated counts, clipped to [-1, 1]: the fast path used inside rocsim."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = PAIRED_METHODS[method](b, c, n, confidence_level, pseudo_count)
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    clipped = (low < -1.0) | (high > 1.0)
+    return ProportionInterval(np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), clipped)
+
+
+def paired_difference_ci(b, c, n, confidence_level: float = 0.95, method: str = "score",
+                         pseudo_count: float | None = None) -> ProportionInterval:
+    """Confidence interval for the difference ``(b - c)/n`` of two paired proportions.
+
+    Two classifiers judge the same ``n`` instances; ``b`` are judged positive by the first only
+    and ``c`` by the second only (the discordant cells), so the difference of their positive
+    rates is ``d = (b - c)/n``.
+
+    Parameters
+    ----------
+    b, c : array-like
+        Discordant counts, ``b, c >= 0`` and ``b + c <= n``.
+    n : array-like
+        Pairs, ``n > 0``; broadcast against ``b`` and ``c``.
+    confidence_level : float, default 0.95
+    method : {"score", "wald", "agresti"}, default "score"
+        ``wald``: ``d +- z sqrt((g - d^2)/n)``, ``g = (b + c)/n`` (eq. 4.7 corrected);
+        ``score``: eq. 4.8 with the smoothed nuisance ``(b + c + 2)/(n + 4)`` of eq. 4.9;
+        ``agresti``: Agresti & Min (2005), Wald after adding ``pseudo_count`` to each cell.
+    pseudo_count : float, optional
+        For ``agresti`` (default 1/2).
+
+    Returns
+    -------
+    ProportionInterval
+        ``low, high`` clipped to [-1, 1] and the ``clipped`` mask; unpacks as ``low, high``.
+
+    References
+    ----------
+    Gadoury (2009), eqs. 4.6-4.9 and Table 5.2; Agresti & Min (2005), Simple improved
+    confidence intervals for comparing matched proportions, Statistics in Medicine 24.
+
+    Examples
+    --------
+    >>> low, high = paired_difference_ci(12, 4, 100, confidence_level=0.9, method="wald")
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.0155, 0.1445)
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice(method, PAIRED_METHODS, "paired interval method")
+    a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
+    b_arr, c_arr, n_arr = (np.asarray(v, dtype=float) for v in (b, c, n))
+    if not all(np.all(np.isfinite(v)) for v in (b_arr, c_arr, n_arr)):
+        raise ValueError("b, c and n must be finite")
+    if np.any(n_arr <= 0):
+        raise ValueError("n must be > 0")
+    if np.any(b_arr < 0) or np.any(c_arr < 0) or np.any(b_arr + c_arr > n_arr):
+        raise ValueError("discordant counts must satisfy b, c >= 0 and b + c <= n")
+    return paired_interval_from_counts(b_arr, c_arr, n_arr, level, method, a)

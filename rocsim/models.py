@@ -161,3 +161,60 @@ def draw_test_set(
             count = int(rng.binomial(n, n_pos / n))
         n_pos, n_neg = count, n - count
     return model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg), redraws
+
+
+@dataclass(frozen=True)
+class PairedScoreModel:
+    """Two classifiers scoring the same instances (thesis 4.5.2): within each class the two
+    scores are bivariate normal with correlation ``rho``, each classifier with its own binormal
+    :class:`ScoreModel` as marginals, so every truth is a marginal one.
+    """
+
+    first: ScoreModel
+    second: ScoreModel
+    rho: float
+
+    def __post_init__(self) -> None:
+        for model in (self.first, self.second):
+            if model.pos.family != "binormal" or model.neg.family != "binormal":
+                raise ValueError("paired score models are binormal (correlated normal scores)")
+        if not -1.0 <= float(self.rho) <= 1.0:
+            raise ValueError(f"rho must lie in [-1, 1], got {self.rho!r}")
+
+    def sample(self, rng: np.random.Generator, n_pos: int, n_neg: int):
+        """``(pos1, pos2, neg1, neg2)``: ``pos1[i]``, ``pos2[i]`` score positive ``i``."""
+        out = []
+        for size, cls in ((n_pos, "pos"), (n_neg, "neg")):
+            z = rng.standard_normal((2, size))
+            z2 = self.rho * z[0] + np.sqrt(1.0 - self.rho**2) * z[1]
+            (mu1, sd1), (mu2, sd2) = (getattr(m, cls).params for m in (self.first, self.second))
+            out.append((mu1 + sd1 * z[0], mu2 + sd2 * z2))
+        (pos1, pos2), (neg1, neg2) = out
+        return pos1, pos2, neg1, neg2
+
+    def thresholds_for_total_positive_ratio(self, q, pi: float = 0.5, common: bool = False):
+        """Threshold pairs ``(t1, t2)``: each classifier its own ``t_q`` (SPEC 3), or both at
+        classifier 1's with ``common=True``."""
+        t1 = self.first.threshold_for_total_positive_ratio(q, pi)
+        t2 = t1 if common else self.second.threshold_for_total_positive_ratio(q, pi)
+        return t1, t2
+
+    def differences_at(self, t1, t2) -> tuple[np.ndarray, np.ndarray]:
+        """True ``(dTPR, dFPR)`` = classifier 1 at ``t1`` minus classifier 2 at ``t2``."""
+        return (self.first.tpr(t1) - self.second.tpr(t2),
+                self.first.fpr(t1) - self.second.fpr(t2))
+
+    def tpr_difference_at_fpr(self, fpr) -> np.ndarray:
+        """True ``TPR1 - TPR2`` at FPR ``f``: ``S1+(S1-^{-1}(f)) - S2+(S2-^{-1}(f))``."""
+        f = np.asarray(fpr, dtype=float)
+        return (self.first.pos.sf(self.first.neg.isf(f))
+                - self.second.pos.sf(self.second.neg.isf(f)))
+
+    def label(self) -> str:
+        return f"{self.first.label()} vs {self.second.label()}, rho {self.rho:g}"
+
+
+def make_paired_model(pos1, neg1, pos2, neg2, rho: float) -> PairedScoreModel:
+    """Binormal paired model from ``{"mu", "sd"}`` mappings (or ``(mu, sd)`` pairs)."""
+    return PairedScoreModel(make_model("binormal", pos1, neg1), make_model("binormal", pos2, neg2),
+                            float(rho))
