@@ -123,7 +123,11 @@ def _evaluate_model(spec: Mapping[str, Any], variables: Mapping[str, float]) -> 
         if part == "family":
             continue
         params = spec[part]
-        if isinstance(params, Mapping):
+        if isinstance(params, bool):
+            out[part] = params  # a switch of the model (paired: common_threshold)
+        elif isinstance(params, str | int | float):
+            out[part] = evaluate(params, variables)  # a scalar parameter (paired: rho)
+        elif isinstance(params, Mapping):
             out[part] = {k: evaluate(v, variables) for k, v in params.items()}
         else:
             out[part] = [evaluate(v, variables) for v in params]

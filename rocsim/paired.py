@@ -359,7 +359,8 @@ class VerticalDifference:
     def pmf(self) -> np.ndarray:
         """``pmf[i, d + m+] = Pr{dTPR = d / m+}`` (exact algorithm only, eq. 4.17)."""
         if self._pmf is None:
-            raise NotImplementedError("the pmf of dTPR is computed by algorithm='exact' only")
+            raise NotImplementedError("the pmf of dTPR is computed only by "
+                                      "vertical_difference(..., algorithm='exact', pmf=True)")
         return self._pmf
 
 
@@ -394,9 +395,10 @@ def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
       thesis's Algorithm 4.4 is ``O(n^4)`` per FPR for the pmf; the moments here avoid the pmf.
     - ``copula``: exact marginals of ``(N_A, N_B)`` joined by a Gaussian copula with their
       multinomial correlation, ``O(h u v)`` bivariate normal CDFs (Owen's T). The mean stays
-      exact. Measured against ``exact`` on paired binormal data (n = 20..60 per class,
-      FPR 0.05..0.95): the variance is within 1.5% at correlation <= 0.6 but up to 9% too
-      large at correlation 0.9 (the copula misses part of the lattice dependence).
+      exact; the variance is an approximation that is NOT yet good enough: against ``exact``
+      on paired binormal data (n = 20..60 per class) it is within 2% at correlation 0.3 but
+      too large by up to 11% at correlation 0.6 and up to 57% at correlation 0.9 (n = 20,
+      lowest FPR), because the copula misses the lattice dependence of the two counts.
 
     Parameters
     ----------

@@ -24,7 +24,8 @@ GRID_LABELS = {
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
 
 
-def plot_coverage(table: pd.DataFrame, *, panels: str | None = None, lines: str | None = None,
+def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
+                  lines: str | None = None,
                   layout: tuple[int, int] | None = None, colors: Mapping[str, str] | None = None,
                   nominal: float | None = None, title: str | None = None):
     """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
@@ -33,8 +34,10 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | None = None, lines: str 
     ----------
     table : DataFrame
         Coverage table.
-    panels : str, optional
-        Column whose values get one panel each (``theta``, ``n``, ``model``).
+    panels : str or list of str, optional
+        Column whose values get one panel each (``theta``, ``n``, ``model``); with several
+        columns, one panel per combination in table order (``[rho, theta]`` fills the rows
+        with ``rho`` and the columns with ``theta``).
     lines : str, optional
         Column whose values get one line each within a panel (``scheme``, ``method``).
     layout : (rows, cols), optional
@@ -47,22 +50,25 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | None = None, lines: str 
     -------
     matplotlib.figure.Figure
     """
-    panel_values = list(dict.fromkeys(table[panels])) if panels else [None]
+    keys = [panels] if isinstance(panels, str) else list(panels or [])
+    panel_values = (list(dict.fromkeys(zip(*(table[k] for k in keys)))) if keys else [None])
     rows, cols = layout or _layout(len(panel_values))
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False,
                              sharex=True, sharey=True)
     nominal = float(table["level"].iloc[0]) if nominal is None else nominal
     grid = str(table["grid"].iloc[0])
     for ax, value in zip(axes.flat, panel_values):
-        sub = table if panels is None else table[table[panels] == value]
+        sub = table
+        for k, v in zip(keys, value or ()):
+            sub = sub[sub[k] == v]
         line_values = list(dict.fromkeys(sub[lines])) if lines else [None]
         for k, line in enumerate(line_values):
             part = sub if line is None else sub[sub[lines] == line]
             color = (colors or {}).get(str(line), DEFAULT_COLORS[k % len(DEFAULT_COLORS)])
             _draw_line(ax, part, color, None if line is None else f"{lines}={line}")
         ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
-        if panels:
-            ax.set_title(_panel_title(sub, panels, value), fontsize=9)
+        if keys:
+            ax.set_title(_panel_title(sub, keys, value), fontsize=9)
         if lines:
             ax.legend(fontsize=7, loc="lower center")
         ax.grid(alpha=0.2)
@@ -94,8 +100,8 @@ def _draw_line(ax, part: pd.DataFrame, color: str, label: str | None) -> None:
                         linewidth=0)
 
 
-def _panel_title(sub: pd.DataFrame, panels: str, value: Any) -> str:
-    text = f"{panels} = {value}"
+def _panel_title(sub: pd.DataFrame, keys: list[str], value: tuple) -> str:
+    text = ", ".join(f"{k} = {v}" for k, v in zip(keys, value))
     if "model_label" in sub.columns:
         text += f"   {sub['model_label'].iloc[0]}"
     return text

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from rocsim.models import ScoreModel, make_model
+from rocsim.models import PairedScoreModel, ScoreModel, make_model, make_paired_model
 
 
 def grid_values(grid: Mapping) -> np.ndarray:
@@ -35,3 +35,27 @@ def class_sizes(n: int, pi: float) -> tuple[int, int]:
 def model_from_settings(settings: Mapping) -> ScoreModel:
     spec = settings["model"]
     return make_model(spec["family"], spec["pos"], spec["neg"])
+
+
+def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
+    spec = settings["model"]
+    if "pos2" not in spec:
+        raise ValueError("paired studies need a paired score model (model=paired_dispersion)")
+    return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"], spec["rho"])
+
+
+def rectangle_outcome(target_tpr, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
+                      ) -> dict[str, np.ndarray]:
+    """Per-point results of a confidence rectangle (threshold averaging, one or two
+    classifiers): covered when both axes cover; a miss is low/high on at least one axis."""
+    cover_tpr = (tpr_low <= target_tpr) & (target_tpr <= tpr_high)
+    cover_fpr = (fpr_low <= target_fpr) & (target_fpr <= fpr_high)
+    return {
+        "cover": cover_tpr & cover_fpr,
+        "below": (target_tpr < tpr_low) | (target_fpr < fpr_low),
+        "above": (target_tpr > tpr_high) | (target_fpr > fpr_high),
+        "width": tpr_high - tpr_low,
+        "coverage_tpr": cover_tpr,
+        "coverage_fpr": cover_fpr,
+        "mean_width_fpr": fpr_high - fpr_low,
+    }

@@ -18,7 +18,7 @@ from rocsim.intervals import PROPORTION_METHODS
 from rocsim.models import ScoreModel, draw_test_set
 from rocsim.runner import Setup
 from rocsim.threshold import threshold_ci
-from studies._common import class_sizes, grid_values, model_from_settings
+from studies._common import class_sizes, grid_values, model_from_settings, rectangle_outcome
 
 
 @dataclass(frozen=True)
@@ -57,19 +57,9 @@ class ThresholdStudy:
         s = condition.settings
         ci = threshold_ci(pos, neg, setup.payload.thresholds, s["confidence_level"],
                           s["method"], s["bootstrap"], s["pseudo_count"])
-        tpr, fpr = setup.target, setup.extra["target_fpr"]
-        cover_tpr = (ci.tpr_low <= tpr) & (tpr <= ci.tpr_high)
-        cover_fpr = (ci.fpr_low <= fpr) & (fpr <= ci.fpr_high)
-        return {
-            "cover": cover_tpr & cover_fpr,
-            "below": (tpr < ci.tpr_low) | (fpr < ci.fpr_low),
-            "above": (tpr > ci.tpr_high) | (fpr > ci.fpr_high),
-            "width": ci.tpr_high - ci.tpr_low,
-            "coverage_tpr": cover_tpr,
-            "coverage_fpr": cover_fpr,
-            "mean_width_fpr": ci.fpr_high - ci.fpr_low,
-            "redraws": np.int64(redraws),
-        }
+        return {**rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.tpr_low,
+                                    ci.tpr_high, ci.fpr_low, ci.fpr_high),
+                "redraws": np.int64(redraws)}
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload

@@ -1,4 +1,5 @@
-"""Brute-force bootstrap oracles shared by the test modules: every resample, exact weights."""
+"""Bootstrap oracles shared by the test modules: every resample with exact weights, and the
+Monte Carlo agreement check."""
 
 from __future__ import annotations
 
@@ -26,3 +27,16 @@ def multinomial_law(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
         out.append((counts, Fraction(coef, n**n)))
     assert sum(p for _, p in out) == 1
     return tuple(out)
+
+
+def assert_mc_agrees(sample, mean: float, var: float, rel_var: float = 0.0) -> None:
+    """Monte Carlo mean within 4 standard errors of ``mean``; variance within 4 standard errors
+    (plus ``rel_var * var`` for an approximate ``var``)."""
+    b = sample.size
+    m = sample.mean()
+    s2 = sample.var(ddof=1)
+    m4 = float(((sample - m) ** 4).mean())
+    se_mean = math.sqrt(s2 / b)
+    se_var = math.sqrt(max(m4 - s2**2, 0.0) / b)
+    assert abs(m - mean) <= 4 * se_mean, (m, mean, se_mean)
+    assert abs(s2 - var) <= 4 * se_var + rel_var * var, (s2, var, se_var)

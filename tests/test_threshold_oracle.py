@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from enumeration import multinomial_law
+from enumeration import assert_mc_agrees, multinomial_law
 from scipy import stats
 
 from rocsim import proportion_ci, threshold_ci, threshold_distribution
@@ -165,17 +165,6 @@ def mc_rates(pos, neg, thresholds, bootstrap, seed):
     fp = np.stack([((scores >= t) & ~is_pos)[idx].sum(1) for t in thresholds], axis=1)
     return fp / n_neg[:, None], tp / n_pos[:, None]
 
-
-def assert_mc_agrees(sample, mean, var):
-    """MC mean and variance within 4 standard errors of the exact values."""
-    b = sample.size
-    m = sample.mean()
-    s2 = sample.var(ddof=1)
-    m4 = np.mean((sample - m) ** 4)
-    se_mean = math.sqrt(s2 / b)
-    se_var = math.sqrt(max(m4 - s2**2, 0.0) / b)
-    assert abs(m - mean) <= 4 * se_mean, (m, mean, se_mean)
-    assert abs(s2 - var) <= 4 * se_var, (s2, var, se_var)
 
 
 @pytest.mark.parametrize(("bootstrap", "seed"), [("stratified", 1), ("full", 2)])
