@@ -388,16 +388,20 @@ def test_identical_classifiers_never_differ():
     np.testing.assert_allclose(f2, 0.0, atol=1e-15)
 
 
+#: Tiny paired data sets of tied integer scores: (pos1, pos2, neg1, neg2), 2..4 per class.
+TINY_PAIRED_INTEGER_SCORES = st.integers(2, 4).flatmap(
+    lambda n_pos: st.integers(2, 4).flatmap(
+        lambda n_neg: st.tuples(
+            *(st.lists(st.integers(0, 3), min_size=n, max_size=n)
+              for n in (n_pos, n_pos, n_neg, n_neg))
+        )
+    )
+)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
-    data=st.integers(2, 4).flatmap(
-        lambda n_pos: st.integers(2, 4).flatmap(
-            lambda n_neg: st.tuples(
-                *(st.lists(st.integers(0, 3), min_size=n, max_size=n)
-                  for n in (n_pos, n_pos, n_neg, n_neg))
-            )
-        )
-    ),
+    data=TINY_PAIRED_INTEGER_SCORES,
     t1=st.lists(st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.0, 3.0, np.inf]), min_size=1,
                 max_size=4),
     shift=st.sampled_from([-1.0, 0.0, 1.0, 2.5]),
@@ -690,14 +694,7 @@ def test_vertical_difference_five_by_five_with_ties_and_repeated_ranks():
 
 @settings(max_examples=25, deadline=None)
 @given(
-    data=st.integers(2, 4).flatmap(
-        lambda n_pos: st.integers(2, 4).flatmap(
-            lambda n_neg: st.tuples(
-                *(st.lists(st.integers(0, 3), min_size=n, max_size=n)
-                  for n in (n_pos, n_pos, n_neg, n_neg))
-            )
-        )
-    )
+    data=TINY_PAIRED_INTEGER_SCORES
 )
 def test_vertical_difference_exact_on_random_tied_integer_scores(data):
     pos1, pos2, neg1, neg2 = ([float(s) for s in v] for v in data)
