@@ -24,6 +24,7 @@ from rocsim.paired import (
     threshold_difference_ci,
     threshold_difference_distribution,
     vertical_difference,
+    vertical_difference_ci,
 )
 from rocsim.roc import auc, roc_curve
 from rocsim.threshold import (
@@ -74,6 +75,7 @@ __all__ = [
     "threshold_exact_coverage",
     "vertical_ci",
     "vertical_difference",
+    "vertical_difference_ci",
     "vertical_distribution",
 ]
 

@@ -7,7 +7,7 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim._validation import check_choice
-from studies.paired import PairedThresholdStudy
+from studies.paired import PairedThresholdStudy, PairedVerticalStudy
 from studies.threshold import ThresholdStudy
 from studies.vertical import VerticalStudy
 
@@ -16,6 +16,7 @@ KINDS = {
     "threshold": ThresholdStudy(),
     "vertical": VerticalStudy(),
     "paired_threshold": PairedThresholdStudy(),
+    "paired_vertical": PairedVerticalStudy(),
 }
 
 

@@ -44,6 +44,16 @@ def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
     return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"], spec["rho"])
 
 
+def interval_outcome(target, low, high) -> dict[str, np.ndarray]:
+    """Per-point results of a pointwise interval (vertical averaging, one or two classifiers)."""
+    return {
+        "cover": (low <= target) & (target <= high),
+        "below": target < low,
+        "above": target > high,
+        "width": high - low,
+    }
+
+
 def rectangle_outcome(target_tpr, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
                       ) -> dict[str, np.ndarray]:
     """Per-point results of a confidence rectangle (threshold averaging, one or two

@@ -4,6 +4,10 @@ Threshold averaging (figure 4.5): at the total positive ratio ``q`` each classif
 own true threshold ``t_q`` (or classifier 1's for both, ``common_threshold: true``); a
 replication draws a paired test set, builds the rectangle of ``(dFPR, dTPR)`` (each axis at
 ``sqrt(level)``, eqs. 4.8-4.9 for ``score``) and checks it against the true differences.
+
+Vertical averaging (figure 4.9): at FPR ``r/m-`` the target is the true
+``TPR1 - TPR2`` there; the interval comes from the bootstrap moments of
+:func:`rocsim.vertical_difference` (Algorithm 4.4).
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ import numpy as np
 from rocsim.conditions import Condition
 from rocsim.intervals import PAIRED_METHODS
 from rocsim.models import PairedScoreModel
-from rocsim.paired import threshold_difference_ci
+from rocsim.paired import (
+    VERTICAL_DIFFERENCE_METHODS,
+    threshold_difference_ci,
+    vertical_difference_ci,
+)
 from rocsim.runner import Setup
+from rocsim.vertical import fpr_ranks
 from studies._common import (
     class_sizes,
     grid_values,
+    interval_outcome,
     paired_model_from_settings,
     rectangle_outcome,
 )
@@ -30,8 +40,9 @@ class _Prepared:
     model: PairedScoreModel
     n_pos: int
     n_neg: int
-    t1: np.ndarray
-    t2: np.ndarray
+    t1: np.ndarray | None = None
+    t2: np.ndarray | None = None
+    r: np.ndarray | None = None
 
 
 def _check_stratified(settings) -> None:
@@ -39,7 +50,19 @@ def _check_stratified(settings) -> None:
         raise ValueError("paired studies use sampling=stratified and bootstrap=stratified")
 
 
-class PairedThresholdStudy:
+class _PairedStudy:
+    """What both paired kinds share: a paired test set per replication, no exact coverage."""
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return p.model.sample(rng, p.n_pos, p.n_neg)
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError("coverage=exact is available for single-design threshold averaging "
+                         "only; use coverage=simulate")
+
+
+class PairedThresholdStudy(_PairedStudy):
     """generate / analyse for threshold averaging of two classifiers (thesis 4.3.2)."""
 
     grid = "q"
@@ -57,10 +80,6 @@ class PairedThresholdStudy:
         return Setup(x=q, target=dtpr, extra={"target_fpr": dfpr},
                      payload=_Prepared(model, n_pos, n_neg, t1, t2))
 
-    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        p: _Prepared = setup.payload
-        return p.model.sample(rng, p.n_pos, p.n_neg)
-
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         ci = threshold_difference_ci(*data, p.t1, p.t2, s["confidence_level"], s["method"],
@@ -68,6 +87,24 @@ class PairedThresholdStudy:
         return rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.dtpr_low,
                                  ci.dtpr_high, ci.dfpr_low, ci.dfpr_high)
 
-    def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("coverage=exact is available for single-design threshold averaging "
-                         "only; use coverage=simulate")
+
+class PairedVerticalStudy(_PairedStudy):
+    """generate / analyse for vertical averaging of two classifiers (thesis 4.4.2)."""
+
+    grid = "fpr"
+    methods = VERTICAL_DIFFERENCE_METHODS
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        _check_stratified(s)
+        model = paired_model_from_settings(s)
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        r = fpr_ranks(grid_values(s["grid"]), n_neg)
+        fpr = r / n_neg
+        return Setup(x=fpr, target=model.tpr_difference_at_fpr(fpr),
+                     payload=_Prepared(model, n_pos, n_neg, r=r))
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s = condition.settings
+        ci = vertical_difference_ci(*data, setup.payload.r, s["confidence_level"], s["method"])
+        return interval_outcome(setup.target, ci.low, ci.high)

@@ -17,7 +17,7 @@ from rocsim.kernel import kernel_roc_ci
 from rocsim.models import ScoreModel, draw_test_set
 from rocsim.runner import Setup
 from rocsim.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
-from studies._common import class_sizes, grid_values, model_from_settings
+from studies._common import class_sizes, grid_values, interval_outcome, model_from_settings
 
 
 @dataclass(frozen=True)
@@ -59,13 +59,7 @@ class VerticalStudy:
             ci = vertical_ci(pos, neg, setup.payload.r, s["confidence_level"], s["method"],
                              s["bootstrap"], s["pseudo_count"])
             low, high = ci.low, ci.high
-        target = setup.target
-        return {
-            "cover": (low <= target) & (target <= high),
-            "below": target < low,
-            "above": target > high,
-            "width": high - low,
-        }
+        return interval_outcome(setup.target, low, high)
 
     def exact(self, condition: Condition, setup: Setup):
         raise ValueError("coverage=exact is available for threshold averaging only; "
