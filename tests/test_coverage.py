@@ -127,25 +127,20 @@ def brute_rectangle(tpr, fpr, k_pos, k_neg, level, method, a, bootstrap):
 TRUTHS = [(1e-9, 1 - 1e-9), (0.5, 0.5), (0.9, 0.1), (0.999, 1e-3), (0.26, 1.75e-5), (0.02, 0.7)]
 
 
+def exact_coverage_of_truths(n_pos, n_neg, method, a, bootstrap, sampling):
+    """``threshold_exact_coverage`` at level 0.9 for every true point of ``TRUTHS``."""
+    return threshold_exact_coverage([t for t, _ in TRUTHS], [f for _, f in TRUTHS], n_pos,
+                                    n_neg, 0.9, method, pseudo_count=a, bootstrap=bootstrap,
+                                    sampling=sampling)
+
+
 @pytest.mark.parametrize(("method", "a"), METHODS)
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
 @pytest.mark.parametrize(("n_pos", "n_neg"), [(25, 25), (10, 30)])
 def test_threshold_exact_coverage_stratified_sampling_brute_force(
     method, a, bootstrap, n_pos, n_neg
 ):
-    tpr = [t for t, _ in TRUTHS]
-    fpr = [f for _, f in TRUTHS]
-    got = threshold_exact_coverage(
-        tpr,
-        fpr,
-        n_pos,
-        n_neg,
-        0.9,
-        method,
-        pseudo_count=a,
-        bootstrap=bootstrap,
-        sampling="stratified",
-    )
+    got = exact_coverage_of_truths(n_pos, n_neg, method, a, bootstrap, "stratified")
     for i, (tp, fp) in enumerate(TRUTHS):
         t, f = brute_rectangle(tp, fp, n_pos, n_neg, 0.9, method, a, bootstrap)
         assert got.tpr.cover[i] == pytest.approx(t[0], abs=1e-12)
@@ -168,17 +163,7 @@ def test_threshold_exact_coverage_full_sampling_brute_force(method, a, bootstrap
         for k in range(1, n)
     }
     total = sum(weights.values())
-    got = threshold_exact_coverage(
-        [t for t, _ in TRUTHS],
-        [f for _, f in TRUTHS],
-        n_pos,
-        n_neg,
-        0.9,
-        method,
-        pseudo_count=a,
-        bootstrap=bootstrap,
-        sampling="full",
-    )
+    got = exact_coverage_of_truths(n_pos, n_neg, method, a, bootstrap, "full")
     for i, (tp, fp) in enumerate(TRUTHS):
         cover = tpr_cover = fpr_cover = 0.0
         for k, w in weights.items():
