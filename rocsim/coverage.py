@@ -19,7 +19,14 @@ import numpy as np
 from scipy import stats
 
 from rocsim._validation import check_choice, check_confidence_level
-from rocsim.intervals import check_method, check_pseudo_count
+from rocsim.cost import (
+    COST_BOOTSTRAPS,
+    COST_METHODS,
+    check_conditions,
+    cost_interval_from_counts,
+    cost_target,
+)
+from rocsim.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
 from rocsim.models import SAMPLING_SCHEMES
 from rocsim.threshold import BOOTSTRAP_SCHEMES, effective_sizes, rate_intervals
 
@@ -67,15 +74,7 @@ def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCo
     0.839
     """
     p = np.atleast_1d(np.asarray(p_true, dtype=float))
-    lo = stats.binom.ppf(TAIL_MASS, trials, p)
-    hi = stats.binom.isf(TAIL_MASS, trials, p)
-    lo = np.nan_to_num(lo, nan=0.0).astype(np.int64)
-    hi = np.nan_to_num(hi, nan=trials).astype(np.int64)
-    width = int(np.max(hi - lo)) + 1
-    x = lo[:, None] + np.arange(width)[None, :]
-    inside = x <= hi[:, None]
-    x = np.minimum(x, trials)
-    pmf = np.where(inside, stats.binom.pmf(x, trials, p[:, None]), 0.0)
+    x, pmf = binomial_support(trials, p)
     low, high = interval(x, trials)
     target = p[:, None]
     return AxisCoverage(
@@ -84,6 +83,20 @@ def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCo
         above=np.sum(pmf * (target > high), axis=1),
         width=np.sum(pmf * (high - low), axis=1),
     )
+
+
+def binomial_support(trials: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Counts ``x`` of shape (g, width) covering all but ``TAIL_MASS`` of each tail of
+    ``Bin(trials, p[g])``, and their probabilities (0 on the padding beyond a row's range)."""
+    lo = stats.binom.ppf(TAIL_MASS, trials, p)
+    hi = stats.binom.isf(TAIL_MASS, trials, p)
+    lo = np.nan_to_num(lo, nan=0.0).astype(np.int64)
+    hi = np.nan_to_num(hi, nan=trials).astype(np.int64)
+    width = int(np.max(hi - lo)) + 1
+    x = lo[:, None] + np.arange(width)[None, :]
+    inside = x <= hi[:, None]
+    x = np.minimum(x, trials)
+    return x, np.where(inside, stats.binom.pmf(x, trials, p[:, None]), 0.0)
 
 
 @dataclass(frozen=True)
@@ -143,9 +156,7 @@ def threshold_exact_coverage(
     if tpr_true.shape != fpr_true.shape:
         raise ValueError(f"tpr_true and fpr_true differ in shape: {tpr_true.shape} != "
                          f"{fpr_true.shape}")
-    for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
-        if isinstance(size, bool) or int(size) != size or size < 1:
-            raise ValueError(f"{name} must be a positive integer, got {size!r}")
+    _check_sizes(n_pos, n_neg)
     axis_level = float(np.sqrt(confidence_level))
     if sampling == "stratified":
         class_sizes, weights = [(n_pos, n_neg)], np.ones(1)
@@ -177,6 +188,12 @@ def _check_rates(values, name: str) -> np.ndarray:
     return rates
 
 
+def _check_sizes(n_pos, n_neg) -> None:
+    for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
+        if isinstance(size, bool) or int(size) != size or size < 1:
+            raise ValueError(f"{name} must be a positive integer, got {size!r}")
+
+
 def _full_sampling_class_sizes(n_pos: int, n_neg: int):
     n = n_pos + n_neg
     k = np.arange(1, n)
@@ -202,3 +219,64 @@ def _mix_rectangles(parts, weights) -> RectangleCoverage:
         tpr=mix_axis(tprs),
         fpr=mix_axis(fprs),
     )
+
+
+def cost_exact_coverage(
+    tpr_true,
+    fpr_true,
+    w,
+    n_pos: int,
+    n_neg: int,
+    confidence_level: float,
+    method: str = "agresti",
+    pseudo_count: float | None = None,
+    bootstrap: str = "stratified",
+) -> AxisCoverage:
+    """Exact coverage of :func:`rocsim.cost_ci` at fixed thresholds, stratified test sets.
+
+    With ``TP ~ Bin(n+, S+(t))`` and ``FP ~ Bin(n-, S-(t))`` independent, the coverage at each
+    grid point is ``sum_{x, y} Pr{TP = x} Pr{FP = y} 1[low(x, y) <= c <= high(x, y)]``, where
+    ``c`` is the true value of the statistic (:func:`rocsim.cost.cost_target`).
+
+    Parameters
+    ----------
+    tpr_true, fpr_true : array-like of shape (g,)
+        True ``S+(t)``, ``S-(t)`` at the threshold of each grid point.
+    w : array-like of shape (g,)
+        Operating condition of each grid point.
+    n_pos, n_neg : int
+        Class sizes of the (stratified) test set.
+    confidence_level, method, pseudo_count, bootstrap
+        As in :func:`rocsim.cost_ci`.
+
+    Returns
+    -------
+    AxisCoverage
+        ``cover``, ``below``, ``above`` and the expected width per grid point.
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice(method, COST_METHODS, "cost interval method")
+    a = check_pseudo_count(method, pseudo_count, AGRESTI_PSEUDO_COUNT)
+    check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
+    tpr_true, fpr_true = _check_rates(tpr_true, "tpr_true"), _check_rates(fpr_true, "fpr_true")
+    w = check_conditions(w)
+    if not tpr_true.shape == fpr_true.shape == w.shape:
+        raise ValueError("tpr_true, fpr_true and w must have the same shape")
+    _check_sizes(n_pos, n_neg)
+    target = cost_target(w, tpr_true, fpr_true, n_pos / (n_pos + n_neg), bootstrap)
+    x, px = binomial_support(n_pos, tpr_true)
+    y, py = binomial_support(n_neg, fpr_true)
+    fields = {name: np.empty(w.size) for name in ("cover", "below", "above", "width")}
+    for g in range(w.size):  # one grid point at a time: the (x, y) table can be large
+        _, _, low, high = cost_interval_from_counts(x[g][:, None], y[g][None, :], n_pos, n_neg,
+                                                    w[g], level, method, a, bootstrap)
+        low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+        prob = px[g][:, None] * py[g][None, :]
+        c = target[g]
+        fields["cover"][g] = np.sum(prob * ((low <= c) & (c <= high)))
+        fields["below"][g] = np.sum(prob * (c < low))
+        fields["above"][g] = np.sum(prob * (c > high))
+        fields["width"][g] = np.sum(prob * (high - low))
+    for name in ("cover", "below", "above"):  # sums of ~1e6 terms can pass 1 by rounding
+        np.clip(fields[name], 0.0, 1.0, out=fields[name])
+    return AxisCoverage(**fields)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from rocsim._validation import check_choice
 
@@ -117,6 +117,55 @@ class ScoreModel:
 
         return optimize.brentq(excess, a, b, xtol=1e-13, rtol=4 * np.finfo(float).eps)
 
+    def cost(self, w, t) -> np.ndarray:
+        """True normalized cost ``w (1 - S+(t)) + (1 - w) S-(t)`` at threshold ``t`` (eq. 3.12)."""
+        w = np.asarray(w, dtype=float)
+        return w * self.pos.cdf(t) + (1.0 - w) * self.neg.sf(t)
+
+    def cost_threshold(self, w) -> np.ndarray:
+        """Threshold minimizing the true normalized cost at each operating condition ``w``.
+
+        For binormal classes with one standard deviation the likelihood ratio is monotone and
+        the minimizer solves ``w f+(t) = (1 - w) f-(t)`` in closed form,
+        ``t = (mu+ + mu-)/2 + sd^2 log((1 - w)/w) / (mu+ - mu-)``. Otherwise the cost is
+        minimized numerically (:meth:`_minimize_cost`). ``w = 0`` gives ``inf`` (everything
+        negative) and ``w = 1`` gives ``-inf``.
+        """
+        w = np.atleast_1d(np.asarray(w, dtype=float))
+        if np.any((w < 0) | (w > 1)):
+            raise ValueError("operating conditions w must lie in [0, 1]")
+        if self.pos.family == self.neg.family == "binormal":
+            (mu_pos, sd_pos), (mu_neg, sd_neg) = self.pos.params, self.neg.params
+            if sd_pos == sd_neg and mu_pos > mu_neg:
+                with np.errstate(divide="ignore"):
+                    log_odds = np.log1p(-w) - np.log(w)
+                return (mu_pos + mu_neg) / 2.0 + sd_pos**2 * log_odds / (mu_pos - mu_neg)
+        return self._minimize_cost(w)
+
+    def cost_curve(self, w) -> np.ndarray:
+        """True cost curve: the lowest normalized cost at each ``w`` (the envelope of the true
+        cost lines, i.e. of the ROC curve's convex hull)."""
+        w = np.atleast_1d(np.asarray(w, dtype=float))
+        return self.cost(w, self.cost_threshold(w))
+
+    def _minimize_cost(self, w: np.ndarray) -> np.ndarray:
+        """Global minimizer of the cost for any model: the best of a grid of 4000 thresholds
+        (quantiles of both classes, dense in the tails), refined by bounded Brent search
+        between its grid neighbours, against the trivial thresholds ``+-inf``."""
+        u = special.expit(np.linspace(-34.0, 34.0, 2000))
+        grid = np.unique(np.concatenate([self.pos.ppf(u), self.neg.ppf(u)]))
+        grid = grid[np.isfinite(grid)]
+        best = np.argmin(self.cost(w[:, None], grid[None, :]), axis=1)
+        out = np.empty(w.size)
+        for k, (wk, j) in enumerate(zip(w, best)):
+            lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
+            found = optimize.minimize_scalar(lambda t, wk=wk: float(self.cost(wk, t)),
+                                             bounds=(lo, hi), method="bounded",
+                                             options={"xatol": 1e-10 * max(1.0, abs(lo))})
+            candidates = [grid[j], float(found.x), np.inf, -np.inf]
+            out[k] = min(candidates, key=lambda t, wk=wk: float(self.cost(wk, t)))
+        return out
+
     def label(self) -> str:
         return f"{self.pos.label()}/{self.neg.label()}"
 
@@ -148,6 +197,17 @@ def draw_test_set(
     each of the ``n = n_pos + n_neg`` instances, ``N+ ~ Bin(n, n_pos/n)``, and redraws the
     class counts while a class is empty; ``redraws`` counts those redraws.
     """
+    n_pos, n_neg, redraws = draw_class_counts(n_pos, n_neg, sampling, rng)
+    return model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg), redraws
+
+
+def draw_class_counts(n_pos: int, n_neg: int, sampling: str, rng: np.random.Generator
+                      ) -> tuple[int, int, int]:
+    """Class sizes of a simulated test set: ``(n_pos, n_neg, redraws)``.
+
+    ``stratified`` keeps ``n_pos`` and ``n_neg`` (and draws nothing); ``full`` draws
+    ``N+ ~ Bin(n, n_pos/n)`` again while a class is empty, counting the redraws.
+    """
     check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
     for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
         if isinstance(size, bool) or int(size) != size or size < 1:
@@ -160,7 +220,7 @@ def draw_test_set(
             redraws += 1
             count = int(rng.binomial(n, n_pos / n))
         n_pos, n_neg = count, n - count
-    return model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg), redraws
+    return n_pos, n_neg, redraws
 
 
 @dataclass(frozen=True)

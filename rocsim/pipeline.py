@@ -21,6 +21,7 @@ import pandas as pd
 
 from rocsim._validation import check_choice, check_confidence_level
 from rocsim.conditions import Condition, expand_conditions
+from rocsim.cost import THRESHOLD_RULES
 from rocsim.intervals import check_pseudo_count
 from rocsim.models import SAMPLING_SCHEMES, make_model
 from rocsim.runner import COVERAGE_MODES, RunResult, atomic_write, run_conditions
@@ -67,6 +68,7 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         "grid": dict(cfg["grid"]),
         "bootstrap": cfg["bootstrap"]["scheme"],
         "sampling": cfg["sampling"]["scheme"],
+        "threshold": cfg["threshold"]["rule"],
     }
 
 
@@ -94,6 +96,7 @@ def validate_settings(s: Mapping[str, Any], methods) -> None:
     check_pseudo_count(s["method"], s["pseudo_count"])
     check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
+    check_choice(s["threshold"], THRESHOLD_RULES, "threshold rule")
     _positive_int(s["n"], "n")
     pi = s["pi"]
     if isinstance(pi, bool) or not isinstance(pi, int | float) or not 0 < pi < 1:

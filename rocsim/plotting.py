@@ -27,7 +27,8 @@ DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "ta
 def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
                   lines: str | None = None,
                   layout: tuple[int, int] | None = None, colors: Mapping[str, str] | None = None,
-                  nominal: float | None = None, title: str | None = None):
+                  styles: Mapping[str, str] | None = None, nominal: float | None = None,
+                  title: str | None = None):
     """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
 
     Parameters
@@ -42,6 +43,8 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
         Column whose values get one line each within a panel (``scheme``, ``method``).
     layout : (rows, cols), optional
     colors : mapping of line value -> color, optional
+    styles : mapping of line value -> matplotlib line style, optional
+        E.g. ``{"0.3": ":", "0.6": "-.", "0.9": "-"}`` for the thesis's black line styles.
     nominal : float, optional
         Nominal level, drawn dashed (default: the table's ``level``).
     title : str, optional
@@ -65,7 +68,8 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
         for k, line in enumerate(line_values):
             part = sub if line is None else sub[sub[lines] == line]
             color = (colors or {}).get(str(line), DEFAULT_COLORS[k % len(DEFAULT_COLORS)])
-            _draw_line(ax, part, color, None if line is None else f"{lines}={line}")
+            style = (styles or {}).get(str(line), "-")
+            _draw_line(ax, part, color, style, None if line is None else f"{lines}={line}")
         ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
         if keys:
             ax.set_title(_panel_title(sub, keys, value), fontsize=9)
@@ -90,11 +94,11 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
     return fig
 
 
-def _draw_line(ax, part: pd.DataFrame, color: str, label: str | None) -> None:
+def _draw_line(ax, part: pd.DataFrame, color: str, style: str, label: str | None) -> None:
     x = part["x"].to_numpy()
     c = part["coverage"].to_numpy()
     band = 1.96 * part["mcse"].to_numpy()
-    ax.plot(x, c, color=color, linewidth=1.2, label=label)
+    ax.plot(x, c, color=color, linestyle=style, linewidth=1.2, label=label)
     if np.any(band > 0):
         ax.fill_between(x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2,
                         linewidth=0)
@@ -122,6 +126,7 @@ def save_study_figure(table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path
         lines=plot.get("lines"),
         layout=tuple(layout) if layout else None,
         colors=dict(plot.get("colors") or {}),
+        styles=dict(plot.get("styles") or {}),
         title=_title(cfg),
     )
     paths = []
@@ -138,6 +143,8 @@ def _title(cfg) -> str:
     level = cfg["confidence_level"]
     axes = study.get("axes") or {}
     methods = ", ".join(axes["method"]) if "method" in axes else cfg["interval"]["method"]
+    if cfg["interval"].get("pseudo_count") is not None and "method" not in axes:
+        methods += f" (pseudo-count {cfg['interval']['pseudo_count']:g})"
     extra = f"{methods} intervals, level {level:g}, {cfg['coverage']}"
     if cfg["coverage"] == "simulate":
         extra += f", R = {cfg['replications']}"

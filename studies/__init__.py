@@ -7,6 +7,7 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim._validation import check_choice
+from studies.cost import CostStudy, PairedCostStudy
 from studies.paired import PairedThresholdStudy, PairedVerticalStudy
 from studies.threshold import ThresholdStudy
 from studies.vertical import VerticalStudy
@@ -17,6 +18,8 @@ KINDS = {
     "vertical": VerticalStudy(),
     "paired_threshold": PairedThresholdStudy(),
     "paired_vertical": PairedVerticalStudy(),
+    "cost": CostStudy(),
+    "paired_cost": PairedCostStudy(),
 }
 
 

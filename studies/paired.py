@@ -18,7 +18,7 @@ import numpy as np
 
 from rocsim.conditions import Condition
 from rocsim.intervals import PAIRED_METHODS
-from rocsim.models import PairedScoreModel
+from rocsim.models import PairedScoreModel, draw_class_counts
 from rocsim.paired import (
     VERTICAL_DIFFERENCE_METHODS,
     threshold_difference_ci,
@@ -54,12 +54,16 @@ class _PairedStudy:
     """What both paired kinds share: a paired test set per replication, no exact coverage."""
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        """``(pos1, pos2, neg1, neg2)``; class sizes drawn as ``sampling`` says (with
+        ``stratified`` nothing is drawn for them, so the scores use the same random stream)."""
         p: _Prepared = setup.payload
-        return p.model.sample(rng, p.n_pos, p.n_neg)
+        n_pos, n_neg, _ = draw_class_counts(p.n_pos, p.n_neg, condition.settings["sampling"],
+                                            rng)
+        return p.model.sample(rng, n_pos, n_neg)
 
     def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("coverage=exact is available for single-design threshold averaging "
-                         "only; use coverage=simulate")
+        raise ValueError("coverage=exact is available for single-classifier threshold averaging "
+                         "and cost curves only; use coverage=simulate")
 
 
 class PairedThresholdStudy(_PairedStudy):

@@ -16,8 +16,18 @@ THESIS_SETTINGS = {
     "fig4_6": (0.95, "score", {"model": 5, "method": 2}, 100, "binormal"),
     "fig4_7": (0.90, "score", {"theta": 4, "method": 2}, 10000, "binormal"),
     "fig4_8": (0.90, "score", {"n": 4, "method": 2}, 100, "binormal"),
+    "fig5_1": (0.90, "agresti", {"theta": 4}, 1000, "binormal"),
+    "fig5_2": (0.90, "agresti", {"n": 4}, 100, "binormal"),
+    "fig5_3": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal"),
+    "fig5_4": (0.90, "agresti", {"theta": 4}, 1000, "binormal"),
+    "fig5_5": (0.90, "agresti", {"theta": 4}, 1000, "binormal"),
+    "fig5_6": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal"),
+    **{f"fig5_{k}": (0.90, "agresti", {"theta": 4}, 1000, "binormal") for k in (7, 8, 9)},
+    **{f"fig5_{k}": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal")
+       for k in (10, 11, 12)},
 }
-GRIDS = {"fig4_6": "fpr", "fig4_7": "fpr", "fig4_8": "fpr"}
+GRIDS = {"fig4_6": "fpr", "fig4_7": "fpr", "fig4_8": "fpr",
+         **{f"fig5_{k}": "w" for k in range(1, 13)}}
 
 
 def test_vertical_studies_compare_exact_and_kernel():
@@ -33,7 +43,7 @@ def test_method_must_fit_the_study_kind():
         study_conditions(compose_study("fig4_8", ["study.axes.method=[jeffreys]"]))
 
 
-def test_every_threshold_figure_has_an_overlay():
+def test_every_thesis_figure_has_an_overlay():
     assert set(THESIS_SETTINGS) <= set(available_studies())
 
 

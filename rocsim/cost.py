@@ -1,0 +1,530 @@
+"""Cost curves with exact bootstrap intervals (thesis chapters 3 and 5).
+
+Cost space. At operating condition ``w`` (eq. 3.1) the normalized expected cost of the ROC
+point ``(FPR, TPR)`` is ``w (1 - TPR) + (1 - w) FPR`` (eq. 3.12): a *cost line* in ``w``. The
+cost curve of a classifier is the lower envelope of its cost lines, the dual of the ROC convex
+hull (Drummond & Holte 2006); :func:`cost_envelope` computes it in ``O(n log n)``.
+
+Exact bootstrap moments at a threshold (one statistic per ``(w, t)`` pair). Write the cost as
+``A X + B Y`` with ``X`` a statistic of the positives and ``Y`` one of the negatives:
+
+* one classifier, ``X = 1 - TPR``, ``Y = FPR``;
+* two classifiers (``cost2 - cost1``, eq. 5.6), ``X = TPR1 - TPR2 = (b+ - c+)/n+`` and
+  ``Y = FPR2 - FPR1 = (c- - b-)/n-`` with ``b``, ``c`` the discordant cells of each class.
+
+Stratified bootstrap (eqs. 5.3-5.8): ``A = w``, ``B = 1 - w``, and ``X``, ``Y`` are independent
+with the binomial (multinomial) variances ``p(1 - p)/n`` and ``(g - d^2)/n`` (the thesis drops
+the ``/m`` in eq. 5.5; eq. 5.8 has it).
+
+Full bootstrap (eqs. 5.9-5.14): the statistic is ``(C(-|+) FN* + C(+|-) FP*)/(n C_max)`` with
+``C(-|+) = w``, ``C(+|-) = 1 - w`` and ``C_max = max(w, 1 - w)`` (SPEC 5). The class priors are
+then those of the resample, so ``w`` sets the costs; it is the operating condition of eq. 3.1
+when ``n+ = n-``. In terms of rates ``A = w pi / C_max``, ``B = (1 - w)(1 - pi) / C_max``
+(``pi = n+/n``), and the law of total variance adds
+``delta^2 = (w X - (1 - w) Y)^2 pi (1 - pi) / (n C_max^2)`` (eqs. 5.11 and 5.14). The statistic
+is defined for every resample (an absent class contributes 0), so no resample is redrawn.
+
+Intervals are Gaussian. Each class's statistic gets its interval from the shared dispatch
+tables (:data:`~rocsim.intervals.PROPORTION_METHODS` for one classifier,
+:data:`~rocsim.intervals.PAIRED_METHODS` for two); the interval of ``method`` is read as a
+Gaussian (centre, half-width / z) and the two classes are combined as above:
+
+* ``wald``: the exact bootstrap moments themselves;
+* ``agresti``: the moments after adding ``pseudo_count`` to every cell of each class's table
+  (Table 5.1, 2 per cell, for one classifier; Table 5.2, Agresti & Min's 1/2, for two);
+* ``score``: each class's Wilson interval (eq. 4.2; paired: eq. 4.8 with eq. 4.9's nuisance),
+  whose centre and spread are shrunk toward 1/2 (toward 0) like the score interval's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim._validation import (
+    check_choice,
+    check_confidence_level,
+    check_paired,
+    check_thresholds,
+    check_two_classes,
+)
+from rocsim.counting import count_at_or_above, roc_counts
+from rocsim.intervals import (
+    AGRESTI_MIN_PSEUDO_COUNT,
+    AGRESTI_PSEUDO_COUNT,
+    PAIRED_METHODS,
+    PROPORTION_METHODS,
+    check_pseudo_count,
+    normal_quantile,
+)
+from rocsim.paired import discordant_counts
+
+#: Interval methods of cost curves: the methods both dispatch tables share, whose intervals
+#: are symmetric about their centre and therefore read as Gaussians.
+COST_METHODS = ("agresti", "score", "wald")
+
+#: Bootstrap laws of the cost: ``stratified`` (eqs. 5.3-5.8) or ``full`` (eqs. 5.9-5.14).
+COST_BOOTSTRAPS = ("stratified", "full")
+
+#: How the threshold at operating condition ``w`` is chosen in studies (SPEC 5).
+THRESHOLD_RULES = ("oracle", "empirical")
+
+
+# --- cost space --------------------------------------------------------------------------------
+
+
+def normalized_cost(w, tpr, fpr) -> np.ndarray:
+    """Normalized expected cost ``w (1 - TPR) + (1 - w) FPR`` of a ROC point (eq. 3.12).
+
+    Examples
+    --------
+    >>> float(normalized_cost(0.25, tpr=0.8, fpr=0.1))
+    0.125
+    """
+    w = np.asarray(w, dtype=float)
+    return w * (1.0 - np.asarray(tpr, dtype=float)) + (1.0 - w) * np.asarray(fpr, dtype=float)
+
+
+def cost_weights(w, pi, bootstrap: str) -> tuple[np.ndarray, np.ndarray]:
+    """Weights ``(A, B)`` of ``1 - TPR`` and ``FPR`` in the cost statistic of ``bootstrap``.
+
+    ``(w, 1 - w)`` under the stratified bootstrap (eq. 5.3); ``(w pi, (1 - w)(1 - pi)) / C_max``
+    under the full bootstrap (eq. 5.9 in rates, ``pi = n+/n``, ``C_max = max(w, 1 - w)``).
+    """
+    w = np.asarray(w, dtype=float)
+    if bootstrap == "stratified":
+        return w, 1.0 - w
+    c_max = np.maximum(w, 1.0 - w)
+    return w * pi / c_max, (1.0 - w) * (1.0 - pi) / c_max
+
+
+def cost_target(w, tpr, fpr, pi: float, bootstrap: str) -> np.ndarray:
+    """The quantity the intervals of ``bootstrap`` estimate, from true rates at a threshold.
+
+    Stratified: the normalized cost of eq. 3.12. Full: the population value of eq. 5.9,
+    ``(w pi (1 - TPR) + (1 - w)(1 - pi) FPR) / C_max`` with ``pi`` the share of positives.
+    """
+    a, b = cost_weights(w, pi, bootstrap)
+    return a * (1.0 - np.asarray(tpr, dtype=float)) + b * np.asarray(fpr, dtype=float)
+
+
+def effective_condition(w, pi: float, bootstrap: str) -> np.ndarray:
+    """Operating condition ``w'`` whose eq. 3.12 cost is proportional to the statistic.
+
+    The minimizing threshold of the ``bootstrap`` statistic at ``w`` is that of the normalized
+    cost at ``w'``: ``w`` itself (stratified) or ``w pi / (w pi + (1 - w)(1 - pi))`` (full).
+    """
+    a, b = cost_weights(w, pi, bootstrap)
+    return a / (a + b)
+
+
+@dataclass(frozen=True)
+class CostEnvelope:
+    """Lower envelope of a classifier's cost lines at operating conditions ``w``.
+
+    Attributes
+    ----------
+    w, cost : ndarray of shape (k,)
+        Operating conditions and the envelope's cost there (the empirical cost curve).
+    threshold : ndarray of shape (k,)
+        The threshold of the minimizing ROC point (``inf``: everything negative); of several
+        points with the same cost, the one with the highest threshold.
+    tpr, fpr : ndarray of shape (k,)
+        That ROC point.
+    """
+
+    w: np.ndarray
+    cost: np.ndarray
+    threshold: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+
+
+def cost_envelope(pos_scores, neg_scores, w) -> CostEnvelope:
+    """Empirical cost curve with its minimizing thresholds (thesis 3.2-3.3).
+
+    The cost lines of the points on the ROC convex hull are the only ones that reach the lower
+    envelope; along the hull they win in order of increasing ``w``, at the breakpoints
+    ``dFPR / (dTPR + dFPR)`` of its edges. One sort (``O(n log n)``), a linear hull scan and a
+    binary search per ``w``.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+        Scores of the positive and negative instances.
+    w : array-like of shape (k,)
+        Operating conditions in [0, 1].
+
+    Returns
+    -------
+    CostEnvelope
+
+    References
+    ----------
+    Drummond & Holte (2006), Cost curves: an improved method for visualizing classifier
+    performance, Machine Learning 65. Gadoury (2009), eqs. 3.1 and 3.12.
+
+    Examples
+    --------
+    >>> env = cost_envelope([0.9, 0.8, 0.3], [0.7, 0.2], [0.1, 0.5, 0.9])
+    >>> env.cost.round(4).tolist(), env.threshold.tolist()
+    ([0.0333, 0.1667, 0.05], [0.8, 0.8, 0.3])
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    return _envelope(pos, neg, check_conditions(w))
+
+
+def cost_curve(pos_scores, neg_scores, w) -> np.ndarray:
+    """Empirical cost curve: the lower envelope of the cost lines at each ``w`` (eq. 3.12).
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+        Scores of the positive and negative instances.
+    w : array-like of shape (k,)
+        Operating conditions in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        ``min`` over the ROC points (including ``(0, 0)`` and ``(1, 1)``) of
+        ``w (1 - TPR) + (1 - w) FPR``.
+
+    Examples
+    --------
+    >>> cost_curve([0.9, 0.8, 0.3], [0.7, 0.2], [0.0, 0.5, 1.0]).round(4).tolist()
+    [0.0, 0.1667, 0.0]
+    """
+    return cost_envelope(pos_scores, neg_scores, w).cost
+
+
+def operating_range(pos_scores, neg_scores) -> tuple[float, float] | None:
+    """Operating conditions where the classifier beats both trivial ones (thesis figure 3.7).
+
+    The trivial classifiers cost ``w`` (all negative) and ``1 - w`` (all positive). A ROC
+    point with ``TPR > FPR`` beats both for ``FPR/(TPR + FPR) < w < (1 - FPR)/(2 - TPR - FPR)``,
+    an interval around ``w = 1/2``; the range is the union of these intervals.
+
+    Returns
+    -------
+    (low, high) or None
+        The open range of ``w``; ``None`` when no point lies above the diagonal.
+
+    Examples
+    --------
+    >>> operating_range([0.9, 0.8, 0.3], [0.7, 0.2])
+    (0.0, 1.0)
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    _, tp, fp = roc_counts(pos, neg)
+    tpr, fpr = tp / pos.size, fp / neg.size
+    above = tpr > fpr
+    if not np.any(above):
+        return None
+    tpr, fpr = tpr[above], fpr[above]
+    return float(np.min(fpr / (tpr + fpr))), float(np.max((1.0 - fpr) / (2.0 - tpr - fpr)))
+
+
+def _envelope(pos: np.ndarray, neg: np.ndarray, w: np.ndarray) -> CostEnvelope:
+    thresholds, tp, fp = roc_counts(pos, neg)
+    tpr = np.concatenate([[0.0], tp / pos.size])
+    fpr = np.concatenate([[0.0], fp / neg.size])
+    thresholds = np.concatenate([[np.inf], thresholds])
+    hull = _upper_hull(fpr, tpr)
+    d_fpr, d_tpr = np.diff(fpr[hull]), np.diff(tpr[hull])
+    # edge j improves the cost at w iff w dTPR > (1 - w) dFPR, i.e. w > dFPR / (dTPR + dFPR);
+    # on a concave hull these breakpoints increase, so the winners are a prefix of the edges
+    breakpoints = d_fpr / (d_tpr + d_fpr)
+    vertex = hull[np.searchsorted(breakpoints, w, side="left")]
+    return CostEnvelope(w, normalized_cost(w, tpr[vertex], fpr[vertex]), thresholds[vertex],
+                        tpr[vertex], fpr[vertex])
+
+
+def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the upper convex hull of points sorted by ``x`` then ``y`` (both
+    non-decreasing, as along a ROC curve), collinear points dropped (Andrew's monotone chain).
+    """
+    hull: list[int] = []
+    for k in range(x.size):
+        while len(hull) >= 2:
+            i, j = hull[-2], hull[-1]
+            # drop j unless it lies strictly above the segment from i to k
+            if (x[j] - x[i]) * (y[k] - y[i]) - (y[j] - y[i]) * (x[k] - x[i]) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(k)
+    return np.asarray(hull, dtype=np.int64)
+
+
+# --- exact bootstrap moments and intervals ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostCI:
+    """Gaussian intervals for the normalized cost of one classifier at ``(w, t)`` pairs.
+
+    Attributes
+    ----------
+    w, thresholds : ndarray of shape (k,)
+    cost : ndarray
+        The data's value of the statistic (eq. 5.3 stratified, eq. 5.9 full).
+    mean, var : ndarray
+        Exact bootstrap mean and variance (eqs. 5.4-5.5 or 5.10-5.11); ``mean == cost``.
+    low, high : ndarray
+        Interval bounds of ``method``, clipped to [0, 1].
+    tpr, fpr : ndarray
+        Empirical rates at the thresholds.
+    confidence_level : float
+    method, bootstrap : str
+    pseudo_count : float or None
+    clipped : ndarray of bool
+    """
+
+    w: np.ndarray
+    thresholds: np.ndarray
+    cost: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    pseudo_count: float | None
+    clipped: np.ndarray
+
+
+@dataclass(frozen=True)
+class CostDifferenceCI:
+    """Gaussian intervals for ``cost2 - cost1`` at ``(w, t1, t2)`` (eqs. 5.6-5.8, 5.12-5.14).
+
+    Fields as :class:`CostCI`, with ``t1``, ``t2`` the two classifiers' thresholds and bounds
+    clipped to [-1, 1]; ``b_pos, c_pos, b_neg, c_neg`` are the discordant cells (judged
+    positive by classifier 1 only, by classifier 2 only) of each class.
+    """
+
+    w: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    cost: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    b_pos: np.ndarray
+    c_pos: np.ndarray
+    b_neg: np.ndarray
+    c_neg: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    pseudo_count: float | None
+    clipped: np.ndarray
+
+
+def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.95,
+            method: str = "agresti", pseudo_count: float | None = None,
+            bootstrap: str = "stratified") -> CostCI:
+    """Confidence intervals for a classifier's normalized cost, exact bootstrap moments.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+        Scores of the positive and negative instances.
+    w : array-like of shape (k,)
+        Operating conditions in [0, 1].
+    thresholds : array-like of shape (k,) or "empirical"
+        Threshold at each ``w`` (broadcast against ``w``); ``"empirical"`` takes the one that
+        minimizes the data's value of the statistic at ``w`` (:func:`cost_envelope`).
+    confidence_level : float, default 0.95
+    method : {"agresti", "score", "wald"}, default "agresti"
+        How each class's rate enters the Gaussian (module docstring); chapter 5 uses
+        ``agresti``.
+    pseudo_count : float, optional
+        For ``agresti``: added to each of the four cells of the confusion matrix (default 2,
+        Table 5.1).
+    bootstrap : {"stratified", "full"}, default "stratified"
+        Resample the classes separately (eqs. 5.3-5.5) or the whole set (eqs. 5.9-5.11,
+        normalized by ``n C_max`` with ``C(-|+) = w``, ``C(+|-) = 1 - w``).
+
+    Returns
+    -------
+    CostCI
+        ``cost, mean, var, low, high`` per ``(w, threshold)`` pair.
+
+    References
+    ----------
+    Gadoury (2009), eqs. 5.3-5.5, 5.9-5.11 and Table 5.1; Agresti & Coull (1998).
+
+    Examples
+    --------
+    >>> ci = cost_ci([3, 2, 1, 0.5], [2, 0, -1, -2], w=[0.5], thresholds=[1.5],
+    ...              method="wald", confidence_level=0.9)
+    >>> float(ci.cost[0]), float(ci.var[0])
+    (0.375, 0.02734375)
+    """
+    level, method, a = _check_interval(confidence_level, method, pseudo_count,
+                                       AGRESTI_PSEUDO_COUNT, bootstrap)
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    w_arr, thr = _conditions_and_thresholds(w, thresholds, pos, neg, bootstrap)
+    tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
+    mean, var, low, high = cost_interval_from_counts(tp, fp, pos.size, neg.size, w_arr, level,
+                                                     method, a, bootstrap)
+    clipped = (low < 0.0) | (high > 1.0)
+    return CostCI(w_arr, thr, mean, mean, var, np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0),
+                  tp / pos.size, fp / neg.size, level, method, bootstrap, a, clipped)
+
+
+def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: float = 0.95,
+                       method: str = "agresti", pseudo_count: float | None = None,
+                       bootstrap: str = "stratified") -> CostDifferenceCI:
+    """Confidence intervals for the cost difference ``cost2 - cost1`` of two classifiers
+    scored on the same instances (eq. 5.6), from exact bootstrap moments.
+
+    Parameters
+    ----------
+    pos1, pos2, neg1, neg2 : array-like
+        The two classifiers' scores of the same positives and negatives.
+    w : array-like of shape (k,)
+        Operating conditions in [0, 1].
+    t1, t2 : array-like of shape (k,) or "empirical"
+        Each classifier's threshold at each ``w``; ``"empirical"`` takes the one minimizing
+        that classifier's own cost at ``w`` in the data.
+    confidence_level : float, default 0.95
+    method : {"agresti", "score", "wald"}, default "agresti"
+        Per-class paired-difference interval read as a Gaussian (module docstring).
+    pseudo_count : float, optional
+        For ``agresti``: added to each of the four cells of each class's 2x2 table of the two
+        classifiers' decisions (default 1/2, Agresti & Min 2005; Table 5.2).
+    bootstrap : {"stratified", "full"}, default "stratified"
+        Eqs. 5.7-5.8, or eqs. 5.13-5.14 normalized by ``n C_max``.
+
+    Returns
+    -------
+    CostDifferenceCI
+        ``cost, mean, var, low, high`` per ``w``; positive values favour classifier 1.
+
+    References
+    ----------
+    Gadoury (2009), eqs. 5.6-5.8, 5.12-5.14 and Table 5.2; Agresti & Min (2005).
+
+    Examples
+    --------
+    >>> ci = cost_difference_ci([3, 2, 1], [3, 0, 2], [0, 1, 2], [1, 0, 3], w=[0.5],
+    ...                         t1=[1.5], t2=[2.5], method="wald")
+    >>> round(float(ci.cost[0]), 4), round(float(ci.var[0]), 4)
+    (0.1667, 0.0185)
+    """
+    level, method, a = _check_interval(confidence_level, method, pseudo_count,
+                                       AGRESTI_MIN_PSEUDO_COUNT, bootstrap)
+    pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
+    w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap)
+    _, thr2 = _conditions_and_thresholds(w_arr, t2, pos2, neg2, bootstrap)
+    b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
+    b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
+    mean, var, low, high = cost_difference_interval_from_counts(
+        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w_arr, level, method, a, bootstrap)
+    clipped = (low < -1.0) | (high > 1.0)
+    return CostDifferenceCI(w_arr, thr1, thr2, mean, mean, var, np.clip(low, -1.0, 1.0),
+                            np.clip(high, -1.0, 1.0), b_pos, c_pos, b_neg, c_neg, level, method,
+                            bootstrap, a, clipped)
+
+
+def cost_interval_from_counts(tp, fp, n_pos: int, n_neg: int, w, level: float, method: str,
+                              pseudo_count, bootstrap: str):
+    """``(mean, var, low, high)`` of one classifier's cost from validated counts, unclipped.
+
+    ``tp``, ``fp`` and ``w`` broadcast together. The fast path of :func:`cost_ci`, of the
+    simulation studies and of :func:`rocsim.coverage.cost_exact_coverage`.
+    """
+    tpr, fpr = tp / n_pos, fp / n_neg
+    mean, var = _combine(1.0 - tpr, tpr * (1.0 - tpr) / n_pos, fpr, fpr * (1.0 - fpr) / n_neg,
+                         w, n_pos, n_neg, bootstrap)
+    z = normal_quantile(level)
+    formula = PROPORTION_METHODS[method]
+    tpr_centre, tpr_var = _as_gaussian(formula(tp, n_pos, level, pseudo_count), z)
+    fpr_centre, fpr_var = _as_gaussian(formula(fp, n_neg, level, pseudo_count), z)
+    centre, spread = _combine(1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg,
+                              bootstrap)
+    half = z * np.sqrt(spread)
+    return mean, var, centre - half, centre + half
+
+
+def cost_difference_interval_from_counts(b_pos, c_pos, b_neg, c_neg, n_pos: int, n_neg: int, w,
+                                         level: float, method: str, pseudo_count,
+                                         bootstrap: str):
+    """``(mean, var, low, high)`` of ``cost2 - cost1`` from validated discordant counts."""
+    d_pos, g_pos = (b_pos - c_pos) / n_pos, (b_pos + c_pos) / n_pos
+    d_neg, g_neg = (c_neg - b_neg) / n_neg, (b_neg + c_neg) / n_neg
+    mean, var = _combine(d_pos, (g_pos - d_pos**2) / n_pos, d_neg, (g_neg - d_neg**2) / n_neg,
+                         w, n_pos, n_neg, bootstrap)
+    z = normal_quantile(level)
+    formula = PAIRED_METHODS[method]
+    x_centre, x_var = _as_gaussian(formula(b_pos, c_pos, n_pos, level, pseudo_count), z)
+    y_centre, y_var = _as_gaussian(formula(c_neg, b_neg, n_neg, level, pseudo_count), z)
+    centre, spread = _combine(x_centre, x_var, y_centre, y_var, w, n_pos, n_neg, bootstrap)
+    half = z * np.sqrt(spread)
+    return mean, var, centre - half, centre + half
+
+
+def _combine(x_mean, x_var, y_mean, y_var, w, n_pos: int, n_neg: int, bootstrap: str):
+    """Mean and variance of ``A X + B Y`` from the classes' own (conditional) moments.
+
+    Under the full bootstrap the class sizes are random, ``N+ ~ Bin(n, pi)``; by iterated
+    expectations the variance gains ``Var(E[. | N+]) = (w X - (1 - w) Y)^2 Var(N+)/(n C_max)^2``
+    with ``Var(N+) = n pi (1 - pi)`` (the ``delta^2`` of eqs. 5.11 and 5.14).
+    """
+    pi = n_pos / (n_pos + n_neg)
+    a, b = cost_weights(w, pi, bootstrap)
+    mean = a * x_mean + b * y_mean
+    var = a * a * x_var + b * b * y_var
+    if bootstrap == "full":
+        c_max = np.maximum(w, 1.0 - w)
+        between = (w * x_mean - (1.0 - w) * y_mean) ** 2
+        var = var + between * pi * (1.0 - pi) / ((n_pos + n_neg) * c_max**2)
+    return mean, var
+
+
+def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and variance of the Gaussian whose ``z``-interval is ``bounds`` (symmetric)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = (np.asarray(v, dtype=float) for v in bounds)
+    return (low + high) / 2.0, ((high - low) / (2.0 * z)) ** 2
+
+
+def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count, bootstrap):
+    level = check_confidence_level(confidence_level)
+    check_choice(method, COST_METHODS, "cost interval method")
+    a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
+    check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
+    return level, method, a
+
+
+def check_conditions(w) -> np.ndarray:
+    """Operating conditions as a 1-D float array in [0, 1], or ``ValueError``."""
+    arr = np.atleast_1d(np.asarray(w, dtype=float))
+    if arr.ndim != 1:
+        raise ValueError(f"w must be 1-D, got shape {arr.shape}")
+    if not np.all((arr >= 0.0) & (arr <= 1.0)):  # also rejects NaN
+        raise ValueError("operating conditions w must lie in [0, 1]")
+    return arr
+
+
+def _conditions_and_thresholds(w, thresholds, pos: np.ndarray, neg: np.ndarray,
+                               bootstrap: str):
+    w_arr = check_conditions(w)
+    if isinstance(thresholds, str):
+        if thresholds != "empirical":
+            raise ValueError(f"thresholds must be an array or 'empirical', got {thresholds!r}")
+        pi = pos.size / (pos.size + neg.size)
+        return w_arr, _envelope(pos, neg, effective_condition(w_arr, pi, bootstrap)).threshold
+    thr = check_thresholds(np.atleast_1d(np.asarray(thresholds, dtype=float)))
+    try:
+        w_arr, thr = np.broadcast_arrays(w_arr, thr)
+    except ValueError:
+        raise ValueError(f"w and thresholds must broadcast: {w_arr.size} != {thr.size}") from None
+    return w_arr.copy(), thr.copy()

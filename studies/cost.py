@@ -1,0 +1,150 @@
+"""Cost curves: coverage of the Gaussian intervals of chapter 5 (figures 5.1-5.12).
+
+Grid: operating condition ``w``. At each ``w`` the threshold is either the ``oracle`` one,
+minimizing the true cost (the target is the true cost there, i.e. the true cost curve), or the
+``empirical`` one, minimizing the test set's cost (the target is the true cost of that
+threshold, so it changes with every replication). SPEC 5; the thesis does not say which.
+
+``sampling`` says how test sets are drawn and ``bootstrap`` which formulas the intervals use
+(eqs. 5.3-5.8 or 5.9-5.14), independently: figures 5.4-5.6 cross them. Under ``full`` formulas
+the statistic is normalized by ``n C_max``, and so is the target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim.conditions import Condition
+from rocsim.cost import (
+    COST_METHODS,
+    cost_ci,
+    cost_difference_ci,
+    cost_target,
+    effective_condition,
+)
+from rocsim.coverage import cost_exact_coverage
+from rocsim.models import ScoreModel, draw_test_set
+from rocsim.runner import Setup
+from studies._common import (
+    class_sizes,
+    grid_values,
+    interval_outcome,
+    model_from_settings,
+    paired_model_from_settings,
+)
+from studies.paired import _PairedStudy
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    models: tuple[ScoreModel, ...]  # one classifier, or the two of a paired design
+    n_pos: int
+    n_neg: int
+    pi: float
+    w: np.ndarray
+    thresholds: tuple[np.ndarray, ...]  # oracle thresholds, one array per classifier
+
+
+def _prepare(condition: Condition, models: tuple[ScoreModel, ...]) -> _Prepared:
+    s = condition.settings
+    n_pos, n_neg = class_sizes(s["n"], s["pi"])
+    pi = n_pos / (n_pos + n_neg)
+    w = grid_values(s["grid"])
+    # the statistic of the full formulas is minimized where eq. 3.12 is at w' (same w at pi 1/2)
+    w_eff = effective_condition(w, pi, s["bootstrap"])
+    return _Prepared(models, n_pos, n_neg, pi, w, tuple(m.cost_threshold(w_eff) for m in models))
+
+
+def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str) -> np.ndarray:
+    return cost_target(p.w, model.tpr(thresholds), model.fpr(thresholds), p.pi, bootstrap)
+
+
+def _rule(settings) -> str:
+    return settings["threshold"]
+
+
+class CostStudy:
+    """generate / analyse / exact for the cost of one classifier (figures 5.1, 5.2, 5.4, 5.5,
+    5.7-5.9)."""
+
+    grid = "w"
+    methods = COST_METHODS
+
+    def setup(self, condition: Condition) -> Setup:
+        p = _prepare(condition, (model_from_settings(condition.settings),))
+        (model,), (t,) = p.models, p.thresholds
+        return Setup(x=p.w, target=_true_cost(p, model, t, condition.settings["bootstrap"]),
+                     extra={"threshold": t}, payload=p)
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.models[0], p.n_pos, p.n_neg, condition.settings["sampling"], rng)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s, p = condition.settings, setup.payload
+        pos, neg, redraws = data
+        empirical = _rule(s) == "empirical"
+        ci = cost_ci(pos, neg, p.w, "empirical" if empirical else p.thresholds[0],
+                     s["confidence_level"], s["method"], s["pseudo_count"], s["bootstrap"])
+        target = (_true_cost(p, p.models[0], ci.thresholds, s["bootstrap"]) if empirical
+                  else setup.target)
+        return {**interval_outcome(target, ci.low, ci.high), "redraws": np.int64(redraws)}
+
+    def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
+        s, p = condition.settings, setup.payload
+        if s["sampling"] != "stratified" or _rule(s) != "oracle":
+            raise ValueError("exact cost coverage needs sampling=stratified and threshold=oracle "
+                             "(a fixed threshold); use coverage=simulate")
+        (model,), (t,) = p.models, p.thresholds
+        c = cost_exact_coverage(model.tpr(t), model.fpr(t), p.w, p.n_pos, p.n_neg,
+                                s["confidence_level"], s["method"], s["pseudo_count"],
+                                s["bootstrap"])
+        return {"cover": c.cover, "below": c.below, "above": c.above, "width": c.width}
+
+
+class PairedCostStudy(_PairedStudy):
+    """generate / analyse for the cost difference of two classifiers (figures 5.3, 5.6,
+    5.10-5.12): the target is ``cost2 - cost1`` at each classifier's own threshold."""
+
+    grid = "w"
+    methods = COST_METHODS
+
+    def setup(self, condition: Condition) -> Setup:
+        paired = paired_model_from_settings(condition.settings)
+        p = _prepare(condition, (paired.first, paired.second))
+        bootstrap = condition.settings["bootstrap"]
+        costs = [_true_cost(p, m, t, bootstrap) for m, t in zip(p.models, p.thresholds)]
+        return Setup(x=p.w, target=costs[1] - costs[0],
+                     extra={"threshold1": p.thresholds[0], "threshold2": p.thresholds[1]},
+                     payload=_PairedPayload(paired, p))
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s, p = condition.settings, setup.payload.prepared
+        empirical = _rule(s) == "empirical"
+        t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
+        ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], s["method"],
+                                s["pseudo_count"], s["bootstrap"])
+        target = setup.target
+        if empirical:
+            target = (_true_cost(p, p.models[1], ci.t2, s["bootstrap"])
+                      - _true_cost(p, p.models[0], ci.t1, s["bootstrap"]))
+        return interval_outcome(target, ci.low, ci.high)
+
+
+@dataclass(frozen=True)
+class _PairedPayload:
+    """What :class:`_PairedStudy.generate` reads (``model``, ``n_pos``, ``n_neg``) plus the
+    cost study's own preparation."""
+
+    model: object
+    prepared: _Prepared
+
+    @property
+    def n_pos(self) -> int:
+        return self.prepared.n_pos
+
+    @property
+    def n_neg(self) -> int:
+        return self.prepared.n_neg

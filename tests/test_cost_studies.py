@@ -1,0 +1,94 @@
+"""Cost studies (figures 5.1-5.12): overlays, exact versus simulated coverage, thresholds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rocsim.cli import compose_study
+from rocsim.pipeline import run_study, study_conditions
+
+# figure: (sampling, bootstrap formulas, pseudo-count; None = the method's default)
+SCHEMES = {
+    "fig5_1": ("stratified", "stratified", None),
+    "fig5_2": ("stratified", "stratified", None),
+    "fig5_3": ("stratified", "stratified", None),
+    "fig5_4": ("full", "full", None),
+    "fig5_5": ("full", "stratified", None),
+    "fig5_6": ("full", "stratified", None),
+    "fig5_7": ("stratified", "stratified", 2.0),
+    "fig5_8": ("stratified", "stratified", 0.5),
+    "fig5_9": ("stratified", "stratified", 3.0),
+    "fig5_10": ("stratified", "stratified", 0.5),
+    "fig5_11": ("stratified", "stratified", 0.125),
+    "fig5_12": ("stratified", "stratified", 1.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMES))
+def test_cost_overlays_cross_sampling_formulas_and_pseudo_counts(name):
+    sampling, bootstrap, pseudo_count = SCHEMES[name]
+    for condition in study_conditions(compose_study(name)):
+        s = condition.settings
+        assert (s["sampling"], s["bootstrap"], s["pseudo_count"]) == (sampling, bootstrap,
+                                                                      pseudo_count)
+        assert s["threshold"] == "oracle" and s["grid"]["name"] == "w"
+
+
+def test_paired_cost_model_has_scale_3_and_shifted_positives():
+    conditions = study_conditions(compose_study("fig5_3"))
+    last = conditions[-1]
+    assert last.params == {"shift": 4.0, "theta": 3.0, "rho": 0.9}
+    model = last.settings["model"]
+    assert model["pos"] == {"mu": 3.0, "sd": 3.0} and model["neg"] == {"mu": -3.0, "sd": 3.0}
+    assert model["pos2"] == {"mu": 7.0, "sd": 3.0} and model["rho"] == 0.9
+
+
+def test_adjustment_study_is_one_sweep_over_the_pseudo_count():
+    """fig5_8 is fig5_1 with another pseudo-count and nothing else."""
+    base = study_conditions(compose_study("fig5_1", ["interval.pseudo_count=0.5"]))
+    swept = study_conditions(compose_study("fig5_8"))
+    assert [c.settings for c in base] == [c.settings for c in swept]
+
+
+def test_exact_and_simulated_coverage_agree_on_fig5_1(small_study, tmp_path):
+    """Done-when: within 3.5 MCSE at >= 97% of the grid points, R = 1000."""
+    sim = run_study(small_study("fig5_1", "replications=1000", "n_jobs=2"),
+                    tmp_path / "sim").table
+    exact = run_study(small_study("fig5_1", "coverage=exact"), tmp_path / "exact").table
+    c = exact["coverage"].to_numpy()
+    mcse = np.sqrt(c * (1 - c) / 1000)
+    diff = np.abs(sim["coverage"].to_numpy() - c)
+    # where exact coverage is 1, a simulation can only agree exactly
+    agree = np.where(mcse > 0, diff <= 3.5 * mcse, diff == 0)
+    print(f"fig5_1 exact vs simulated: {agree.mean():.1%} of grid points within 3.5 MCSE")
+    assert agree.mean() >= 0.97, (agree.mean(), sim.loc[~agree, ["condition", "x"]])
+    assert np.all(exact["mcse"] == 0)
+
+
+@pytest.mark.parametrize("name", ["fig5_1", "fig5_3"])
+def test_empirical_threshold_rule_runs(small_study, tmp_path, name):
+    out = run_study(small_study(name, "threshold=empirical", "grid.num=5", "replications=20"),
+                    tmp_path)
+    assert out.table["coverage"].between(0, 1).all()
+
+
+def test_exact_coverage_needs_a_fixed_threshold(small_study):
+    for overrides in (["threshold=empirical"], ["sampling=full"]):
+        with pytest.raises(ValueError, match="exact cost coverage"):
+            run_study(small_study("fig5_1", "coverage=exact", "grid.num=3", *overrides))
+
+
+def test_full_formula_target_is_normalized_by_c_max(small_study, tmp_path):
+    """Under eq. 5.9 with pi = 1/2 the target is the eq. 3.12 cost over 2 max(w, 1 - w)."""
+    grid = ["grid.num=5", "replications=2"]
+    strat = run_study(small_study("fig5_5", *grid), tmp_path / "a").table
+    full = run_study(small_study("fig5_4", *grid), tmp_path / "b").table
+    w = strat["x"].to_numpy()
+    np.testing.assert_allclose(full["target"], strat["target"] / (2 * np.maximum(w, 1 - w)),
+                               rtol=1e-12)
+
+
+def test_cost_studies_reject_other_interval_methods():
+    with pytest.raises(ValueError, match="agresti, score, wald"):
+        study_conditions(compose_study("fig5_1", ["interval=jeffreys"]))
