@@ -3,9 +3,9 @@
 A study definition names axes (``theta: [0.75, 1.5, 3, 5]``, ``n: [25, 250]``,
 ``model: [...]``). A condition is one point of their product. Axis values either replace a
 setting (``n``, ``pi``, ``bootstrap``, ``sampling``, ``method``, ``pseudo_count``,
-``confidence_level``, ``threshold``, ``model``; ``scheme`` sets ``sampling`` and ``bootstrap``
-together) or are variables of the score model's parameter expressions (``mu: theta``,
-``mu: -theta``, ``mu: theta + shift``).
+``confidence_level``, ``threshold``, ``cost_prior``, ``model``; ``scheme`` sets ``sampling``
+and ``bootstrap`` together) or are variables of the score model's parameter expressions
+(``mu: theta``, ``mu: -theta``, ``mu: theta + shift``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ SETTING_AXES = (
     "confidence_level",
     "scheme",
     "threshold",
+    "cost_prior",
 )
 
 

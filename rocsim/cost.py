@@ -70,6 +70,9 @@ COST_BOOTSTRAPS = ("stratified", "full")
 #: How the threshold at operating condition ``w`` is chosen in studies (SPEC 5).
 THRESHOLD_RULES = ("oracle", "empirical")
 
+#: Class share in the target of the full formulas in studies: the test set's or the model's.
+COST_PRIORS = ("sample", "population")
+
 
 # --- cost space --------------------------------------------------------------------------------
 

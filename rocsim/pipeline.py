@@ -21,7 +21,7 @@ import pandas as pd
 
 from rocsim._validation import check_choice, check_confidence_level
 from rocsim.conditions import Condition, expand_conditions
-from rocsim.cost import THRESHOLD_RULES
+from rocsim.cost import COST_PRIORS, THRESHOLD_RULES
 from rocsim.intervals import check_pseudo_count
 from rocsim.models import SAMPLING_SCHEMES, make_model
 from rocsim.runner import COVERAGE_MODES, RunResult, atomic_write, run_conditions
@@ -69,6 +69,7 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         "bootstrap": cfg["bootstrap"]["scheme"],
         "sampling": cfg["sampling"]["scheme"],
         "threshold": cfg["threshold"]["rule"],
+        "cost_prior": cfg["cost_prior"],
     }
 
 
@@ -97,6 +98,7 @@ def validate_settings(s: Mapping[str, Any], methods) -> None:
     check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
     check_choice(s["threshold"], THRESHOLD_RULES, "threshold rule")
+    check_choice(s["cost_prior"], COST_PRIORS, "cost_prior")
     _positive_int(s["n"], "n")
     pi = s["pi"]
     if isinstance(pi, bool) or not isinstance(pi, int | float) or not 0 < pi < 1:

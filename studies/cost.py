@@ -7,7 +7,13 @@ threshold, so it changes with every replication). SPEC 5; the thesis does not sa
 
 ``sampling`` says how test sets are drawn and ``bootstrap`` which formulas the intervals use
 (eqs. 5.3-5.8 or 5.9-5.14), independently: figures 5.4-5.6 cross them. Under ``full`` formulas
-the statistic is normalized by ``n C_max``, and so is the target.
+the statistic (eq. 5.9) is normalized by ``n C_max`` and weighs the classes by their shares,
+and so is the target: with ``cost_prior: sample`` (default) by the test set's own share
+``N+/n``, with ``cost_prior: population`` by the model's ``pi``. The thesis does not say; the
+sample reading is the one under which its figure 5.4 is conservative at the edges (the
+``delta^2`` term of eq. 5.11 then widens intervals around a target that does not vary with
+``N+``). Under the population reading the Wald interval of eqs. 5.10-5.11 covers as it should
+and the Agresti one falls to about 0.81 at the edges for small theta.
 """
 
 from __future__ import annotations
@@ -57,8 +63,25 @@ def _prepare(condition: Condition, models: tuple[ScoreModel, ...]) -> _Prepared:
     return _Prepared(models, n_pos, n_neg, pi, w, tuple(m.cost_threshold(w_eff) for m in models))
 
 
-def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str) -> np.ndarray:
-    return cost_target(p.w, model.tpr(thresholds), model.fpr(thresholds), p.pi, bootstrap)
+def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str,
+               pi: float | None = None) -> np.ndarray:
+    return cost_target(p.w, model.tpr(thresholds), model.fpr(thresholds),
+                       p.pi if pi is None else pi, bootstrap)
+
+
+def _replication_targets(settings, p: _Prepared, thresholds, n_pos: int, n_neg: int):
+    """True costs per classifier at this replication's thresholds, with the class share of
+    this test set when the full formulas' target follows the sample (``cost_prior``)."""
+    bootstrap = settings["bootstrap"]
+    sample_prior = bootstrap == "full" and settings["cost_prior"] == "sample"
+    pi = n_pos / (n_pos + n_neg) if sample_prior else p.pi
+    return [_true_cost(p, m, t, bootstrap, pi) for m, t in zip(p.models, thresholds)]
+
+
+def _fixed_target(settings) -> bool:
+    """Whether every replication has the setup's target (oracle thresholds, no sample prior)."""
+    return settings["threshold"] == "oracle" and not (
+        settings["bootstrap"] == "full" and settings["cost_prior"] == "sample")
 
 
 def _rule(settings) -> str:
@@ -88,13 +111,14 @@ class CostStudy:
         empirical = _rule(s) == "empirical"
         ci = cost_ci(pos, neg, p.w, "empirical" if empirical else p.thresholds[0],
                      s["confidence_level"], s["method"], s["pseudo_count"], s["bootstrap"])
-        target = (_true_cost(p, p.models[0], ci.thresholds, s["bootstrap"]) if empirical
-                  else setup.target)
+        target = setup.target
+        if not _fixed_target(s):
+            (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
         return {**interval_outcome(target, ci.low, ci.high), "redraws": np.int64(redraws)}
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        if s["sampling"] != "stratified" or _rule(s) != "oracle":
+        if s["sampling"] != "stratified" or _rule(s) != "oracle":  # then N+/n = pi too
             raise ValueError("exact cost coverage needs sampling=stratified and threshold=oracle "
                              "(a fixed threshold); use coverage=simulate")
         (model,), (t,) = p.models, p.thresholds
@@ -127,9 +151,10 @@ class PairedCostStudy(_PairedStudy):
         ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], s["method"],
                                 s["pseudo_count"], s["bootstrap"])
         target = setup.target
-        if empirical:
-            target = (_true_cost(p, p.models[1], ci.t2, s["bootstrap"])
-                      - _true_cost(p, p.models[0], ci.t1, s["bootstrap"]))
+        if not _fixed_target(s):
+            cost1, cost2 = _replication_targets(s, p, (ci.t1, ci.t2), data[0].size,
+                                                data[2].size)
+            target = cost2 - cost1
         return interval_outcome(target, ci.low, ci.high)
 
 

@@ -92,3 +92,24 @@ def test_full_formula_target_is_normalized_by_c_max(small_study, tmp_path):
 def test_cost_studies_reject_other_interval_methods():
     with pytest.raises(ValueError, match="agresti, score, wald"):
         study_conditions(compose_study("fig5_1", ["interval=jeffreys"]))
+
+
+def test_cost_prior_only_matters_when_the_class_share_varies(small_study, tmp_path):
+    """With stratified test sets N+/n = pi, so the sample and population priors coincide;
+    with full sampling and the full formulas they differ (the sample one is wider-covering)."""
+    args = ["grid.num=7", "replications=200", "study.axes.theta=[0.75]"]
+    tables = {}
+    for sampling in ("stratified", "full"):
+        for prior in ("sample", "population"):
+            cfg = small_study("fig5_4", *args, f"sampling={sampling}", f"cost_prior={prior}")
+            tables[sampling, prior] = run_study(cfg, tmp_path / f"{sampling}-{prior}").table
+    same = tables["stratified", "sample"]["coverage"].to_numpy()
+    np.testing.assert_array_equal(same, tables["stratified", "population"]["coverage"])
+    sample, population = (tables["full", p]["coverage"].to_numpy() for p in ("sample",
+                                                                             "population"))
+    assert np.mean(sample) > np.mean(population)
+
+
+def test_unknown_cost_prior_is_answered_with_the_valid_ones():
+    with pytest.raises(ValueError, match="sample, population"):
+        study_conditions(compose_study("fig5_4", ["cost_prior=bogus"]))
