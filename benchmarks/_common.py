@@ -41,6 +41,12 @@ def bench_reproduce(figures: list[str], replications: int = 1000) -> dict:
     return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
 
 
+def reproduce_section(figures: list[str], replications: int = 1000) -> list[str]:
+    """Markdown lines reporting :func:`bench_reproduce` for ``figures``."""
+    return ["## rocsim-reproduce --only " + " ".join(figures) + f" ({replications} replications)",
+            "", table([bench_reproduce(figures, replications)]), ""]
+
+
 def resample_counts(n: int, b: int, rng) -> np.ndarray:
     """``counts[k, i]``: how often item ``i`` is drawn in bootstrap resample ``k`` (vectorised)."""
     idx = rng.integers(0, n, size=(b, n)) + n * np.arange(b)[:, None]

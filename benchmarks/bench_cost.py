@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from _common import bench_reproduce, best_of, machine, resample_counts, table, write
+from _common import best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -89,9 +89,7 @@ def main() -> None:
             "stratified bootstrap; exact: best of 5 runs; Monte Carlo: one run.", "",
             table(rows), ""]
     if not args.skip_reproduce:
-        rep = bench_reproduce(FIGURES)
-        text += ["## rocsim-reproduce --only " + " ".join(FIGURES) + " (1000 replications)", "",
-                 table([rep]), ""]
+        text += reproduce_section(FIGURES)
     write("results_cost.md", text)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from _common import bench_reproduce, best_of, machine, resample_counts, table, write
+from _common import best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -135,8 +135,7 @@ def main() -> None:
         lines += ["", "## Error of the hybrid against a Monte Carlo bootstrap", "",
                   table(mc_error_rows())]
     if not args.skip_reproduce:
-        lines += ["", "## rocsim-reproduce --only fig4_5 fig4_9 (1000 replications)", "",
-                  table([bench_reproduce(FIGURES)])]
+        lines += ["", *reproduce_section(FIGURES)]
     write("results_paired.md", [*lines, ""])
 
 

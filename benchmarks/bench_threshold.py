@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from _common import bench_reproduce, best_of, machine, resample_counts, table, write
+from _common import best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -67,9 +67,7 @@ def main() -> None:
             f"Machine: {machine()}; 99 thresholds; best of 5 runs (Monte Carlo: one run).", "",
             table(rows), ""]
     if not args.skip_reproduce:
-        rep = bench_reproduce(FIGURES)
-        text += ["## rocsim-reproduce --only " + " ".join(FIGURES) + " (1000 replications)", "",
-                 table([rep]), ""]
+        text += reproduce_section(FIGURES)
     write("results_threshold.md", text)
 
 

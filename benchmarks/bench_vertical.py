@@ -16,7 +16,7 @@ import time
 import tracemalloc
 
 import numpy as np
-from _common import bench_reproduce, best_of, machine, resample_counts, table, write
+from _common import best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 from rocsim.kernel import kernel_roc_ci
@@ -126,9 +126,7 @@ def main() -> None:
             "## Kernel comparator (Hall, Hyndman & Fan 2004)", "",
             table([bench_kernel(n, rng) for n in (100, 10_000)]), ""]
     if not args.skip_reproduce:
-        rep = bench_reproduce(FIGURES)
-        text += ["## rocsim-reproduce --only " + " ".join(FIGURES) + " (1000 replications)", "",
-                 table([rep]), ""]
+        text += reproduce_section(FIGURES)
     text += [f"Benchmark wall time: {time.perf_counter() - start:.0f} s", ""]
     write("results_vertical.md", text)
 

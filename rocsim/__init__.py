@@ -2,11 +2,24 @@
 
 The public functions validate their inputs once and return result objects; see
 ``rocsim.proportion_ci``, ``rocsim.threshold_ci``, ``rocsim.threshold_distribution``,
-``rocsim.vertical_ci``, ``rocsim.vertical_distribution`` and ``rocsim.kernel_roc_ci``.
+``rocsim.vertical_ci``, ``rocsim.vertical_distribution``, ``rocsim.kernel_roc_ci``, and for
+cost curves ``rocsim.cost_curve``, ``rocsim.cost_ci`` and ``rocsim.cost_difference_ci``.
 """
 
+from rocsim.cost import (
+    COST_METHODS,
+    CostCI,
+    CostDifferenceCI,
+    CostEnvelope,
+    cost_ci,
+    cost_curve,
+    cost_difference_ci,
+    cost_envelope,
+    normalized_cost,
+    operating_range,
+)
 from rocsim.counting import count_at_or_above, counts_at, roc_counts, split_scores
-from rocsim.coverage import binomial_coverage, threshold_exact_coverage
+from rocsim.coverage import binomial_coverage, cost_exact_coverage, threshold_exact_coverage
 from rocsim.intervals import (
     PAIRED_METHODS,
     PROPORTION_METHODS,
@@ -42,8 +55,12 @@ from rocsim.vertical import (
 )
 
 __all__ = [
+    "COST_METHODS",
     "PAIRED_METHODS",
     "PROPORTION_METHODS",
+    "CostCI",
+    "CostDifferenceCI",
+    "CostEnvelope",
     "KernelROC",
     "ProportionInterval",
     "ScoreModel",
@@ -56,6 +73,11 @@ __all__ = [
     "VerticalDistribution",
     "auc",
     "binomial_coverage",
+    "cost_ci",
+    "cost_curve",
+    "cost_difference_ci",
+    "cost_envelope",
+    "cost_exact_coverage",
     "count_at_or_above",
     "counts_at",
     "dominance_probability",
@@ -63,6 +85,8 @@ __all__ = [
     "fpr_ranks",
     "kernel_roc_ci",
     "make_model",
+    "normalized_cost",
+    "operating_range",
     "paired_difference_ci",
     "proportion_ci",
     "roc_counts",
