@@ -69,23 +69,20 @@ def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str,
                        p.pi if pi is None else pi, bootstrap)
 
 
+def _sample_prior(settings) -> bool:
+    """Whether the target weighs the classes by each test set's own share (full formulas)."""
+    return settings["bootstrap"] == "full" and settings["cost_prior"] == "sample"
+
+
 def _replication_targets(settings, p: _Prepared, thresholds, n_pos: int, n_neg: int):
-    """True costs per classifier at this replication's thresholds, with the class share of
-    this test set when the full formulas' target follows the sample (``cost_prior``)."""
-    bootstrap = settings["bootstrap"]
-    sample_prior = bootstrap == "full" and settings["cost_prior"] == "sample"
-    pi = n_pos / (n_pos + n_neg) if sample_prior else p.pi
-    return [_true_cost(p, m, t, bootstrap, pi) for m, t in zip(p.models, thresholds)]
+    """True costs per classifier at this replication's thresholds and class share."""
+    pi = n_pos / (n_pos + n_neg) if _sample_prior(settings) else p.pi
+    return [_true_cost(p, m, t, settings["bootstrap"], pi) for m, t in zip(p.models, thresholds)]
 
 
 def _fixed_target(settings) -> bool:
     """Whether every replication has the setup's target (oracle thresholds, no sample prior)."""
-    return settings["threshold"] == "oracle" and not (
-        settings["bootstrap"] == "full" and settings["cost_prior"] == "sample")
-
-
-def _rule(settings) -> str:
-    return settings["threshold"]
+    return settings["threshold"] == "oracle" and not _sample_prior(settings)
 
 
 class CostStudy:
@@ -108,7 +105,7 @@ class CostStudy:
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         pos, neg, redraws = data
-        empirical = _rule(s) == "empirical"
+        empirical = s["threshold"] == "empirical"
         ci = cost_ci(pos, neg, p.w, "empirical" if empirical else p.thresholds[0],
                      s["confidence_level"], s["method"], s["pseudo_count"], s["bootstrap"])
         target = setup.target
@@ -118,7 +115,7 @@ class CostStudy:
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        if s["sampling"] != "stratified" or _rule(s) != "oracle":  # then N+/n = pi too
+        if s["sampling"] != "stratified" or s["threshold"] != "oracle":  # then N+/n = pi too
             raise ValueError("exact cost coverage needs sampling=stratified and threshold=oracle "
                              "(a fixed threshold); use coverage=simulate")
         (model,), (t,) = p.models, p.thresholds
@@ -146,7 +143,7 @@ class PairedCostStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload.prepared
-        empirical = _rule(s) == "empirical"
+        empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
         ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], s["method"],
                                 s["pseudo_count"], s["bootstrap"])
