@@ -15,6 +15,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from rocsim._validation import check_choice
+from rocsim.cost import check_conditions
 
 #: family -> (parameter names, scipy distribution from the parameters)
 FAMILIES = {
@@ -131,9 +132,7 @@ class ScoreModel:
         minimized numerically (:meth:`_minimize_cost`). ``w = 0`` gives ``inf`` (everything
         negative) and ``w = 1`` gives ``-inf``.
         """
-        w = np.atleast_1d(np.asarray(w, dtype=float))
-        if np.any((w < 0) | (w > 1)):
-            raise ValueError("operating conditions w must lie in [0, 1]")
+        w = check_conditions(w)
         if self.pos.family == self.neg.family == "binormal":
             (mu_pos, sd_pos), (mu_neg, sd_neg) = self.pos.params, self.neg.params
             if sd_pos == sd_neg and mu_pos > mu_neg:
