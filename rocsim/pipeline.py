@@ -24,7 +24,13 @@ from rocsim.conditions import Condition, expand_conditions
 from rocsim.cost import COST_PRIORS, THRESHOLD_RULES
 from rocsim.intervals import check_pseudo_count
 from rocsim.models import SAMPLING_SCHEMES, make_model
-from rocsim.runner import COVERAGE_MODES, RunResult, atomic_write, run_conditions
+from rocsim.runner import (
+    COVERAGE_MODES,
+    RunResult,
+    atomic_write,
+    backend_context,
+    run_conditions,
+)
 from rocsim.threshold import BOOTSTRAP_SCHEMES
 
 REPO_DIR = Path(__file__).resolve().parents[1]
@@ -126,18 +132,19 @@ def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutpu
     n_jobs = _int(cfg["n_jobs"], "n_jobs")
     out_dir = Path(out_dir or Path(cfg["results_dir"]) / study["name"])
     runner = cfg.get("runner", {})
-    run = run_conditions(
-        kind,
-        conditions,
-        replications=replications,
-        seed=seed,
-        coverage=cfg["coverage"],
-        n_jobs=n_jobs,
-        block_size=int(runner.get("block_size", 50)),
-        cache_dir=out_dir / ".cache",
-        progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
-        backend=runner.get("backend"),
-    )
+    with backend_context(runner.get("backend"), runner.get("scheduler")):
+        run = run_conditions(
+            kind,
+            conditions,
+            replications=replications,
+            seed=seed,
+            coverage=cfg["coverage"],
+            n_jobs=n_jobs,
+            block_size=int(runner.get("block_size", 50)),
+            cache_dir=out_dir / ".cache",
+            progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
+            backend=runner.get("backend"),
+        )
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
     run.table = table
     wall = time.perf_counter() - started

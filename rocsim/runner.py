@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
 from rocsim.conditions import Condition, stable_int
@@ -220,6 +221,34 @@ def run_conditions(
     return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds)
 
 
+@contextmanager
+def backend_context(backend: str | None, scheduler: str | None = None) -> Iterator[None]:
+    """Make ``backend`` usable by joblib for the duration of a run.
+
+    Only ``dask`` needs anything: a ``distributed`` client connected to ``scheduler`` (an
+    address such as ``tcp://host:8786``), or to a local cluster started here when it is
+    ``None``. joblib's dask backend then sends the replication blocks to its workers; results
+    are the same as with any other backend because every block seeds itself.
+    """
+    if backend != "dask":
+        yield
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("runner=dask needs dask.distributed: "
+                         "python -m pip install 'rocsim[cluster]'") from None
+    cluster = None if scheduler else LocalCluster(processes=True, dashboard_address=None)
+    client = Client(scheduler or cluster)
+    try:
+        with parallel_config(backend="dask"):  # registers joblib's dask backend
+            yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -239,7 +268,10 @@ def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, pr
     bar = tqdm(total=len(todo) * reps, disable=not progress, desc=conditions[0].study,
                unit="rep", leave=False)
     pending: dict[int, list] = {i: [] for i in todo}
-    with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator") as parallel:
+    # dask is set up by backend_context (parallel_config); naming it here again makes
+    # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)
+    named = None if backend == "dask" else backend
+    with Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel:
         results = parallel(
             delayed(run_block)(kind, conditions[i], setups[i], seed, a, b) for i, a, b in tasks
         )
