@@ -1,7 +1,8 @@
 """Command-line entry points.
 
 ``rocsim study=<name> [overrides...]`` runs one study through Hydra (``-m`` sweeps too);
-``rocsim-reproduce`` runs every thesis study and writes ``<results_dir>/index.md``.
+``rocsim-reproduce`` runs every thesis study under one progress bar and writes
+``<results_dir>/index.html`` and ``index.md`` (:mod:`rocsim.report`).
 Bad input ends with one line on stderr and a non-zero exit, before any result is written.
 """
 
@@ -12,7 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-from rocsim.pipeline import CONFIG_DIR, available_studies, run_study
+from tqdm.auto import tqdm
+
+from rocsim.pipeline import (
+    CONFIG_DIR,
+    available_studies,
+    plain_config,
+    run_study,
+    study_conditions,
+)
+from rocsim.report import ReportEntry, write_report
 
 EXIT_BAD_INPUT = 2
 
@@ -97,53 +107,26 @@ def reproduce(argv: list[str] | None = None) -> None:
     ]
     if args.seed is not None:
         overrides.append(f"seed={args.seed}")
-    done = []
+    names = args.only or studies
+    configs = [compose_study(name, overrides) for name in names]
+    try:  # validate every study before running any
+        units = [len(study_conditions(cfg)) * (args.replications if args.coverage == "simulate"
+                                               else 1) for cfg in configs]
+    except ValueError as err:
+        _fail(str(err))
+    entries = []
     started = time.perf_counter()
-    for name in args.only or studies:
-        cfg = compose_study(name, overrides)
-        try:
-            output = run_study(cfg)
-        except ValueError as err:
-            _fail(f"{name}: {err}")
-        print(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}", flush=True)
-        done.append((name, cfg, output))
+    with tqdm(total=sum(units), unit="rep", desc="rocsim-reproduce", smoothing=0.05,
+              disable=not sys.stderr.isatty()) as bar:
+        for name, cfg in zip(names, configs):
+            bar.set_postfix_str(name)
+            try:
+                output = run_study(cfg, progress_bar=bar)
+            except ValueError as err:
+                _fail(f"{name}: {err}")
+            tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
+            entries.append(ReportEntry(name, plain_config(cfg), output.table,
+                                       output.directory, output.wall_seconds))
     total = time.perf_counter() - started
-    write_index(args.results_dir, done, total)
-    print(f"all studies: {total:.1f} s; index: {args.results_dir / 'index.md'}")
-
-
-def write_index(results_dir: Path, done, total_seconds: float) -> Path:
-    """Write ``index.md`` linking each study's figure and coverage table."""
-    from rocsim.runner import atomic_write
-
-    lines = ["# rocsim: reproduced studies", "",
-             f"Total wall time: {total_seconds:.1f} s.", ""]
-    for name, cfg, output in done:
-        table = output.table
-        rel = output.directory.relative_to(results_dir) if output.directory.is_relative_to(
-            results_dir) else output.directory
-        lines += [
-            f"## {cfg.study.title or name}", "",
-            f"{cfg.study.caption or ''}", "",
-            f"Interval method `{cfg.interval.method}`, level {cfg.confidence_level:g}, "
-            f"{cfg.coverage} coverage, {cfg.replications} replications, seed {cfg.seed}; "
-            f"wall time {output.wall_seconds:.1f} s.", "",
-            f"![{name}]({rel}/coverage.png)", "",
-            f"Table: [{rel}/coverage.csv]({rel}/coverage.csv) "
-            f"(PDF figure: [{rel}/coverage.pdf]({rel}/coverage.pdf))", "",
-            _condition_summary(table), "",
-        ]
-    path = Path(results_dir) / "index.md"
-    atomic_write(path, lambda p: p.write_text("\n".join(lines)))
-    return path
-
-
-def _condition_summary(table) -> str:
-    rows = ["| condition | mean coverage | min coverage (at x) | mean MCSE |",
-            "|---|---|---|---|"]
-    for label, part in table.groupby("condition", sort=False):
-        worst = part["coverage"].idxmin()
-        rows.append(f"| {label} | {part['coverage'].mean():.4f} | "
-                    f"{part.loc[worst, 'coverage']:.4f} ({part.loc[worst, 'x']:g}) | "
-                    f"{part['mcse'].mean():.4f} |")
-    return "\n".join(rows)
+    md, page = write_report(args.results_dir, entries, total)
+    print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")

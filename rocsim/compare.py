@@ -1,9 +1,13 @@
-"""Compare interval methods on one study: one figure overlaying their coverage (with MCSE
-bands) and a table of mean absolute coverage error and mean width per method.
+"""What a ``-m`` sweep leaves behind: one table and one figure over all its jobs, and a
+comparison of interval methods.
 
-``rocsim -m study=fig4_3 interval=wald,score,agresti`` runs one job per method; the Hydra
-callback :class:`MethodComparison` (configured in ``configs/config.yaml``) then writes
-``<results_dir>/<study>/method_comparison.{png,pdf,csv}`` from the jobs of that sweep.
+``rocsim -m study=fig4_4 size.pi=0.1,0.5`` runs one job per value; the Hydra callback
+:class:`SweepSummary` (configured in ``configs/config.yaml``) then writes
+``<results_dir>/<study>/sweep.{csv,png,pdf}``: every job's coverage table stacked with a
+``job`` column, and their coverage overlaid, one line per job. Jobs that differ only in the
+interval method (``interval=wald,score,agresti``) are also compared in
+``method_comparison.{png,pdf,csv}``: the methods overlaid with MCSE bands, and per method the
+mean absolute coverage error and mean width.
 """
 
 from __future__ import annotations
@@ -48,30 +52,58 @@ def method_summary(table: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
-def write_comparison(tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str,
-                     out_dir: Path) -> Path:
-    """Overlay the methods of ``tables`` (one per method) and write the figure and summary.
-
-    Panels follow the study's own panels, with its line variable (if any) as a further panel
-    axis, since lines now show the methods.
-    """
+def overlay(table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str,
+            path: Path) -> None:
+    """Coverage of ``table`` with one line per value of ``lines``, written as PNG and PDF at
+    ``path`` (no suffix). Panels follow the study's own panels, with its line variable (if
+    any) as a further panel axis, since lines now show something else."""
     from rocsim.plotting import plot_coverage, plt
 
-    table = pd.concat(tables, ignore_index=True)
     panels = plot.get("panels") or []
     panels = [panels] if isinstance(panels, str) else list(panels)
-    if plot.get("lines") and plot["lines"] != "method":
+    if plot.get("lines") and plot["lines"] != lines:
         panels.append(plot["lines"])
-    fig = plot_coverage(table, panels=panels or None, lines="method",
-                        title=f"{title}\nmethods compared")
+    fig = plot_coverage(table, panels=panels or None, lines=lines, title=title)
     for suffix in ("png", "pdf"):
-        atomic_write(out_dir / f"method_comparison.{suffix}",
+        atomic_write(path.with_suffix(f".{suffix}"),
                      lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
     plt.close(fig)
+
+
+def write_comparison(tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str,
+                     out_dir: Path) -> Path:
+    """Overlay the methods of ``tables`` (one per method) and write the figure and summary."""
+    table = pd.concat(tables, ignore_index=True)
+    overlay(table, "method", plot, f"{title}\nmethods compared", out_dir / "method_comparison")
     path = out_dir / "method_comparison.csv"
     summary = method_summary(table)
     atomic_write(path, lambda p: summary.to_csv(p, index=False))
     return path
+
+
+def write_sweep(paths: list[Path], plot: Mapping[str, Any], title: str, out_dir: Path) -> Path:
+    """Stack the coverage tables of a sweep's jobs (column ``job``: the overrides in which the
+    job differs from the others) and overlay them."""
+    labels = distinct_overrides([p.parent.name for p in paths])
+    table = pd.concat([pd.read_csv(p).assign(job=label) for p, label in zip(paths, labels)],
+                      ignore_index=True)
+    path = out_dir / "sweep.csv"
+    atomic_write(path, lambda p: table.to_csv(p, index=False))
+    overlay(table, "job", plot, f"{title}\n{len(paths)} jobs of one sweep", out_dir / "sweep")
+    return path
+
+
+def distinct_overrides(job_folders: list[str]) -> list[str]:
+    """Each job folder's overrides minus those every job shares.
+
+    Examples
+    --------
+    >>> distinct_overrides(["grid.num=9,size.pi=0.1", "grid.num=9,size.pi=0.5"])
+    ['size.pi=0.1', 'size.pi=0.5']
+    """
+    parts = [folder.split(",") for folder in job_folders]
+    shared = set.intersection(*(set(p) for p in parts)) if parts else set()
+    return [",".join(p for p in job if p not in shared) or "default" for job in parts]
 
 
 def group_key(job_folder: str) -> str:
@@ -80,19 +112,44 @@ def group_key(job_folder: str) -> str:
     return ",".join(parts)
 
 
+def _sweep_tables(results_dir: Path, since: float) -> dict[Path, list[Path]]:
+    """coverage.csv of every sweep job finished after ``since``, by study folder."""
+    found: dict[Path, list[Path]] = {}
+    for csv in sorted(Path(results_dir).glob("*/*/coverage.csv")):
+        if csv.stat().st_mtime >= since:
+            found.setdefault(csv.parent.parent, []).append(csv)
+    return found
+
+
+def _study_config(path: Path) -> dict:
+    return json.loads((path.parent / "meta.json").read_text())["config"]
+
+
+def summarise_sweep(results_dir: Path, since: float) -> list[Path]:
+    """Write ``sweep.*`` for every study with two or more jobs finished after ``since`` (a
+    ``time.time()``), and the method comparisons; returns the tables written."""
+    written = []
+    for study_dir, paths in _sweep_tables(results_dir, since).items():
+        if len(paths) >= 2:
+            study = _study_config(paths[0])["study"]
+            written.append(write_sweep(paths, study.get("plot") or {},
+                                       study.get("title") or study_dir.name, study_dir))
+    return written + compare_sweep(results_dir, since)
+
+
 def compare_sweep(results_dir: Path, since: float) -> list[Path]:
     """Write a method comparison for each group of jobs of one study, finished after
     ``since`` (a ``time.time()``), that differ only in the interval method."""
     groups: dict[tuple[Path, str], list[Path]] = {}
-    for csv in sorted(Path(results_dir).glob("*/*/coverage.csv")):
-        if csv.stat().st_mtime >= since:
-            groups.setdefault((csv.parent.parent, group_key(csv.parent.name)), []).append(csv)
+    for study_dir, paths in _sweep_tables(results_dir, since).items():
+        for csv in paths:
+            groups.setdefault((study_dir, group_key(csv.parent.name)), []).append(csv)
     written = []
     for (study_dir, key), paths in groups.items():
         tables = [pd.read_csv(p) for p in paths]
         if len({t["method"].iloc[0] for t in tables}) < 2:
             continue
-        config = json.loads((paths[0].parent / "meta.json").read_text())["config"]
+        config = _study_config(paths[0])
         out_dir = study_dir / key if key else study_dir
         written.append(write_comparison(tables, config["study"].get("plot") or {},
                                         config["study"].get("title") or study_dir.name,
@@ -106,12 +163,13 @@ except ImportError:  # pragma: no cover - hydra is a dependency
     Callback = object
 
 
-class MethodComparison(Callback):
-    """Hydra callback: after a ``-m`` sweep, compare the interval methods it ran."""
+class SweepSummary(Callback):
+    """Hydra callback: after a ``-m`` sweep, one table and figure per study over its jobs,
+    and a comparison of the interval methods it ran."""
 
     def on_multirun_start(self, config, **kwargs) -> None:
         self.started = time.time()
 
     def on_multirun_end(self, config, **kwargs) -> None:
-        for path in compare_sweep(Path(config.results_dir), getattr(self, "started", 0.0)):
-            print(f"method comparison: {path}")
+        for path in summarise_sweep(Path(config.results_dir), getattr(self, "started", 0.0)):
+            print(f"sweep summary: {path}")

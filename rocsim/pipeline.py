@@ -83,7 +83,7 @@ def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     """Every condition of the study, validated before anything runs."""
     from studies import get_kind
 
-    cfg = _plain(cfg)
+    cfg = plain_config(cfg)
     study = cfg["study"]
     if not study.get("name") or not study.get("kind"):
         raise ValueError(f"no study chosen; pass study=<name>, one of: "
@@ -111,18 +111,20 @@ def validate_settings(s: Mapping[str, Any], methods) -> None:
         raise ValueError(f"pi must be a number in (0, 1), got {pi!r}")
 
 
-def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutput:
+def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None,
+              progress_bar=None) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
     Writes ``coverage.csv``, ``coverage.parquet``, ``meta.json`` and ``coverage.png``/``.pdf``
     to ``out_dir`` (default ``<results_dir>/<study>``), each atomically, only once every
     condition is done; finished conditions are cached in ``out_dir/.cache`` so an
-    interrupted run resumes where it stopped.
+    interrupted run resumes where it stopped. ``progress_bar`` (a tqdm bar) is advanced
+    instead of the run's own bar, so that several studies share one.
     """
     from studies import get_kind
 
     started = time.perf_counter()
-    cfg = _plain(cfg)
+    cfg = plain_config(cfg)
     conditions = study_conditions(cfg)
     study = cfg["study"]
     kind = get_kind(study["kind"])
@@ -144,6 +146,7 @@ def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None) -> StudyOutpu
             cache_dir=out_dir / ".cache",
             progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
             backend=runner.get("backend"),
+            progress_bar=progress_bar,
         )
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
     run.table = table
@@ -177,7 +180,7 @@ def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
     meta = {
         "study": cfg["study"]["name"],
-        "config": _plain(cfg),
+        "config": plain_config(cfg),
         "seed": cfg["seed"],
         "replications": cfg["replications"],
         "coverage": cfg["coverage"],
@@ -197,7 +200,8 @@ def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall
     save_study_figure(table, cfg, out_dir)
 
 
-def _plain(cfg):
+def plain_config(cfg) -> dict:
+    """A resolved Hydra config (or any mapping) as plain JSON types."""
     try:
         from omegaconf import OmegaConf
 

@@ -150,6 +150,7 @@ def run_conditions(
     cache_dir: Path | None = None,
     progress: bool = True,
     backend: str | None = None,
+    progress_bar: tqdm | None = None,
 ) -> RunResult:
     """Run every condition of a study (simulated or exact coverage) and summarise it.
 
@@ -172,6 +173,9 @@ def run_conditions(
         Show a progress bar over replications.
     backend : str, optional
         joblib backend (``loky`` by default; ``dask`` for a cluster).
+    progress_bar : tqdm, optional
+        A bar shared by several runs (``rocsim-reproduce``): advanced by every replication,
+        computed or reused, instead of a bar of this run's own.
     """
     import time
 
@@ -193,6 +197,8 @@ def run_conditions(
                 outcomes[i] = dict(cached)
             reused.append(conditions[i].label)
     todo = [i for i in range(len(conditions)) if i not in outcomes]
+    if progress_bar is not None:
+        progress_bar.update((len(conditions) - len(todo)) * max(reps, 1))
 
     def finish(i, result, elapsed):
         outcomes[i] = result
@@ -205,9 +211,11 @@ def run_conditions(
         for i in todo:
             start = time.perf_counter()
             finish(i, kind.exact(conditions[i], setups[i]), time.perf_counter() - start)
+            if progress_bar is not None:
+                progress_bar.update(1)
     elif todo:
         blocks = _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size,
-                           progress, backend)
+                           progress, backend, progress_bar)
         for i, result, elapsed in blocks:
             finish(i, result, elapsed)
     frames = []
@@ -256,7 +264,7 @@ def _umask() -> int:
 
 
 def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, progress,
-              backend):
+              backend, shared_bar=None):
     """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
 
     Tasks are ordered condition by condition and results come back in task order, so a
@@ -265,8 +273,9 @@ def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, pr
     import time
 
     tasks = [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
-    bar = tqdm(total=len(todo) * reps, disable=not progress, desc=conditions[0].study,
-               unit="rep", leave=False)
+    bar = shared_bar if shared_bar is not None else tqdm(
+        total=len(todo) * reps, disable=not progress, desc=conditions[0].study, unit="rep",
+        leave=False)
     pending: dict[int, list] = {i: [] for i in todo}
     # dask is set up by backend_context (parallel_config); naming it here again makes
     # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)
@@ -284,7 +293,8 @@ def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, pr
                 now = time.perf_counter()
                 yield i, {k: np.concatenate([p[k] for p in parts]) for k in block}, now - clock
                 clock = now
-    bar.close()
+    if shared_bar is None:
+        bar.close()
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

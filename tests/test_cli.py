@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -110,10 +111,19 @@ def test_reproduce_writes_an_index(tmp_path):
                 "--n-jobs", "1", "--results-dir", str(tmp_path)], tmp_path)
     assert done.returncode == 0, done.stderr
     index = (tmp_path / "index.md").read_text()
+    page = (tmp_path / "index.html").read_text()
     for name in ("fig4_2", "fig4_4"):
         assert f"{name}/coverage.png" in index and f"{name}/coverage.csv" in index
+        assert f'src="{name}/coverage.png"' in page and f'id="{name}"' in page
         assert (tmp_path / name / "coverage.csv").exists()
-    assert "fig4_3" not in index
+    assert "fig4_3" not in index and "fig4_3" not in page
+    # a rerun recomputes nothing: every condition comes from the cache
+    again = run([*REPRODUCE, "--only", "fig4_2", "fig4_4", "--replications", "10",
+                 "--n-jobs", "1", "--results-dir", str(tmp_path)], tmp_path)
+    assert again.returncode == 0, again.stderr
+    for name in ("fig4_2", "fig4_4"):
+        meta = json.loads((tmp_path / name / "meta.json").read_text())
+        assert meta["computed_conditions"] == [] and meta["reused_conditions"]
 
 
 def test_reproduce_rejects_unknown_study(tmp_path):

@@ -55,3 +55,17 @@ def test_sweep_over_methods_writes_one_comparison(tmp_path):
     expected = np.mean(np.abs(wald["coverage"] - wald["level"]))
     got = summary.set_index("method").loc["wald", "mean_abs_coverage_error"]
     assert got == pytest.approx(expected)
+
+
+def test_sweep_over_a_new_grid_writes_one_table_and_figure(tmp_path):
+    """An unbalanced design the thesis did not run: pi = 0.1 against 0.5, n = 50 and 500."""
+    subprocess.run([sys.executable, "-c", "from rocsim.cli import main; main()", "-m",
+                    "study=fig4_4", "size.pi=0.1,0.5", "study.axes.n=[50,500]",
+                    "replications=20", "grid.num=5", "n_jobs=1", "runner.progress=false",
+                    f"results_dir={tmp_path}"], check=True, capture_output=True, timeout=300)
+    table = pd.read_csv(tmp_path / "fig4_4" / "sweep.csv")
+    assert set(table["job"]) == {"size.pi=0.1", "size.pi=0.5"}
+    assert len(table) == 2 * 2 * 5  # jobs x conditions x grid points
+    assert (tmp_path / "fig4_4" / "sweep.png").exists()
+    # no methods compared: every job used the same one
+    assert not list(tmp_path.rglob("method_comparison.csv"))
