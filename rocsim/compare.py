@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from hydra.experimental.callback import Callback
 
 from rocsim.runner import atomic_write
 
@@ -155,12 +156,6 @@ def compare_sweep(results_dir: Path, since: float) -> list[Path]:
                                         config["study"].get("title") or study_dir.name,
                                         out_dir))
     return written
-
-
-try:  # the callback is only needed when Hydra runs rocsim
-    from hydra.experimental.callback import Callback
-except ImportError:  # pragma: no cover - hydra is a dependency
-    Callback = object
 
 
 class SweepSummary(Callback):
