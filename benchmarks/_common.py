@@ -41,6 +41,16 @@ def bench_reproduce(figures: list[str], replications: int = 1000) -> dict:
     return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
 
 
+def arguments(*extra_flags: str):
+    """Command-line flags of a benchmark script: ``--skip-reproduce`` and ``extra_flags``."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    for flag in ("--skip-reproduce", *extra_flags):
+        parser.add_argument(flag, action="store_true")
+    return parser.parse_args()
+
+
 def reproduce_section(figures: list[str], replications: int = 1000) -> list[str]:
     """Markdown lines reporting :func:`bench_reproduce` for ``figures``."""
     return ["## rocsim-reproduce --only " + " ".join(figures) + f" ({replications} replications)",

@@ -11,10 +11,8 @@ Usage: ``python benchmarks/bench_cost.py [--skip-reproduce]``
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from _common import best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -79,9 +77,7 @@ def bench(n: int, rng) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--skip-reproduce", action="store_true")
-    args = parser.parse_args()
+    args = arguments()
     rng = np.random.default_rng(2009)
     rows = [row for n in (100, 1000, 10_000) for row in bench(n, rng)]
     text = ["# Cost curve benchmark", "",

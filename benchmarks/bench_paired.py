@@ -13,10 +13,8 @@ Usage: ``python benchmarks/bench_paired.py [--skip-reproduce] [--skip-mc]``
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from _common import best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -117,10 +115,7 @@ def mc_error_rows(b: int = 100_000) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--skip-reproduce", action="store_true")
-    parser.add_argument("--skip-mc", action="store_true")
-    args = parser.parse_args()
+    args = arguments("--skip-mc")
     times = timing_rows()
     lines = ["# Paired vertical averaging: exact bootstrap moments of TPR1 - TPR2", "",
              f"Machine: {machine()}. Paired binormal data, positives N(1, 1), negatives N(0, 1)",

@@ -9,10 +9,8 @@ Usage: ``python benchmarks/bench_threshold.py [--skip-reproduce]``
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from _common import best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
 
@@ -58,9 +56,7 @@ def bench_intervals(n: int, b: int, rng) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--skip-reproduce", action="store_true")
-    args = parser.parse_args()
+    args = arguments()
     rng = np.random.default_rng(2009)
     rows = [bench_intervals(n, b, rng) for n, b in ((100, 2000), (10_000, 2000), (1_000_000, 0))]
     text = ["# Threshold averaging benchmark", "",

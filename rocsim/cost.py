@@ -494,8 +494,7 @@ def _combine(x_mean, x_var, y_mean, y_var, w, n_pos: int, n_neg: int, bootstrap:
 
 def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
     """Centre and variance of the Gaussian whose ``z``-interval is ``bounds`` (symmetric)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low, high = (np.asarray(v, dtype=float) for v in bounds)
+    low, high = (np.asarray(v, dtype=float) for v in bounds)
     return (low + high) / 2.0, ((high - low) / (2.0 * z)) ** 2
 
 

@@ -31,7 +31,7 @@ from rocsim.cost import (
     effective_condition,
 )
 from rocsim.coverage import cost_exact_coverage
-from rocsim.models import ScoreModel, draw_test_set
+from rocsim.models import PairedScoreModel, ScoreModel, draw_test_set
 from rocsim.runner import Setup
 from studies._common import (
     class_sizes,
@@ -45,6 +45,7 @@ from studies.paired import _PairedStudy
 
 @dataclass(frozen=True)
 class _Prepared:
+    model: ScoreModel | PairedScoreModel  # what generate() draws test sets from
     models: tuple[ScoreModel, ...]  # one classifier, or the two of a paired design
     n_pos: int
     n_neg: int
@@ -53,14 +54,15 @@ class _Prepared:
     thresholds: tuple[np.ndarray, ...]  # oracle thresholds, one array per classifier
 
 
-def _prepare(condition: Condition, models: tuple[ScoreModel, ...]) -> _Prepared:
+def _prepare(condition: Condition, model, models: tuple[ScoreModel, ...]) -> _Prepared:
     s = condition.settings
     n_pos, n_neg = class_sizes(s["n"], s["pi"])
     pi = n_pos / (n_pos + n_neg)
     w = grid_values(s["grid"])
     # the statistic of the full formulas is minimized where eq. 3.12 is at w' (same w at pi 1/2)
     w_eff = effective_condition(w, pi, s["bootstrap"])
-    return _Prepared(models, n_pos, n_neg, pi, w, tuple(m.cost_threshold(w_eff) for m in models))
+    return _Prepared(model, models, n_pos, n_neg, pi, w,
+                     tuple(m.cost_threshold(w_eff) for m in models))
 
 
 def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str,
@@ -93,14 +95,15 @@ class CostStudy:
     methods = COST_METHODS
 
     def setup(self, condition: Condition) -> Setup:
-        p = _prepare(condition, (model_from_settings(condition.settings),))
+        model = model_from_settings(condition.settings)
+        p = _prepare(condition, model, (model,))
         (model,), (t,) = p.models, p.thresholds
         return Setup(x=p.w, target=_true_cost(p, model, t, condition.settings["bootstrap"]),
                      extra={"threshold": t}, payload=p)
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
         p: _Prepared = setup.payload
-        return draw_test_set(p.models[0], p.n_pos, p.n_neg, condition.settings["sampling"], rng)
+        return draw_test_set(p.model, p.n_pos, p.n_neg, condition.settings["sampling"], rng)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
@@ -134,15 +137,15 @@ class PairedCostStudy(_PairedStudy):
 
     def setup(self, condition: Condition) -> Setup:
         paired = paired_model_from_settings(condition.settings)
-        p = _prepare(condition, (paired.first, paired.second))
+        p = _prepare(condition, paired, (paired.first, paired.second))
         bootstrap = condition.settings["bootstrap"]
         costs = [_true_cost(p, m, t, bootstrap) for m, t in zip(p.models, p.thresholds)]
         return Setup(x=p.w, target=costs[1] - costs[0],
                      extra={"threshold1": p.thresholds[0], "threshold2": p.thresholds[1]},
-                     payload=_PairedPayload(paired, p))
+                     payload=p)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
-        s, p = condition.settings, setup.payload.prepared
+        s, p = condition.settings, setup.payload
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
         ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], s["method"],
@@ -154,19 +157,3 @@ class PairedCostStudy(_PairedStudy):
             target = cost2 - cost1
         return interval_outcome(target, ci.low, ci.high)
 
-
-@dataclass(frozen=True)
-class _PairedPayload:
-    """What :class:`_PairedStudy.generate` reads (``model``, ``n_pos``, ``n_neg``) plus the
-    cost study's own preparation."""
-
-    model: object
-    prepared: _Prepared
-
-    @property
-    def n_pos(self) -> int:
-        return self.prepared.n_pos
-
-    @property
-    def n_neg(self) -> int:
-        return self.prepared.n_neg
