@@ -28,6 +28,7 @@ from scipy import stats
 
 from rocsim.intervals import paired_difference_ci
 from rocsim.paired import (
+    _small_count_table,
     dominance_probability,
     threshold_difference_ci,
     threshold_difference_distribution,
@@ -840,6 +841,25 @@ def test_formula_oracle_equals_enumeration(pos1, pos2, neg1, neg2, via):
                                           len(pos1))
         assert mean[i] == pytest.approx(float(want_mean), abs=1e-14)
         assert var[i] == pytest.approx(float(want_var), abs=1e-14)
+
+
+@pytest.mark.parametrize("n", [61, 200, 1000, 20000])
+def test_small_count_table_equals_the_multinomial_lower_tail(n):
+    # the exact tables of the hybrid, checked cell by cell against the oracle's independent
+    # sum over the three disjoint counts, on sets where the counts are small and on nested,
+    # disjoint, empty and complementary sets (the degenerate odds ratios 0 and infinity)
+    rng = np.random.default_rng(n)
+    top = min(n, 90)
+    a = np.concatenate([rng.integers(0, top, 40), [0, 10, 25, 40, 30, 12, n - 20, 5, n]])
+    b = np.concatenate([rng.integers(0, top, 40), [15, 0, 25, 10, 30, 12, 20, n - 5, 0]])
+    low, high = np.maximum(0, a + b - n), np.minimum(a, b)
+    c = np.concatenate([low[:40] + rng.integers(0, high[:40] - low[:40] + 1),
+                        [0, 0, 25, 10, 0, 12, 20, 0, 0]])  # nested, disjoint, covering
+    assert np.all((low <= c) & (c <= high))
+    table = _small_count_table(n, a, b, c, 30)
+    for u in (0, 4, 17, 29):
+        want = _both_at_most(n, n, c, a - c, b - c, u)
+        np.testing.assert_allclose(table[:, u], want, rtol=1e-12, atol=1e-15)
 
 
 def ranks_near(n):
