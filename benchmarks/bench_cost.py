@@ -22,7 +22,8 @@ W = np.round(np.linspace(0.01, 0.99, 99), 12)
 BATCH = 500
 
 
-def mc_statistic(x_cells: np.ndarray, y_cells: np.ndarray, b: int, rng) -> np.ndarray:
+def mc_statistic(x_cells: np.ndarray, y_cells: np.ndarray, b: int, rng,
+                 w: np.ndarray = W) -> np.ndarray:
     """Bootstrap values (b, k) of ``w X + (1 - w) Y`` with ``X``, ``Y`` class means of per-instance
     cells (n+, k) and (n-, k), each class resampled on its own (stratified bootstrap)."""
     out = []
@@ -30,7 +31,7 @@ def mc_statistic(x_cells: np.ndarray, y_cells: np.ndarray, b: int, rng) -> np.nd
         size = min(BATCH, b - start)
         x = resample_counts(x_cells.shape[0], size, rng) @ x_cells / x_cells.shape[0]
         y = resample_counts(y_cells.shape[0], size, rng) @ y_cells / y_cells.shape[0]
-        out.append(W * x + (1 - W) * y)
+        out.append(w * x + (1 - w) * y)
     return np.concatenate(out)
 
 

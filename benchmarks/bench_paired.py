@@ -14,7 +14,7 @@ Usage: ``python benchmarks/bench_paired.py [--skip-reproduce] [--skip-mc]``
 from __future__ import annotations
 
 import numpy as np
-from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, mc_vertical_tpr, reproduce_section, table, write
 
 import rocsim
 
@@ -34,25 +34,13 @@ def ranks_for(n: int) -> np.ndarray:
     return np.unique(np.clip(np.round(np.linspace(0.01, 0.99, 99) * n).astype(int), 1, n - 1))
 
 
-def mc_moments(data, ranks: np.ndarray, b: int, seed: int, chunk: int = 2000):
+def mc_moments(data, ranks: np.ndarray, b: int, seed: int):
     """Mean and variance of dTPR over ``b`` stratified resamples (the same resampled
     negatives and positives for both classifiers)."""
     pos1, pos2, neg1, neg2 = data
-    rng = np.random.default_rng(seed)
-    order1, order2 = np.argsort(-neg1), np.argsort(-neg2)
-    draws = []
-    for start in range(0, b, chunk):
-        size = min(chunk, b - start)
-        w_neg, w_pos = resample_counts(neg1.size, size, rng), resample_counts(pos1.size, size, rng)
-        out = np.empty((size, ranks.size))
-        for k, (order, pos, neg) in enumerate(((order1, pos1, neg1), (order2, pos2, neg2))):
-            cum = np.cumsum(w_neg[:, order], axis=1)  # resampled negatives at or above each
-            thresholds = neg[order][np.argmax(cum[:, :, None] >= ranks, axis=1)]
-            reach = pos[None, :, None] >= thresholds[:, None, :]
-            tpr = np.einsum("bi,bir->br", w_pos, reach) / pos.size
-            out = tpr if k == 0 else out - tpr
-        draws.append(out)
-    sample = np.concatenate(draws)
+    tpr1, tpr2 = mc_vertical_tpr([(pos1, neg1), (pos2, neg2)], ranks, b,
+                                 np.random.default_rng(seed))
+    sample = tpr1 - tpr2
     return sample.mean(axis=0), sample.var(axis=0, ddof=1), sample
 
 

@@ -17,14 +17,19 @@ import rocsim
 FIGURES = ["fig4_2", "fig4_3", "fig4_4", "fig4_10"]
 
 
-def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng) -> np.ndarray:
-    """Bootstrap counts of scores >= t for ``b`` resamples (vectorised, no Python loop)."""
+def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng,
+                       chunk: int = 500) -> np.ndarray:
+    """Bootstrap counts of scores >= t for ``b`` resamples (vectorised over each chunk)."""
     n = scores.size
     order = np.sort(scores)[::-1]
     reach = rocsim.count_at_or_above(order, thresholds)  # n_t: ranks below it reach t
-    cum = np.cumsum(resample_counts(n, b, rng), axis=1)
-    padded = np.concatenate([np.zeros((b, 1), dtype=cum.dtype), cum], axis=1)
-    return padded[:, reach]
+    out = []
+    for start in range(0, b, chunk):
+        size = min(chunk, b - start)
+        cum = np.cumsum(resample_counts(n, size, rng), axis=1)
+        padded = np.concatenate([np.zeros((size, 1), dtype=cum.dtype), cum], axis=1)
+        out.append(padded[:, reach])
+    return np.vstack(out)
 
 
 def mc_percentile(pos, neg, thresholds, b, level, rng):

@@ -15,7 +15,7 @@ import time
 import tracemalloc
 
 import numpy as np
-from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, mc_vertical_tpr, reproduce_section, table, write
 
 import rocsim
 from rocsim.kernel import kernel_roc_ci
@@ -26,34 +26,9 @@ LEVEL = 0.95
 GRID = np.linspace(0.01, 0.99, 99)
 
 
-def mc_tpr(pos: np.ndarray, neg: np.ndarray, r: np.ndarray, b: int, rng, chunk: int = 200):
-    """TPR at FPR ``r/n-`` in ``b`` stratified resamples, vectorised over resamples.
-
-    In each resample the threshold is the ``r``-th largest resampled negative (first rank whose
-    cumulative count reaches ``r``); TPR counts the resampled positives reaching it.
-    """
-    n_pos, n_neg = pos.size, neg.size
-    neg_desc = np.sort(neg)[::-1]
-    # positives (sorted decreasingly) reaching each negative's score: a prefix of that length
-    reach = rocsim.count_at_or_above(pos, neg_desc)
-    out = []
-    for start in range(0, b, chunk):
-        k = min(chunk, b - start)
-        rows = np.arange(k)[:, None]
-        neg_cum = np.cumsum(resample_counts(n_neg, k, rng), axis=1)
-        # offsetting each row by (n- + 1) keeps the flattened cumulative counts sorted
-        flat = (neg_cum + (n_neg + 1) * rows).ravel()
-        hit = np.searchsorted(flat, (r[None, :] + (n_neg + 1) * rows).ravel()).reshape(k, -1)
-        rank = hit - n_neg * rows
-        pos_cum = np.cumsum(resample_counts(n_pos, k, rng), axis=1)
-        pos_cum = np.concatenate([np.zeros((k, 1), dtype=pos_cum.dtype), pos_cum], axis=1)
-        out.append(np.take_along_axis(pos_cum, reach[rank], axis=1) / n_pos)
-    return np.vstack(out)
-
-
 def mc_percentile(pos, neg, r, b, rng):
     tail = (1 - LEVEL) / 2
-    tpr = mc_tpr(pos, neg, r, b, rng)
+    (tpr,) = mc_vertical_tpr([(pos, neg)], r, b, rng)
     return np.quantile(tpr, [tail, 1 - tail], axis=0, method="inverted_cdf")
 
 

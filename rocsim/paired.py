@@ -638,9 +638,11 @@ def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
     copula alone the variance was up to 19% off at n = 20 and 8% at n = 100). Against the exact
     variance on paired binormal data (correlation 0.3-0.95 between the classifiers, n = 70-150
     per class, every rank) the hybrid is within 1.7%; against a Monte Carlo bootstrap
-    (``B = 10^5``) at n = 200 and 1000 within 1.2% and 2.8 MCSE (``benchmarks/
-    results_paired.md``). Time per data set, 99 FPRs: about 0.1 s at n = 100, 0.5 s at
-    n = 1000 per class (growth exponent 0.8). The thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
+    (``B = 10^5``) at n = 200 and 1000 within 1.0% and 2.1 MCSE (``benchmarks/
+    results_paired.md``). Time per data set, 99 FPRs: 0.03-0.05 s at n = 100, 0.35 s at
+    n = 1000 and 3.5-4 s at n = 10^4 per class (growth exponent about 1.1,
+    ``benchmarks/results.md``), mostly bivariate normal CDFs. The thesis's Algorithm 4.4 is
+    ``O(n^4)`` per FPR.
 
     Parameters
     ----------

@@ -1,0 +1,239 @@
+"""Every benchmark behind the README's performance section, in one command. Writes
+``benchmarks/results.md``:
+
+1. exact bootstrap intervals against a vectorised Monte Carlo percentile bootstrap
+   (B = 2000 and 20000, one run each) for threshold averaging, vertical averaging (one
+   classifier, and the paired difference of two) and cost curves (one classifier, and the
+   difference of two), at n = 10^2, 10^3, 10^4 per class: times, time ratio, and the largest
+   difference between the Monte Carlo bounds and the exact ones;
+2. the growth exponent in n of each exact algorithm (slope of log time against log n);
+3. the full reproduction's wall time, split by study.
+
+Like is compared with like where the exact law allows it: the exact percentile interval
+(quantiles of the exact bootstrap law) for threshold and vertical averaging; for the paired
+vertical difference and for costs, whose exact output is the pair of bootstrap moments, the
+Gaussian interval on them (``wald``), so the difference there also contains the skewness the
+Monte Carlo percentiles see. Exact times are the best of 3 warm runs (what a simulation pays
+per data set: weights that depend only on the sizes are cached).
+
+Usage: ``python benchmarks/run_all.py [--skip-reproduce | --reproduction DIR]``; ``DIR`` reuses
+the ``meta.json`` files of an earlier ``rocsim-reproduce --results-dir DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from _common import bench_reproduce, best_of, machine, mc_vertical_tpr, table, write
+from bench_cost import mc_statistic
+from bench_threshold import monte_carlo_counts
+from scipy import stats
+
+import rocsim
+from rocsim.cli import available_studies
+
+SIZES = (100, 1000, 10_000)
+REPLICATES = (2000, 20_000)
+LEVEL = 0.9
+TAILS = ((1 - LEVEL) / 2, (1 + LEVEL) / 2)
+GRID = np.round(np.linspace(0.01, 0.99, 99), 12)
+MODEL = rocsim.models.make_paired_model((1.0, 1.0), (0.0, 1.0), (1.5, 1.0), (0.0, 1.0), 0.6)
+Bounds = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One curve: its exact interval and the Monte Carlo percentile interval it is set against."""
+
+    curve: str
+    compared: str
+    exact: Callable[[tuple], Bounds]
+    monte_carlo: Callable[[tuple, int, np.random.Generator], Bounds]
+
+
+def percentiles(sample: np.ndarray) -> Bounds:
+    low, high = np.quantile(sample, TAILS, axis=0, method="inverted_cdf")
+    return low, high
+
+
+@cache
+def thresholds() -> np.ndarray:
+    """True thresholds at the total positive ratios of the grid (root finding: done once)."""
+    return MODEL.first.threshold_for_total_positive_ratio(GRID)
+
+
+def threshold_exact(data) -> Bounds:
+    pos, neg, _, _ = data
+    law = rocsim.threshold_distribution(pos, neg, thresholds())
+    # the stratified law of TPR (FPR) is Bin(n, p)/n: its quantiles are binomial quantiles
+    bounds = [np.concatenate([stats.binom.ppf(tail, law.n_pos, law.tpr) / law.n_pos,
+                              stats.binom.ppf(tail, law.n_neg, law.fpr) / law.n_neg])
+              for tail in TAILS]
+    return bounds[0], bounds[1]
+
+
+def threshold_mc(data, b, rng) -> Bounds:
+    pos, neg, _, _ = data
+    tpr = monte_carlo_counts(pos, thresholds(), b, rng) / pos.size
+    fpr = monte_carlo_counts(neg, thresholds(), b, rng) / neg.size
+    return percentiles(np.concatenate([tpr, fpr], axis=1))
+
+
+def ranks(data) -> np.ndarray:
+    return rocsim.fpr_ranks(GRID, data[2].size)
+
+
+def vertical_exact(data) -> Bounds:
+    ci = rocsim.vertical_ci(data[0], data[2], ranks(data), LEVEL, "percentile")
+    return ci.low, ci.high
+
+
+def vertical_mc(data, b, rng) -> Bounds:
+    (tpr,) = mc_vertical_tpr([(data[0], data[2])], ranks(data), b, rng)
+    return percentiles(tpr)
+
+
+def paired_vertical_exact(data) -> Bounds:
+    pos1, neg1, pos2, neg2 = data
+    ci = rocsim.vertical_difference_ci(pos1, pos2, neg1, neg2, ranks(data), LEVEL, "wald")
+    return ci.low, ci.high
+
+
+def paired_vertical_mc(data, b, rng) -> Bounds:
+    pos1, neg1, pos2, neg2 = data
+    tpr1, tpr2 = mc_vertical_tpr([(pos1, neg1), (pos2, neg2)], ranks(data), b, rng)
+    return percentiles(tpr1 - tpr2)
+
+
+@cache
+def cost_thresholds() -> tuple[np.ndarray, np.ndarray]:
+    return MODEL.first.cost_threshold(GRID), MODEL.second.cost_threshold(GRID)
+
+
+def above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    return (scores[:, None] >= thresholds[None, :]).astype(float)
+
+
+def cost_exact(data) -> Bounds:
+    ci = rocsim.cost_ci(data[0], data[1], GRID, cost_thresholds()[0], LEVEL, "wald")
+    return ci.low, ci.high
+
+
+def cost_mc(data, b, rng) -> Bounds:
+    pos, neg, _, _ = data
+    t1 = cost_thresholds()[0]
+    return percentiles(mc_statistic(1 - above(pos, t1), above(neg, t1), b, rng, GRID))
+
+
+def paired_cost_exact(data) -> Bounds:
+    pos1, neg1, pos2, neg2 = data
+    t1, t2 = cost_thresholds()
+    ci = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, GRID, t1, t2, LEVEL, "wald")
+    return ci.low, ci.high
+
+
+def paired_cost_mc(data, b, rng) -> Bounds:
+    pos1, neg1, pos2, neg2 = data
+    t1, t2 = cost_thresholds()
+    cells = (above(pos1, t1) - above(pos2, t2), above(neg2, t2) - above(neg1, t1))
+    return percentiles(mc_statistic(*cells, b, rng, GRID))
+
+
+CASES = [
+    Case("threshold averaging", "exact percentile", threshold_exact, threshold_mc),
+    Case("vertical averaging", "exact percentile", vertical_exact, vertical_mc),
+    Case("vertical, paired difference", "wald on exact moments", paired_vertical_exact,
+         paired_vertical_mc),
+    Case("cost curve", "wald on exact moments", cost_exact, cost_mc),
+    Case("cost curve, paired difference", "wald on exact moments", paired_cost_exact,
+         paired_cost_mc),
+]
+
+
+def draw(n: int, rng) -> tuple:
+    """``(pos1, neg1, pos2, neg2)``: the first classifier alone serves the single curves."""
+    pos1, pos2, neg1, neg2 = MODEL.sample(rng, n, n)
+    return pos1, neg1, pos2, neg2
+
+
+def bench_case(case: Case, n: int, data: tuple, rng, replicates=REPLICATES) -> dict:
+    low, high = case.exact(data)  # warms the caches a simulation shares across data sets
+    t_exact = best_of(lambda: case.exact(data), repeat=3)
+    row = {"curve": case.curve, "n per class": n, "exact (ms)": 1e3 * t_exact}
+    for b in replicates:
+        start = time.perf_counter()
+        mc_low, mc_high = case.monte_carlo(data, b, rng)
+        t_mc = time.perf_counter() - start
+        row |= {f"MC B={b} (s)": t_mc, f"MC B={b} / exact": t_mc / t_exact,
+                f"max bound diff B={b}": float(max(np.max(np.abs(mc_low - low)),
+                                                   np.max(np.abs(mc_high - high))))}
+    return row
+
+
+def growth_exponents(rows: list[dict]) -> list[dict]:
+    out = []
+    for case in CASES:
+        pts = [(r["n per class"], r["exact (ms)"]) for r in rows if r["curve"] == case.curve]
+        slope = np.polyfit(np.log([p[0] for p in pts]), np.log([p[1] for p in pts]), 1)[0]
+        out.append({"curve": case.curve, "exact interval compared": case.compared,
+                    "growth exponent (n = 1e2..1e4)": float(slope),
+                    "exact at 1e4 / 1e3": pts[-1][1] / pts[-2][1]})
+    return out
+
+
+def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
+    """Per-study wall time: from ``directory``'s ``meta.json`` files, or a fresh full run."""
+    studies = available_studies()
+    if directory is None:
+        timings = bench_reproduce(studies)
+        source = "a fresh `rocsim-reproduce` (all studies, 1000 replications, both cores)"
+    else:
+        timings = {f"{s} (s)": json.loads((directory / s / "meta.json").read_text())
+                   ["wall_seconds"] for s in studies}
+        timings["total (s)"] = sum(timings.values())
+        source = f"the meta.json files of `rocsim-reproduce --results-dir {directory}`"
+    total = timings.pop("total (s)")
+    rows = [{"study": k.removesuffix(" (s)"), "wall (s)": v, "share": f"{v / total:.1%}"}
+            for k, v in timings.items()]
+    label = "total (sum of studies)" if directory else "total (wall, with start-up and report)"
+    return source, [*rows, {"study": label, "wall (s)": total, "share": "100%"}]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--skip-reproduce", action="store_true")
+    group.add_argument("--reproduction", type=Path, metavar="DIR")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    rng = np.random.default_rng(2009)
+    rows = []
+    for n in SIZES:
+        data = draw(n, rng)
+        rows += [bench_case(case, n, data, rng) for case in CASES]
+    lines = ["# Benchmarks: exact bootstrap vs Monte Carlo bootstrap", "",
+             f"Machine: {machine()}. Data: positives N(1, 1), negatives N(0, 1); the second "
+             "classifier's positives N(1.5, 1), correlation 0.6 between the two scores of an "
+             f"instance. 99 points (thresholds at total positive ratio 0.01..0.99, FPRs "
+             f"r/n- nearest to 0.01..0.99, operating conditions w = 0.01..0.99); level {LEVEL}; "
+             "stratified bootstrap. Exact: best of 3 warm runs; Monte Carlo: one run of a "
+             "vectorised percentile bootstrap.", "",
+             "## Exact vs Monte Carlo", "", table(rows), "",
+             "## Growth of the exact algorithms", "", table(growth_exponents(rows)), ""]
+    if not args.skip_reproduce:
+        source, split = reproduction_split(args.reproduction)
+        lines += ["## Full reproduction, split by study", "", f"From {source}.", "",
+                  table(split), ""]
+    lines += [f"Benchmark wall time: {time.perf_counter() - started:.0f} s", ""]
+    write("results.md", lines)
+
+
+if __name__ == "__main__":
+    main()
