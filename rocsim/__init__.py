@@ -4,8 +4,24 @@ The public functions validate their inputs once and return result objects; see
 ``rocsim.proportion_ci``, ``rocsim.threshold_ci``, ``rocsim.threshold_distribution``,
 ``rocsim.vertical_ci``, ``rocsim.vertical_distribution``, ``rocsim.kernel_roc_ci``, and for
 cost curves ``rocsim.cost_curve``, ``rocsim.cost_ci`` and ``rocsim.cost_difference_ci``.
+On labels and scores of one's own classifiers (scikit-learn style): ``rocsim.roc_ci``,
+``rocsim.compare_roc``, ``rocsim.cost_curve_ci``, ``rocsim.compare_cost``, ``rocsim.auc_ci``
+and ``rocsim.compare_auc``; from the command line, ``rocsim analyze``.
 """
 
+from rocsim.analysis import (
+    AUCResult,
+    CostBands,
+    CostComparison,
+    ROCBands,
+    ROCComparison,
+    auc_ci,
+    compare_auc,
+    compare_cost,
+    compare_roc,
+    cost_curve_ci,
+    roc_ci,
+)
 from rocsim.cost import (
     COST_METHODS,
     CostCI,
@@ -58,11 +74,16 @@ __all__ = [
     "COST_METHODS",
     "PAIRED_METHODS",
     "PROPORTION_METHODS",
+    "AUCResult",
+    "CostBands",
     "CostCI",
+    "CostComparison",
     "CostDifferenceCI",
     "CostEnvelope",
     "KernelROC",
     "ProportionInterval",
+    "ROCBands",
+    "ROCComparison",
     "ScoreModel",
     "ThresholdCI",
     "ThresholdDifferenceCI",
@@ -72,9 +93,14 @@ __all__ = [
     "VerticalDifference",
     "VerticalDistribution",
     "auc",
+    "auc_ci",
     "binomial_coverage",
+    "compare_auc",
+    "compare_cost",
+    "compare_roc",
     "cost_ci",
     "cost_curve",
+    "cost_curve_ci",
     "cost_difference_ci",
     "cost_envelope",
     "cost_exact_coverage",
@@ -89,6 +115,7 @@ __all__ = [
     "operating_range",
     "paired_difference_ci",
     "proportion_ci",
+    "roc_ci",
     "roc_counts",
     "roc_curve",
     "split_scores",

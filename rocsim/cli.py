@@ -1,6 +1,7 @@
 """Command-line entry points.
 
 ``rocsim study=<name> [overrides...]`` runs one study through Hydra (``-m`` sweeps too);
+``rocsim analyze data.csv --label y --score a [--score b]`` analyses a user's classifiers;
 ``rocsim-reproduce`` runs every thesis study under one progress bar and writes
 ``<results_dir>/index.html`` and ``index.md`` (:mod:`rocsim.report`).
 Bad input ends with one line on stderr and a non-zero exit, before any result is written.
@@ -50,7 +51,13 @@ def _study_job(cfg) -> None:
 
 
 def main() -> None:
-    """``rocsim`` console script (a thin ``@hydra.main``)."""
+    """``rocsim`` console script: ``rocsim analyze ...`` (:mod:`rocsim.cli_analyze`), else a
+    study through a thin ``@hydra.main``."""
+    if sys.argv[1:2] == ["analyze"]:
+        from rocsim.cli_analyze import main as analyze
+
+        analyze(sys.argv[2:])
+        return
     import hydra
 
     _reject_unknown_choices(sys.argv[1:])

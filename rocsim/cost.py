@@ -249,7 +249,8 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     non-decreasing, as along a ROC curve), collinear points dropped (Andrew's monotone chain).
     """
     hull: list[int] = []
-    for k in range(x.size):
+    x, y = x.tolist(), y.tolist()  # Python floats: the loop is 5x faster than on numpy scalars
+    for k in range(len(x)):
         while len(hull) >= 2:
             i, j = hull[-2], hull[-1]
             # drop j unless it lies strictly above the segment from i to k

@@ -49,20 +49,30 @@ def discordant_counts(scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray,
     return count_at_or_above(scores1, t1) - both, count_at_or_above(scores2, t2) - both
 
 
-def _split_law(b: np.ndarray, c: np.ndarray, n: int, m: int):
-    """Law of ``S = B + C`` and the share ``theta = b / (b + c)`` of ``B`` within it."""
+def _split_law(b: np.ndarray, c: np.ndarray, n: int, m: int, band: bool = False):
+    """Law of ``S = B + C ~ Bin(m, g)`` and the share ``theta = b / (b + c)`` of ``B`` within
+    it: ``(s, Pr{S = s}, theta)``. With ``band``, ``s`` is a per-pair window of
+    ``g m +- (12 sd + 30)``, outside which the binomial mass is below ``1e-30``."""
     g = (b + c) / n
     with np.errstate(invalid="ignore", divide="ignore"):
         theta = np.where(b + c > 0, b / np.maximum(b + c, 1), 0.5)
-    s = np.arange(m + 1)
-    return s, stats.binom.pmf(s[None, :], m, g[:, None]), theta[:, None]
+    s = np.arange(m + 1)[None, :]
+    if band:
+        half = np.ceil(12 * np.sqrt(m * g * (1 - g)) + 30).astype(np.int64)
+        start = np.clip(np.floor(m * g).astype(np.int64) - half, 0, m)
+        s = np.minimum(start[:, None] + np.arange(2 * half.max() + 1)[None, :], m)
+        # windows clipped at m repeat s = m: count it once
+        first = np.diff(s, axis=1, prepend=-1) > 0
+        return s, np.where(first, stats.binom.pmf(s, m, g[:, None]), 0.0), theta[:, None]
+    return s, stats.binom.pmf(s, m, g[:, None]), theta[:, None]
 
 
 def difference_tails(b, c, n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``Pr{B - C > 0}``, ``Pr{B - C = 0}``, ``Pr{B - C < 0}`` for ``(B, C)`` two cells of a
-    ``Mult(m; b/n, c/n, ...)``, in ``O(m)`` per pair (Algorithm 4.2)."""
+    ``Mult(m; b/n, c/n, ...)`` (Algorithm 4.2), summing over ``S = B + C`` within the window of
+    ``O(sqrt(m))`` values where its law is not negligible."""
     b, c = np.asarray(b, dtype=float), np.asarray(c, dtype=float)
-    s, weight, theta = _split_law(b, c, n, m)
+    s, weight, theta = _split_law(b, c, n, m, band=True)
     # B - C = 2B - S: positive when B >= floor(S/2) + 1, zero when S is even and B = S/2
     above = special.bdtrc(s // 2, s, theta)
     tie = np.where(s % 2 == 0, stats.binom.pmf(s // 2, s, theta), 0.0)
