@@ -232,7 +232,7 @@ def roc_ci(y_true, y_score, *, averaging: str = "threshold", at=None,
     r = fpr_ranks(_grid(at, DEFAULT_GRID, "at (FPRs)"), neg.size)
     ci = vertical_ci(pos, neg, r, confidence_level, method, bootstrap)
     threshold = np.sort(neg)[::-1][r - 1]  # the r-th largest negative score
-    tpr = count_at_or_above(np.sort(pos), threshold) / pos.size
+    tpr = count_at_or_above(pos, threshold) / pos.size
     columns = {"fpr": ci.fpr, "fpr_low": ci.fpr, "fpr_high": ci.fpr, "tpr": tpr,
                "mean": ci.mean, "tpr_low": ci.low, "tpr_high": ci.high}
     return ROCBands(columns, ci.confidence_level, method, info)

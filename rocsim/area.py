@@ -372,7 +372,7 @@ def auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level: float = 0.
     Examples
     --------
     >>> r = auc_difference_interval([0.9, 0.8, 0.4], [0.6, 0.8, 0.5], [0.7, 0.4, 0.1],
-    ...                       [0.7, 0.2, 0.1], method="exact_bootstrap")
+    ...                             [0.7, 0.2, 0.1], method="exact_bootstrap")
     >>> round(r.difference, 6), round(r.var, 6), round(r.p_value, 4)
     (0.055556, 0.034294, 0.7642)
     """

@@ -133,8 +133,15 @@ def test_real_data_moments_agree_with_a_seeded_monte_carlo_bootstrap(real):
     cost = rocsim.cost_curve_ci(labels, s1, w=[0.3], threshold=[t1], pos_label="malignant",
                                 method="wald")
     core = rocsim.cost_ci(pos1, neg1, [0.3], [t1], method="wald")
-    assert_mc_agrees(0.3 * (1 - tpr1) + 0.7 * fpr1, core.mean[0], core.var[0])
+    cost1 = 0.3 * (1 - tpr1) + 0.7 * fpr1
+    assert_mc_agrees(cost1, core.mean[0], core.var[0])
     np.testing.assert_array_equal(cost.low, core.low)
+    cost2 = 0.3 * (1 - tpr2) + 0.7 * (w_neg @ (neg2 >= t2) / neg2.size)
+    both = rocsim.compare_cost(labels, s1, s2, w=[0.3], threshold=([t1], [t2]),
+                               pos_label="malignant", method="wald")
+    core2 = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, [0.3], [t1], [t2], method="wald")
+    assert_mc_agrees(cost2 - cost1, core2.mean[0], core2.var[0])
+    np.testing.assert_array_equal(both.high, core2.high)
 
 
 def test_labels_in_any_two_values_and_scores_on_any_scale():
@@ -224,3 +231,27 @@ def test_auc_functions_are_the_core_area_functions(real):
     _, ax = plt.subplots()
     assert two.plot(ax) is ax and ax.has_data()
     plt.close("all")
+
+
+def test_real_data_vertical_moments_agree_with_a_seeded_monte_carlo_bootstrap(real):
+    # roc_ci(averaging="vertical") and compare_roc(averaging="vertical") rest on the laws of
+    # TPR and TPR1 - TPR2 at FPR r/n-: check them against 4000 stratified resamples in which
+    # the threshold is the r-th largest resampled negative score (same resample for both)
+    labels, s1, s2 = real
+    pos1, neg1 = split(labels, s1)
+    pos2, neg2 = split(labels, s2)
+    r = rocsim.fpr_ranks([0.05, 0.2], neg1.size)
+    rng = np.random.default_rng(77)
+    b = 4000
+    draws = np.empty((b, 2, r.size))
+    for k in range(b):
+        i, j = rng.integers(0, pos1.size, pos1.size), rng.integers(0, neg1.size, neg1.size)
+        for c, (pos, neg) in enumerate(((pos1, neg1), (pos2, neg2))):
+            t = np.sort(neg[j])[::-1][r - 1]
+            draws[k, c] = (pos[i][:, None] >= t).mean(axis=0)
+    law = rocsim.vertical_distribution(pos1, neg1, r)
+    paired = rocsim.vertical_difference(pos1, pos2, neg1, neg2, r)
+    for col in range(r.size):
+        assert_mc_agrees(draws[:, 0, col], law.mean[col], law.var[col])
+        assert_mc_agrees(draws[:, 0, col] - draws[:, 1, col], paired.mean[col],
+                         paired.var[col])
