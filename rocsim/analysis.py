@@ -86,12 +86,14 @@ def _positive_label(values: np.ndarray, pos_label):
                      "positive with pos_label")
 
 
-def _grid(at, default: np.ndarray, name: str, low: float = 0.0, high: float = 1.0) -> np.ndarray:
-    grid = default if at is None else np.atleast_1d(np.asarray(at, dtype=float))
+def _grid(at, name: str) -> np.ndarray:
+    """FPRs or total positive ratios strictly inside (0, 1), ``DEFAULT_GRID`` when ``at`` is
+    None (the core would silently clip them to a rank or a threshold)."""
+    grid = DEFAULT_GRID if at is None else np.atleast_1d(np.asarray(at, dtype=float))
     if grid.ndim != 1 or grid.size == 0 or not np.all(np.isfinite(grid)):
         raise ValueError(f"{name} must be a non-empty 1-D array of finite numbers")
-    if np.any(grid <= low) or np.any(grid >= high):
-        raise ValueError(f"{name} must lie strictly between {low:g} and {high:g}")
+    if np.any(grid <= 0) or np.any(grid >= 1):
+        raise ValueError(f"{name} must lie strictly between 0 and 1")
     return grid
 
 
@@ -222,14 +224,14 @@ def roc_ci(y_true, y_score, *, averaging: str = "threshold", at=None,
     info = {"averaging": averaging, "bootstrap": bootstrap, "n_pos": pos.size,
             "n_neg": neg.size, "curve": roc_curve(pos, neg)[:2]}
     if averaging == "threshold":
-        t = (np.unique(thresholds_at_ratio(scores, DEFAULT_GRID))[::-1] if at is None
-             else _finite(at, "at"))
-        ci = threshold_ci(pos, neg, t, confidence_level, method, bootstrap)
-        columns = {"threshold": t, "fpr": ci.fpr, "fpr_low": ci.fpr_low,
+        # the core validates given thresholds (1-D, no NaN)
+        t = np.unique(thresholds_at_ratio(scores, DEFAULT_GRID))[::-1] if at is None else at
+        ci = threshold_ci(pos, neg, np.atleast_1d(t), confidence_level, method, bootstrap)
+        columns = {"threshold": ci.thresholds, "fpr": ci.fpr, "fpr_low": ci.fpr_low,
                    "fpr_high": ci.fpr_high, "tpr": ci.tpr, "tpr_low": ci.tpr_low,
                    "tpr_high": ci.tpr_high}
         return ROCBands(columns, ci.confidence_level, method, info)
-    r = fpr_ranks(_grid(at, DEFAULT_GRID, "at (FPRs)"), neg.size)
+    r = fpr_ranks(_grid(at, "at (FPRs)"), neg.size)
     ci = vertical_ci(pos, neg, r, confidence_level, method, bootstrap)
     threshold = np.sort(neg)[::-1][r - 1]  # the r-th largest negative score
     tpr = count_at_or_above(pos, threshold) / pos.size
@@ -272,7 +274,7 @@ def cost_curve_ci(y_true, y_score, *, w=None, threshold="empirical",
     [[0.5, 0.167]]
     """
     positive, (scores,) = check_labels_and_scores(y_true, y_score, pos_label=pos_label)
-    w = _grid(w, DEFAULT_GRID, "w")
+    w = DEFAULT_GRID if w is None else w  # validated by the cost core
     ci = cost_ci(scores[positive], scores[~positive], w, threshold, confidence_level, method,
                  None, bootstrap)
     columns = {"w": ci.w, "threshold": ci.thresholds, "cost": ci.cost, "low": ci.low,
@@ -331,7 +333,7 @@ def compare_roc(y_true, y_score1, y_score2, *, averaging: str = "threshold", at=
     pos1, pos2, neg1, neg2 = s1[positive], s2[positive], s1[~positive], s2[~positive]
     info = {"averaging": averaging, "n_pos": pos1.size, "n_neg": neg1.size}
     if averaging == "threshold":
-        q = _grid(at, DEFAULT_GRID, "at (total positive ratios)")
+        q = _grid(at, "at (total positive ratios)")
         t1, t2 = thresholds_at_ratio(s1, q), thresholds_at_ratio(s2, q)
         ci = threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level, method)
         first, second = dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
@@ -345,7 +347,7 @@ def compare_roc(y_true, y_score1, y_score2, *, averaging: str = "threshold", at=
         raise ValueError(f"vertical averaging of two classifiers is limited to "
                          f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
                          f"at every FPR); use averaging='threshold'")
-    r = fpr_ranks(_grid(at, DEFAULT_GRID, "at (FPRs)"), neg1.size)
+    r = fpr_ranks(_grid(at, "at (FPRs)"), neg1.size)
     ci = vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level, method)
     sd = np.sqrt(ci.var)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -392,7 +394,7 @@ def compare_cost(y_true, y_score1, y_score2, *, w=None, threshold="empirical",
     """
     positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2,
                                                  pos_label=pos_label)
-    w = _grid(w, DEFAULT_GRID, "w")
+    w = DEFAULT_GRID if w is None else w  # validated by the cost core
     if isinstance(threshold, str):
         t1 = t2 = threshold
     elif isinstance(threshold, Sequence) and len(threshold) == 2:
@@ -404,13 +406,6 @@ def compare_cost(y_true, y_score1, y_score2, *, w=None, threshold="empirical",
     columns = {"w": ci.w, "t1": ci.t1, "t2": ci.t2, "cost_difference": ci.cost,
                "low": ci.low, "high": ci.high, "verdict": _verdict(ci.low, ci.high)}
     return CostComparison(columns, ci.confidence_level, method, {"bootstrap": bootstrap})
-
-
-def _finite(values, name: str) -> np.ndarray:
-    arr = np.atleast_1d(np.asarray(values, dtype=float))
-    if arr.ndim != 1 or arr.size == 0 or np.any(np.isnan(arr)):
-        raise ValueError(f"{name} must be a non-empty 1-D array without NaN")
-    return arr
 
 
 
