@@ -15,6 +15,7 @@ import numpy as np
 from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
 
 import rocsim
+from rocsim.sim.models import make_paired_model
 
 FIGURES = [f"fig5_{k}" for k in range(1, 13)]
 LEVEL = 0.9
@@ -44,7 +45,7 @@ def above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 
 def bench(n: int, rng) -> list[dict]:
-    paired = rocsim.models.make_paired_model((1, 3), (-1, 3), (3, 3), (-1, 3), 0.6)
+    paired = make_paired_model((1, 3), (-1, 3), (3, 3), (-1, 3), 0.6)
     pos1, pos2, neg1, neg2 = paired.sample(rng, n, n)
     t1, t2 = paired.first.cost_threshold(W), paired.second.cost_threshold(W)
     both = np.concatenate([pos1, neg1])

@@ -18,8 +18,8 @@ import numpy as np
 from _common import arguments, best_of, machine, mc_vertical_tpr, reproduce_section, table, write
 
 import rocsim
-from rocsim.kernel import kernel_roc_ci
-from rocsim.vertical import rank_weights
+from rocsim.core.kernel import kernel_roc_ci
+from rocsim.core.vertical import rank_weights
 
 FIGURES = ["fig4_6", "fig4_7", "fig4_8"]
 LEVEL = 0.95

@@ -38,13 +38,14 @@ from scipy import stats
 
 import rocsim
 from rocsim.cli import available_studies
+from rocsim.sim.models import make_paired_model
 
 SIZES = (100, 1000, 10_000)
 REPLICATES = (2000, 20_000)
 LEVEL = 0.9
 TAILS = ((1 - LEVEL) / 2, (1 + LEVEL) / 2)
 GRID = np.round(np.linspace(0.01, 0.99, 99), 12)
-MODEL = rocsim.models.make_paired_model((1.0, 1.0), (0.0, 1.0), (1.5, 1.0), (0.0, 1.0), 0.6)
+MODEL = make_paired_model((1.0, 1.0), (0.0, 1.0), (1.5, 1.0), (0.0, 1.0), 0.6)
 Bounds = tuple[np.ndarray, np.ndarray]
 
 

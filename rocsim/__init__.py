@@ -9,6 +9,8 @@ On labels and scores of one's own classifiers (scikit-learn style): ``rocsim.roc
 and ``rocsim.compare_auc``; from the command line, ``rocsim analyze``.
 """
 
+from importlib import metadata
+
 from rocsim.analysis import (
     AUCResult,
     CostBands,
@@ -22,7 +24,7 @@ from rocsim.analysis import (
     cost_curve_ci,
     roc_ci,
 )
-from rocsim.cost import (
+from rocsim.core.cost import (
     COST_METHODS,
     CostCI,
     CostDifferenceCI,
@@ -34,41 +36,44 @@ from rocsim.cost import (
     normalized_cost,
     operating_range,
 )
-from rocsim.counting import count_at_or_above, counts_at, roc_counts, split_scores
-from rocsim.coverage import binomial_coverage, cost_exact_coverage, threshold_exact_coverage
-from rocsim.intervals import (
+from rocsim.core.counting import count_at_or_above, counts_at, roc_counts, split_scores
+from rocsim.core.coverage import binomial_coverage, cost_exact_coverage, threshold_exact_coverage
+from rocsim.core.intervals import (
     PAIRED_METHODS,
     PROPORTION_METHODS,
     ProportionInterval,
     paired_difference_ci,
     proportion_ci,
 )
-from rocsim.kernel import KernelROC, kernel_roc_ci
-from rocsim.models import ScoreModel, draw_test_set, make_model
-from rocsim.paired import (
+from rocsim.core.kernel import KernelROC, kernel_roc_ci
+from rocsim.core.paired_threshold import (
     ThresholdDifferenceCI,
     ThresholdDifferenceDistribution,
-    VerticalDifference,
     dominance_probability,
     threshold_difference_ci,
     threshold_difference_distribution,
+)
+from rocsim.core.paired_vertical import (
+    VerticalDifference,
+    VerticalDifferenceCI,
     vertical_difference,
     vertical_difference_ci,
 )
-from rocsim.roc import auc, roc_curve
-from rocsim.threshold import (
+from rocsim.core.roc import auc, roc_curve
+from rocsim.core.threshold import (
     ThresholdCI,
     ThresholdDistribution,
     threshold_ci,
     threshold_distribution,
 )
-from rocsim.vertical import (
+from rocsim.core.vertical import (
     VerticalCI,
     VerticalDistribution,
     fpr_ranks,
     vertical_ci,
     vertical_distribution,
 )
+from rocsim.sim.models import ScoreModel, draw_test_set, make_model
 
 __all__ = [
     "COST_METHODS",
@@ -91,6 +96,7 @@ __all__ = [
     "ThresholdDistribution",
     "VerticalCI",
     "VerticalDifference",
+    "VerticalDifferenceCI",
     "VerticalDistribution",
     "auc",
     "auc_ci",
@@ -130,4 +136,7 @@ __all__ = [
     "vertical_distribution",
 ]
 
-__version__ = "0.1.0"
+try:
+    __version__ = metadata.version("rocsim")
+except metadata.PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "0+unknown"

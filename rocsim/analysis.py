@@ -3,8 +3,10 @@
 The scikit-learn-style entry points of rocsim: labels in any two values (``pos_label`` names the
 positive one), scores of any scale (probabilities, logits, margins; higher means positive), and
 optionally a second classifier scored on the same instances. Each validates its input once and
-calls the exact core (:mod:`rocsim.threshold`, :mod:`rocsim.vertical`, :mod:`rocsim.paired`,
-:mod:`rocsim.cost`); results are tables with ``.to_frame()`` and ``.plot(ax=None)``.
+calls the exact core (:mod:`rocsim.core.threshold`, :mod:`rocsim.core.vertical`,
+:mod:`rocsim.core.paired_threshold`, :mod:`rocsim.core.paired_vertical`,
+:mod:`rocsim.core.cost`); results are tables with ``.to_frame()`` and ``.plot(ax=None)``, drawn
+by :mod:`rocsim.views.plots` (the practitioner layer: the core below it, the views beside).
 
 - :func:`roc_ci`: ROC curve with rectangles (threshold averaging) or a band (vertical);
 - :func:`compare_roc`: ``TPR1 - TPR2`` with intervals, and dominance probabilities;
@@ -22,18 +24,15 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from rocsim._validation import check_choice, check_scores
-from rocsim.area import AUC_METHODS, auc_difference_interval, auc_interval
-from rocsim.cost import cost_ci, cost_difference_ci
-from rocsim.counting import count_at_or_above
-from rocsim.paired import (
-    dominance_probability,
-    threshold_difference_ci,
-    vertical_difference_ci,
-)
-from rocsim.roc import roc_curve
-from rocsim.threshold import threshold_ci
-from rocsim.vertical import fpr_ranks, vertical_ci
+from rocsim.core._validation import check_choice, check_scores
+from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.cost import cost_ci, cost_difference_ci
+from rocsim.core.counting import count_at_or_above
+from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
+from rocsim.core.paired_vertical import vertical_difference_ci
+from rocsim.core.roc import roc_curve
+from rocsim.core.threshold import threshold_ci
+from rocsim.core.vertical import fpr_ranks, vertical_ci
 
 #: Ways of averaging ROC curves (thesis 4.1): at fixed thresholds, or at fixed FPRs.
 AVERAGING = ("threshold", "vertical")
@@ -133,7 +132,7 @@ class ROCBands(_Table):
 
     def plot(self, ax=None):
         """The empirical ROC curve with the rectangles or the band."""
-        from rocsim.plotting import plot_roc_bands
+        from rocsim.views.plots import plot_roc_bands
 
         return plot_roc_bands(self, ax)
 
@@ -144,7 +143,7 @@ class ROCComparison(_Table):
 
     def plot(self, ax=None):
         """The difference with its band and the zero line."""
-        from rocsim.plotting import plot_difference
+        from rocsim.views.plots import plot_difference
 
         return plot_difference(self, ax)
 
@@ -154,7 +153,7 @@ class CostBands(_Table):
 
     def plot(self, ax=None):
         """The cost curve with its band."""
-        from rocsim.plotting import plot_cost_bands
+        from rocsim.views.plots import plot_cost_bands
 
         return plot_cost_bands(self, ax)
 
@@ -165,7 +164,7 @@ class CostComparison(_Table):
 
     def plot(self, ax=None):
         """The difference with its band and the zero line."""
-        from rocsim.plotting import plot_difference
+        from rocsim.views.plots import plot_difference
 
         return plot_difference(self, ax)
 
@@ -418,7 +417,7 @@ class AUCResult(_Table):
 
     def plot(self, ax=None):
         """The empirical ROC curve(s) with the AUC interval in the legend."""
-        from rocsim.plotting import plot_auc
+        from rocsim.views.plots import plot_auc
 
         return plot_auc(self, ax)
 

@@ -1,16 +1,16 @@
 """Study kinds of rocsim, each in the SimDesign shape (setup / generate / analyse / exact).
 
-The one shared runner, :func:`rocsim.runner.run_conditions`, executes every kind; a kind only
+The one shared runner, :func:`rocsim.sim.runner.run_conditions`, executes every kind; a kind only
 says how to draw one data set and how to judge its intervals.
 """
 
 from __future__ import annotations
 
-from rocsim._validation import check_choice
-from studies.cost import CostStudy, PairedCostStudy
-from studies.paired import PairedThresholdStudy, PairedVerticalStudy
-from studies.threshold import ThresholdStudy
-from studies.vertical import VerticalStudy
+from rocsim.core._validation import check_choice
+from rocsim.studies.cost import CostStudy, PairedCostStudy
+from rocsim.studies.paired import PairedThresholdStudy, PairedVerticalStudy
+from rocsim.studies.threshold import ThresholdStudy
+from rocsim.studies.vertical import VerticalStudy
 
 #: Study kind name (``kind:`` in a study config) -> its definition.
 KINDS = {

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from rocsim.models import PairedScoreModel, ScoreModel, make_model, make_paired_model
+from rocsim.sim.models import PairedScoreModel, ScoreModel, make_model, make_paired_model
 
 
 def grid_values(grid: Mapping) -> np.ndarray:

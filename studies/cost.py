@@ -22,25 +22,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.conditions import Condition
-from rocsim.cost import (
+from rocsim.core.cost import (
     COST_METHODS,
     cost_ci,
     cost_difference_ci,
     cost_target,
     effective_condition,
 )
-from rocsim.coverage import cost_exact_coverage
-from rocsim.models import PairedScoreModel, ScoreModel, draw_test_set
-from rocsim.runner import Setup
-from studies._common import (
+from rocsim.core.coverage import cost_exact_coverage
+from rocsim.sim.conditions import Condition
+from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
+from rocsim.sim.runner import Setup
+from rocsim.studies._common import (
     class_sizes,
     grid_values,
     interval_outcome,
     model_from_settings,
     paired_model_from_settings,
 )
-from studies.paired import _PairedStudy
+from rocsim.studies.paired import _PairedStudy
 
 
 @dataclass(frozen=True)

@@ -16,17 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.conditions import Condition
-from rocsim.intervals import PAIRED_METHODS
-from rocsim.models import PairedScoreModel, draw_class_counts
-from rocsim.paired import (
-    VERTICAL_DIFFERENCE_METHODS,
-    threshold_difference_ci,
-    vertical_difference_ci,
-)
-from rocsim.runner import Setup
-from rocsim.vertical import fpr_ranks
-from studies._common import (
+from rocsim.core.intervals import PAIRED_METHODS
+from rocsim.core.paired_threshold import threshold_difference_ci
+from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS, vertical_difference_ci
+from rocsim.core.vertical import fpr_ranks
+from rocsim.sim.conditions import Condition
+from rocsim.sim.models import PairedScoreModel, draw_class_counts
+from rocsim.sim.runner import Setup
+from rocsim.studies._common import (
     class_sizes,
     grid_values,
     interval_outcome,

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.conditions import Condition
-from rocsim.coverage import threshold_exact_coverage
-from rocsim.intervals import PROPORTION_METHODS
-from rocsim.models import ScoreModel, draw_test_set
-from rocsim.runner import Setup
-from rocsim.threshold import threshold_ci
-from studies._common import class_sizes, grid_values, model_from_settings, rectangle_outcome
+from rocsim.core.coverage import threshold_exact_coverage
+from rocsim.core.intervals import PROPORTION_METHODS
+from rocsim.core.threshold import threshold_ci
+from rocsim.sim.conditions import Condition
+from rocsim.sim.models import ScoreModel, draw_test_set
+from rocsim.sim.runner import Setup
+from rocsim.studies._common import class_sizes, grid_values, model_from_settings, rectangle_outcome
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.conditions import Condition
-from rocsim.kernel import kernel_roc_ci
-from rocsim.models import ScoreModel, draw_test_set
-from rocsim.runner import Setup
-from rocsim.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
-from studies._common import class_sizes, grid_values, interval_outcome, model_from_settings
+from rocsim.core.kernel import kernel_roc_ci
+from rocsim.core.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
+from rocsim.sim.conditions import Condition
+from rocsim.sim.models import ScoreModel, draw_test_set
+from rocsim.sim.runner import Setup
+from rocsim.studies._common import class_sizes, grid_values, interval_outcome, model_from_settings
 
 
 @dataclass(frozen=True)

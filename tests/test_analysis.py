@@ -18,7 +18,7 @@ from sklearn.naive_bayes import GaussianNB
 
 import rocsim
 from rocsim.analysis import thresholds_at_ratio
-from rocsim.area import auc_difference_interval, auc_interval
+from rocsim.core.area import auc_difference_interval, auc_interval
 
 
 @pytest.fixture(scope="module")

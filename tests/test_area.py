@@ -1,4 +1,4 @@
-"""AUC with confidence intervals (rocsim.area): DeLong's variance and the exact bootstrap's.
+"""AUC with confidence intervals (rocsim.core.area): DeLong's variance and the exact bootstrap's.
 
 Oracles: (a) every stratified bootstrap resample of tiny data sets, as multinomial count vectors
 with exact integer weights, for the exact bootstrap mean and variance; (b) seeded Monte Carlo
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from rocsim.area import (
+from rocsim.core.area import (
     AUC_METHODS,
     _cross_sum,
     _discordant_across,
@@ -31,7 +31,7 @@ from rocsim.area import (
     auc_difference_interval,
     auc_interval,
 )
-from rocsim.roc import auc as roc_auc
+from rocsim.core.roc import auc as roc_auc
 
 # --- brute force on the n+ x n- matrix ---------------------------------------------------------
 

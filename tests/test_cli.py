@@ -35,6 +35,21 @@ def test_study_writes_every_output(tmp_path):
     assert {"numpy", "scipy", "hydra-core"} <= set(meta["packages"])
     assert "git_commit" in meta and meta["wall_seconds"] > 0
     assert not list(out.glob("*.part")) and not list(out.glob(".*.part"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig4_2"]  # no cli.log, no .hydra
+
+
+def test_a_run_after_a_killed_one_removes_its_part_files(tmp_path):
+    out = tmp_path / "fig4_2"
+    stale = [out / ".coverage.csvabc123.part", out / ".cache" / ".0123-simulate.npzxyz.part"]
+    for path in stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("half a file")
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    done = run([*ROCSIM, "study=fig4_2", "replications=5", f"results_dir={tmp_path}",
+                "n_jobs=1", "grid.num=5"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not any(path.exists() for path in stale)
+    assert (out / "coverage.csv").exists()
 
 
 @pytest.mark.parametrize("args, word", [
@@ -61,9 +76,10 @@ def test_missing_study_is_one_line(tmp_path):
 
 def test_sweep_jobs_write_their_own_results(tmp_path):
     done = run([*ROCSIM, "-m", "study=fig4_4", "size.pi=0.3,0.5", "replications=10",
-                "study.axes.n=[25]", f"results_dir={tmp_path}", "n_jobs=1"], tmp_path)
+                "study.axes.n=[25]", f"results_dir={tmp_path / 'out'}", "n_jobs=1"], tmp_path)
     assert done.returncode == 0, done.stderr
-    tables = sorted((tmp_path / "fig4_4").glob("*/coverage.csv"))
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no cli.log in the working folder
+    tables = sorted((tmp_path / "out" / "fig4_4").glob("*/coverage.csv"))
     names = [p.parent.name for p in tables]
     assert len(names) == 2 and "size.pi=0.3" in names[0] and "size.pi=0.5" in names[1]
     assert tables[0].read_bytes() != tables[1].read_bytes()

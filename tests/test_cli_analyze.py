@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rocsim.cli_analyze import main
+from rocsim.cli.analyze import main
 
 SCRIPT = "from rocsim.cli import main; main()"
 

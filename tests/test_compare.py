@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rocsim.compare import group_key, method_summary
+from rocsim.views.sweep import group_key, method_summary
 
 
 def test_method_summary_by_hand():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rocsim.cli import compose_study
-from rocsim.pipeline import available_studies, study_conditions
+from rocsim.sim.configs import available_studies
+from rocsim.sim.pipeline import study_conditions
 
 THESIS_SETTINGS = {
     # study: (level, method, axes, per-class n, model family)

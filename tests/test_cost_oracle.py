@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from rocsim.cost import (
+from rocsim.core.cost import (
     cost_ci,
     cost_curve,
     cost_difference_ci,
@@ -34,8 +34,8 @@ from rocsim.cost import (
     normalized_cost,
     operating_range,
 )
-from rocsim.counting import count_at_or_above
-from rocsim.models import make_model
+from rocsim.core.counting import count_at_or_above
+from rocsim.sim.models import make_model
 
 W = [0.0, 0.1, 0.37, 0.5, 0.8, 1.0]
 

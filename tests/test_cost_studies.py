@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rocsim.cli import compose_study
-from rocsim.pipeline import run_study, study_conditions
+from rocsim.sim.pipeline import run_study, study_conditions
 
 # figure: (sampling, bootstrap formulas, pseudo-count; None = the method's default)
 SCHEMES = {

@@ -7,7 +7,7 @@ import pytest
 from scipy import optimize, stats
 from scipy.special import ndtr
 
-from rocsim.kernel import hall_hyndman_bandwidth, kernel_roc_ci
+from rocsim.core.kernel import hall_hyndman_bandwidth, kernel_roc_ci
 
 
 def direct(pos, neg, p, level):
@@ -38,7 +38,7 @@ def test_binned_evaluation_matches_direct_sums(n, theta):
     got = kernel_roc_ci(pos, neg, p, 0.9)
     want = direct(pos, neg, p, 0.9)
     for g, w in zip((got.tpr, got.low, got.high), want):
-        np.testing.assert_allclose(g, w, rtol=0, atol=1e-5)  # rocsim.kernel.GRID_SIZE
+        np.testing.assert_allclose(g, w, rtol=0, atol=1e-5)  # rocsim.core.kernel.GRID_SIZE
 
 
 def test_bandwidth_formula_by_hand():

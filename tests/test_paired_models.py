@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rocsim.models import make_paired_model
+from rocsim.sim.models import make_paired_model
 
 
 def model(rho=0.6, shift=2.0, theta=1.0):

@@ -26,14 +26,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from rocsim.intervals import paired_difference_ci
-from rocsim.paired import (
-    _small_count_table,
+from rocsim.core.intervals import paired_difference_ci
+from rocsim.core.joint_thresholds import small_count_table
+from rocsim.core.paired_threshold import (
     dominance_probability,
     threshold_difference_ci,
     threshold_difference_distribution,
-    vertical_difference_ci,
 )
+from rocsim.core.paired_vertical import vertical_difference_ci
 
 
 def z_of(level):
@@ -270,7 +270,7 @@ def test_agresti_min_with_zero_pseudo_count_is_wald(level):
 
 def test_paired_difference_ci_is_exported_at_top_level():
     import rocsim
-    from rocsim import intervals
+    from rocsim.core import intervals
 
     assert rocsim.paired_difference_ci is intervals.paired_difference_ci
 
@@ -608,7 +608,7 @@ def test_threshold_difference_ci_rejects_bad_options():
 
 def vertical_difference(*args, **kwargs):
     """Imported at call time: the function may land after this file."""
-    from rocsim.paired import vertical_difference as func
+    from rocsim.core.paired_vertical import vertical_difference as func
 
     return func(*args, **kwargs)
 
@@ -856,7 +856,7 @@ def test_small_count_table_equals_the_multinomial_lower_tail(n):
     c = np.concatenate([low[:40] + rng.integers(0, high[:40] - low[:40] + 1),
                         [0, 0, 25, 10, 0, 12, 20, 0, 0]])  # nested, disjoint, covering
     assert np.all((low <= c) & (c <= high))
-    table = _small_count_table(n, a, b, c, 30)
+    table = small_count_table(n, a, b, c, 30)
     for u in (0, 4, 17, 29):
         want = _both_at_most(n, n, c, a - c, b - c, u)
         np.testing.assert_allclose(table[:, u], want, rtol=1e-12, atol=1e-15)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 from rocsim.cli import compose_study
-from rocsim.pipeline import plain_config
-from rocsim.report import ReportEntry, condition_summary, settings_line, write_report
+from rocsim.sim.pipeline import plain_config
+from rocsim.views.report import ReportEntry, condition_summary, settings_line, write_report
 
 
 def table() -> pd.DataFrame:
@@ -48,7 +48,7 @@ def test_settings_line_names_the_method_and_the_schemes():
 
 
 def test_every_thesis_figure_says_where_it_agrees_or_differs():
-    from rocsim.pipeline import available_studies
+    from rocsim.sim.configs import available_studies
 
     missing = [n for n in available_studies() if not compose_study(n).study.thesis]
     assert missing == []

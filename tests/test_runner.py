@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rocsim.conditions import Condition, evaluate, expand_conditions, stable_int
-from rocsim.pipeline import run_study, study_conditions
-from rocsim.runner import replication_rng, run_conditions
-from studies import get_kind
+from rocsim.sim.conditions import Condition, evaluate, expand_conditions, stable_int
+from rocsim.sim.pipeline import run_study, study_conditions
+from rocsim.sim.runner import replication_rng, run_conditions
+from rocsim.studies import get_kind
 
 
 def _csv(output):

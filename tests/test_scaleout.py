@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rocsim.pipeline import run_study
+from rocsim.sim.pipeline import run_study
 
 distributed = pytest.importorskip("distributed")
 
@@ -57,10 +57,10 @@ def test_submitit_local_launcher_gives_the_local_bytes(tmp_path):
 def test_slurm_launcher_config_composes():
     from hydra import compose, initialize_config_dir
 
-    from rocsim.pipeline import CONFIG_DIR
+    from rocsim.sim.configs import package_config_dir
 
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
+    with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
         cfg = compose("config", overrides=["study=fig4_3", "hydra/launcher=slurm",
                                            "hydra.launcher.partition=cpu"],
                       return_hydra_config=True)

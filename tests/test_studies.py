@@ -9,12 +9,13 @@ import time
 import numpy as np
 import pytest
 
-from rocsim.pipeline import available_studies, run_study
+from rocsim.cli.study import run_and_draw
+from rocsim.sim.configs import available_studies
 
 
 @pytest.mark.parametrize("name", available_studies())
 def test_every_study_runs_small(small_study, tmp_path, name):
-    output = run_study(small_study(name, "replications=5", "grid.num=9"), tmp_path / name)
+    output = run_and_draw(small_study(name, "replications=5", "grid.num=9"), tmp_path / name)
     table = output.table
     assert len(table) == 9 * table["condition"].nunique()
     assert table["coverage"].between(0, 1).all() and np.isfinite(table["target"]).all()

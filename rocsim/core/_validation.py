@@ -84,6 +84,16 @@ def check_thresholds(thresholds, name: str = "thresholds") -> np.ndarray:
     return arr
 
 
+def check_conditions(w) -> np.ndarray:
+    """Operating conditions as a 1-D float array in [0, 1], or ``ValueError``."""
+    arr = np.atleast_1d(np.asarray(w, dtype=float))
+    if arr.ndim != 1:
+        raise ValueError(f"w must be 1-D, got shape {arr.shape}")
+    if not np.all((arr >= 0.0) & (arr <= 1.0)):  # also rejects NaN
+        raise ValueError("operating conditions w must lie in [0, 1]")
+    return arr
+
+
 def check_choice(value: str, valid: Iterable[str], name: str) -> str:
     """Raise a ``ValueError`` listing the valid names when ``value`` is not one of them."""
     valid = list(valid)

@@ -28,10 +28,10 @@ from functools import cached_property, lru_cache
 import numpy as np
 from scipy import special
 
-from rocsim._validation import check_choice, check_confidence_level, check_two_classes
-from rocsim.counting import count_at_or_above
-from rocsim.intervals import check_pseudo_count, normal_quantile
-from rocsim.threshold import BOOTSTRAP_SCHEMES, class_count_law
+from rocsim.core._validation import check_choice, check_confidence_level, check_two_classes
+from rocsim.core.counting import count_at_or_above
+from rocsim.core.intervals import check_pseudo_count, normal_quantile
+from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import signal, special
 
-from rocsim._validation import check_confidence_level, check_two_classes
-from rocsim.intervals import normal_quantile
+from rocsim.core._validation import check_confidence_level, check_two_classes
+from rocsim.core.intervals import normal_quantile
 
 #: Grid points of the binned kernel estimates. Linear binning errs by O((spacing / h)^2); with
 #: 2**12 points the smoothed TPR and its bounds are within 1e-5 of the direct kernel sums

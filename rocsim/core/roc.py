@@ -1,10 +1,10 @@
-"""Empirical ROC curve and its area, built on :func:`rocsim.counting.roc_counts`."""
+"""Empirical ROC curve and its area, built on :func:`rocsim.core.counting.roc_counts`."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from rocsim.counting import roc_counts
+from rocsim.core.counting import roc_counts
 
 
 def roc_curve(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

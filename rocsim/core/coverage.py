@@ -18,17 +18,20 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from rocsim._validation import check_choice, check_confidence_level
-from rocsim.cost import (
+from rocsim.core._validation import check_choice, check_conditions, check_confidence_level
+from rocsim.core.cost import (
     COST_BOOTSTRAPS,
     COST_METHODS,
-    check_conditions,
     cost_interval_from_counts,
     cost_target,
 )
-from rocsim.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
-from rocsim.models import SAMPLING_SCHEMES
-from rocsim.threshold import BOOTSTRAP_SCHEMES, effective_sizes, rate_intervals
+from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
+from rocsim.core.threshold import (
+    BOOTSTRAP_SCHEMES,
+    SAMPLING_SCHEMES,
+    effective_sizes,
+    rate_intervals,
+)
 
 #: Probability mass left out at each tail of a binomial sum.
 TAIL_MASS = 1e-17
@@ -68,7 +71,7 @@ def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCo
 
     Examples
     --------
-    >>> from rocsim.intervals import interval_from_counts
+    >>> from rocsim.core.intervals import interval_from_counts
     >>> score = lambda x, n: tuple(interval_from_counts(x, n, 0.9 ** 0.5, "score", None))
     >>> round(float(binomial_coverage(10000, [1.7549e-5], score).cover[0]), 4)
     0.839
@@ -236,7 +239,7 @@ def cost_exact_coverage(
 
     With ``TP ~ Bin(n+, S+(t))`` and ``FP ~ Bin(n-, S-(t))`` independent, the coverage at each
     grid point is ``sum_{x, y} Pr{TP = x} Pr{FP = y} 1[low(x, y) <= c <= high(x, y)]``, where
-    ``c`` is the true value of the statistic (:func:`rocsim.cost.cost_target`).
+    ``c`` is the true value of the statistic (:func:`rocsim.core.cost.cost_target`).
 
     Parameters
     ----------

@@ -209,14 +209,15 @@ def _ranges(x: np.ndarray, hit: np.ndarray) -> str:
 
 
 def _figure(stem: Path, plotters, titles) -> None:
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
-    fig, axes = plt.subplots(1, len(plotters), figsize=(5.5 * len(plotters), 5), squeeze=False)
+    # a Figure of its own, not pyplot's: written to files, whatever the backend
+    fig = Figure(figsize=(5.5 * len(plotters), 5))
+    axes = fig.subplots(1, len(plotters), squeeze=False)
     for ax, draw, title in zip(axes[0], plotters, titles):
         draw(ax)
         ax.set_title(title)
     fig.tight_layout()
     for suffix in (".png", ".pdf"):
         fig.savefig(stem.with_suffix(suffix), dpi=120)
-    plt.close(fig)
 

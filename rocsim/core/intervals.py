@@ -6,7 +6,7 @@ every exact bootstrap law in rocsim reads its intervals from it (the statsmodels
 
 The sizes ``n`` may be non-integer: under the full bootstrap the law of a rate is a mixture of
 scaled binomials, summarised by an *effective* size ``1 / E[1/N]`` (see
-:mod:`rocsim.threshold`).
+:mod:`rocsim.core.threshold`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from rocsim._validation import check_choice, check_confidence_level
+from rocsim.core._validation import check_choice, check_confidence_level
 
 #: Default pseudo-count of the ``agresti`` method for one proportion (thesis Table 5.1).
 AGRESTI_PSEUDO_COUNT = 2.0

@@ -25,8 +25,8 @@ when ``n+ = n-``. In terms of rates ``A = w pi / C_max``, ``B = (1 - w)(1 - pi) 
 is defined for every resample (an absent class contributes 0), so no resample is redrawn.
 
 Intervals are Gaussian. Each class's statistic gets its interval from the shared dispatch
-tables (:data:`~rocsim.intervals.PROPORTION_METHODS` for one classifier,
-:data:`~rocsim.intervals.PAIRED_METHODS` for two); the interval of ``method`` is read as a
+tables (:data:`~rocsim.core.intervals.PROPORTION_METHODS` for one classifier,
+:data:`~rocsim.core.intervals.PAIRED_METHODS` for two); the interval of ``method`` is read as a
 Gaussian (centre, half-width / z) and the two classes are combined as above:
 
 * ``wald``: the exact bootstrap moments themselves;
@@ -42,15 +42,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim._validation import (
+from rocsim.core._validation import (
     check_choice,
+    check_conditions,
     check_confidence_level,
     check_paired,
     check_thresholds,
     check_two_classes,
 )
-from rocsim.counting import count_at_or_above, roc_counts
-from rocsim.intervals import (
+from rocsim.core.counting import count_at_or_above, roc_counts
+from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     AGRESTI_PSEUDO_COUNT,
     PAIRED_METHODS,
@@ -58,7 +59,7 @@ from rocsim.intervals import (
     check_pseudo_count,
     normal_quantile,
 )
-from rocsim.paired import discordant_counts
+from rocsim.core.paired_threshold import discordant_counts
 
 #: Interval methods of cost curves: the methods both dispatch tables share, whose intervals
 #: are symmetric about their centre and therefore read as Gaussians.
@@ -443,7 +444,7 @@ def cost_interval_from_counts(tp, fp, n_pos: int, n_neg: int, w, level: float, m
     """``(mean, var, low, high)`` of one classifier's cost from validated counts, unclipped.
 
     ``tp``, ``fp`` and ``w`` broadcast together. The fast path of :func:`cost_ci`, of the
-    simulation studies and of :func:`rocsim.coverage.cost_exact_coverage`.
+    simulation studies and of :func:`rocsim.core.coverage.cost_exact_coverage`.
     """
     tpr, fpr = tp / n_pos, fp / n_neg
     mean, var = _combine(1.0 - tpr, tpr * (1.0 - tpr) / n_pos, fpr, fpr * (1.0 - fpr) / n_neg,
@@ -505,16 +506,6 @@ def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count
     a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
     check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
     return level, method, a
-
-
-def check_conditions(w) -> np.ndarray:
-    """Operating conditions as a 1-D float array in [0, 1], or ``ValueError``."""
-    arr = np.atleast_1d(np.asarray(w, dtype=float))
-    if arr.ndim != 1:
-        raise ValueError(f"w must be 1-D, got shape {arr.shape}")
-    if not np.all((arr >= 0.0) & (arr <= 1.0)):  # also rejects NaN
-        raise ValueError("operating conditions w must lie in [0, 1]")
-    return arr
 
 
 def _conditions_and_thresholds(w, thresholds, pos: np.ndarray, neg: np.ndarray,

@@ -4,7 +4,7 @@ difference of two classifiers scored on the same instances.
 Notation. ``x_i`` are the scores of the ``n+`` positives, ``y_j`` those of the ``n-`` negatives
 and ``psi_ij = psi(x_i, y_j)`` is 1 when ``x_i > y_j``, 1/2 on a tie and 0 otherwise, so that
 ``AUC = sum_ij psi_ij / (n+ n-)`` (the Mann-Whitney statistic; the area under the empirical ROC
-curve of :func:`rocsim.roc.auc`). Row and column sums ``R_i = sum_j psi_ij`` and
+curve of :func:`rocsim.core.roc.auc`). Row and column sums ``R_i = sum_j psi_ij`` and
 ``C_j = sum_i psi_ij`` are ``n-`` and ``n+`` times DeLong's placement values. For the difference
 of two classifiers every formula holds with ``psi = psi1 - psi2``.
 
@@ -32,10 +32,10 @@ Two variances of the AUC, both from these sums:
     ``psi`` over the ``n+ n-`` pairs: ``a b`` times DeLong's variance plus a term of relative
     order ``1/n``.
 
-Everything is computed in ``O(n log n)`` from counts of :func:`rocsim.counting.count_at_or_above`,
-in units of ``2 psi`` so that the sums are exact integers. The paired ``Q`` needs
-``sum_ij psi1_ij psi2_ij``, a count of pairs over two orderings at once, which
-:func:`_discordant_across` finds with a vectorised merge-sort count.
+Everything is computed in ``O(n log n)`` from counts of
+:func:`rocsim.core.counting.count_at_or_above`, in units of ``2 psi`` so that the sums are
+exact integers. The paired ``Q`` needs ``sum_ij psi1_ij psi2_ij``, a count of pairs over two
+orderings at once, which :func:`_discordant_across` finds with a vectorised merge-sort count.
 """
 
 from __future__ import annotations
@@ -45,14 +45,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from rocsim._validation import (
+from rocsim.core._validation import (
     check_choice,
     check_confidence_level,
     check_paired,
     check_two_classes,
 )
-from rocsim.counting import count_at_or_above
-from rocsim.intervals import normal_quantile
+from rocsim.core.counting import count_at_or_above
+from rocsim.core.intervals import normal_quantile
 
 #: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
 AUC_METHODS = ("delong", "exact_bootstrap")

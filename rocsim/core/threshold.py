@@ -21,16 +21,20 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
-from rocsim._validation import (
+from rocsim.core._validation import (
     check_choice,
     check_confidence_level,
     check_thresholds,
     check_two_classes,
 )
-from rocsim.counting import count_at_or_above
-from rocsim.intervals import check_method, check_pseudo_count, interval_from_counts
+from rocsim.core.counting import count_at_or_above
+from rocsim.core.intervals import check_method, check_pseudo_count, interval_from_counts
 
+#: How the bootstrap resamples: each class on its own, or the whole test set.
 BOOTSTRAP_SCHEMES = ("stratified", "full")
+
+#: How test sets are drawn in studies and exact coverage: fixed class sizes, or binomial ones.
+SAMPLING_SCHEMES = ("stratified", "full")
 
 
 @lru_cache(maxsize=256)
@@ -232,7 +236,7 @@ def threshold_ci(
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)``.
     method : str, default "score"
-        Any name of :data:`rocsim.intervals.PROPORTION_METHODS`.
+        Any name of :data:`rocsim.core.intervals.PROPORTION_METHODS`.
     bootstrap : {"stratified", "full"}, default "stratified"
     pseudo_count : float, optional
         For ``method="agresti"`` (default 2).

@@ -15,9 +15,7 @@ conditions that are missing.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +26,8 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
-from rocsim.conditions import Condition, stable_int
+from rocsim.sim.conditions import Condition, stable_int
+from rocsim.sim.io import atomic_write
 
 #: Per-grid-point outcomes every ``analyse`` returns.
 CORE_OUTCOMES = ("cover", "below", "above", "width")
@@ -112,20 +111,6 @@ def summarise(condition: Condition, setup: Setup, outcomes: dict[str, np.ndarray
         else:
             table[name] = mean(name)
     return pd.DataFrame(table)
-
-
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write(tmp)`` and move ``tmp`` onto ``path``: readers never see a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=".part")
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 @dataclass
@@ -255,12 +240,6 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
         client.close()
         if cluster is not None:
             cluster.close()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, progress,

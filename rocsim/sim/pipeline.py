@@ -19,22 +19,22 @@ from typing import Any
 
 import pandas as pd
 
-from rocsim._validation import check_choice, check_confidence_level
-from rocsim.conditions import Condition, expand_conditions
-from rocsim.cost import COST_PRIORS, THRESHOLD_RULES
-from rocsim.intervals import check_pseudo_count
-from rocsim.models import SAMPLING_SCHEMES, make_model
-from rocsim.runner import (
+from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core.cost import COST_PRIORS, THRESHOLD_RULES
+from rocsim.core.intervals import check_pseudo_count
+from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
+from rocsim.sim.conditions import Condition, expand_conditions
+from rocsim.sim.configs import available_studies
+from rocsim.sim.io import atomic_write, remove_stale_parts
+from rocsim.sim.models import make_model
+from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
-    atomic_write,
     backend_context,
     run_conditions,
 )
-from rocsim.threshold import BOOTSTRAP_SCHEMES
+from rocsim.studies import get_kind
 
-REPO_DIR = Path(__file__).resolve().parents[1]
-CONFIG_DIR = REPO_DIR / "configs"
 PACKAGES = ("rocsim", "numpy", "scipy", "pandas", "hydra-core", "joblib", "matplotlib",
             "pyarrow", "tqdm")
 
@@ -50,14 +50,6 @@ class StudyOutput:
     @property
     def table(self) -> pd.DataFrame:
         return self.run.table
-
-
-def available_studies() -> list[str]:
-    """Names of the study overlays shipped in ``configs/study``, in figure order."""
-    def order(name: str):
-        return tuple(int(p) for p in name.removeprefix("fig").split("_") if p.isdigit())
-
-    return sorted((p.stem for p in (CONFIG_DIR / "study").glob("*.yaml")), key=order)
 
 
 def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
@@ -81,7 +73,6 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
 
 def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     """Every condition of the study, validated before anything runs."""
-    from studies import get_kind
 
     cfg = plain_config(cfg)
     study = cfg["study"]
@@ -115,15 +106,14 @@ def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None,
               progress_bar=None) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
-    Writes ``coverage.csv``, ``coverage.parquet``, ``meta.json`` and ``coverage.png``/``.pdf``
-    to ``out_dir`` (default ``<results_dir>/<study>``), each atomically, only once every
-    condition is done; finished conditions are cached in ``out_dir/.cache`` so an
-    interrupted run resumes where it stopped. ``progress_bar`` (a tqdm bar) is advanced
-    instead of the run's own bar, so that several studies share one.
+    Writes ``coverage.csv``, ``coverage.parquet`` and ``meta.json`` to ``out_dir`` (default
+    ``<results_dir>/<study>``), each atomically, only once every condition is done; finished
+    conditions are cached in ``out_dir/.cache`` so an interrupted run resumes where it
+    stopped, and the ``.part`` files a killed run left there are removed. ``progress_bar`` (a
+    tqdm bar) is advanced instead of the run's own bar, so that several studies share one.
+    The figure is drawn by the views (:func:`rocsim.views.figures.save_study_figure`).
     """
-    from studies import get_kind
-
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
     conditions = study_conditions(cfg)
     study = cfg["study"]
@@ -152,6 +142,8 @@ def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None,
     run.table = table
     wall = time.perf_counter() - started
     _write_outputs(out_dir, table, cfg, run, wall)
+    for folder in (out_dir, out_dir / ".cache"):
+        remove_stale_parts(folder, started_at)
     return StudyOutput(out_dir, run, wall)
 
 
@@ -174,8 +166,6 @@ def _model_label(spec) -> str:
 
 
 def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float):
-    from rocsim.plotting import save_study_figure
-
     atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
     meta = {
@@ -197,7 +187,6 @@ def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall
     }
     atomic_write(out_dir / "meta.json",
                  lambda p: p.write_text(json.dumps(meta, indent=2, default=str) + "\n"))
-    save_study_figure(table, cfg, out_dir)
 
 
 def plain_config(cfg) -> dict:
@@ -223,8 +212,14 @@ def _versions() -> dict[str, str]:
 
 
 def _git_commit() -> str | None:
+    """The commit of the source checkout rocsim runs from (editable install), else ``None``:
+    an installed wheel has no commit, and the folder around site-packages may be some other
+    repository."""
+    checkout = Path(__file__).resolve().parents[2]
+    if not (checkout / "pyproject.toml").is_file() or not (checkout / "studies").is_dir():
+        return None
     try:
-        done = subprocess.run(["git", "-C", str(REPO_DIR), "rev-parse", "HEAD"],
+        done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"],
                               capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return None

@@ -14,8 +14,8 @@ from functools import cached_property
 import numpy as np
 from scipy import optimize, special, stats
 
-from rocsim._validation import check_choice
-from rocsim.cost import check_conditions
+from rocsim.core._validation import check_choice, check_conditions
+from rocsim.core.threshold import SAMPLING_SCHEMES
 
 #: family -> (parameter names, scipy distribution from the parameters)
 FAMILIES = {
@@ -24,7 +24,6 @@ FAMILIES = {
     "exponential": (("mean",), lambda mean: stats.expon(scale=mean)),
 }
 
-SAMPLING_SCHEMES = ("stratified", "full")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocsim._validation import check_labels, check_thresholds, check_two_classes
+from rocsim.core._validation import check_labels, check_thresholds, check_two_classes
 
 
 def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:

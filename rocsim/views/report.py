@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from rocsim.runner import atomic_write
+from rocsim.sim.io import atomic_write
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 from hydra.experimental.callback import Callback
 
-from rocsim.runner import atomic_write
+from rocsim.sim.io import atomic_write
 
 #: Job-folder parts that only choose the interval method (dropped to group jobs).
 _METHOD_KEYS = ("interval=", "interval.method=")
@@ -58,7 +58,7 @@ def overlay(table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str
     """Coverage of ``table`` with one line per value of ``lines``, written as PNG and PDF at
     ``path`` (no suffix). Panels follow the study's own panels, with its line variable (if
     any) as a further panel axis, since lines now show something else."""
-    from rocsim.plotting import plot_coverage, plt
+    from rocsim.views.figures import plot_coverage
 
     panels = plot.get("panels") or []
     panels = [panels] if isinstance(panels, str) else list(panels)
@@ -68,7 +68,6 @@ def overlay(table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str
     for suffix in ("png", "pdf"):
         atomic_write(path.with_suffix(f".{suffix}"),
                      lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
-    plt.close(fig)
 
 
 def write_comparison(tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str,

@@ -1,0 +1,79 @@
+"""``rocsim study=<name> [overrides...]``: one study, or a ``-m`` sweep, through Hydra.
+
+The config groups are rocsim's own (package data) and those of the user's config folders
+(:mod:`rocsim.sim.configs`); a ``group=option`` naming an option no folder has is answered in
+one line with the valid ones, before Hydra starts.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rocsim.cli._common import fail
+from rocsim.sim.configs import group_options, is_group, package_config_dir, searchpath_override
+from rocsim.sim.pipeline import StudyOutput, plain_config, run_study
+
+
+def run(args: list[str]) -> None:
+    """Run ``rocsim`` with command-line ``args`` (Hydra reads them from ``sys.argv``)."""
+    import hydra
+
+    reject_unknown_choices(args)
+    if not any(a.startswith("hydra.searchpath") for a in args):
+        sys.argv[1:] = [*args, *searchpath_override()]
+    decorated = hydra.main(version_base=None, config_path=str(package_config_dir()),
+                           config_name="config")(_study_job)
+    decorated()
+
+
+def run_and_draw(cfg, out_dir: Path | None = None, progress_bar=None) -> StudyOutput:
+    """Run a study (:func:`rocsim.sim.pipeline.run_study`) and draw its figure; bad settings
+    end the command with one line on stderr."""
+    from rocsim.views.figures import save_study_figure
+
+    try:
+        output = run_study(cfg, out_dir, progress_bar=progress_bar)
+    except ValueError as err:
+        name = plain_config(cfg)["study"].get("name")
+        fail(f"{name}: {err}" if progress_bar is not None and name else str(err))
+    save_study_figure(output.table, plain_config(cfg), output.directory)
+    return output
+
+
+def _study_job(cfg) -> None:
+    """Body of ``rocsim``: run the composed study, into its own folder in a sweep."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    out_dir = None
+    hydra_cfg = HydraConfig.get()
+    if hydra_cfg.mode == RunMode.MULTIRUN and cfg.study.name:
+        job = hydra_cfg.job.override_dirname or f"job{hydra_cfg.job.num}"
+        out_dir = Path(cfg.results_dir) / cfg.study.name / job.replace("/", "_")
+    output = run_and_draw(cfg, out_dir)
+    print(f"{cfg.study.name}: wrote {output.directory} in {output.wall_seconds:.1f} s")
+
+
+def reject_unknown_choices(args: list[str]) -> None:
+    """Answer ``group=option`` with an unknown option in one line listing the valid ones."""
+    for arg in args:
+        if "=" not in arg or arg.startswith(("-", "+", "~", "hydra")):
+            continue
+        group, _, values = arg.partition("=")
+        if "." in group or "/" in group or not is_group(group):
+            continue
+        valid = group_options(group)
+        for value in values.split(","):
+            if value not in valid and value != "null":
+                fail(f"unknown {group} {value!r}; valid: {', '.join(valid)}")
+
+
+def compose_study(name: str, overrides: list[str] | None = None):
+    """The resolved config of study ``name`` with Hydra ``overrides`` (compose API), with the
+    user's config folders on the search path."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
+        return compose("config", overrides=[f"study={name}", *(overrides or []),
+                                            *searchpath_override()])

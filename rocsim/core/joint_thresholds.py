@@ -1,0 +1,318 @@
+"""The joint bootstrap law of two classifiers' thresholds at one FPR rank (Algorithm 4.4).
+
+Under the stratified bootstrap of the negatives, the thresholds ``T1``, ``T2`` of two classifiers
+at FPR ``r/n-`` are the ``r``-th largest resampled negative scores under each classifier (the same
+resampled negatives). Their joint law enters the variance of ``TPR1 - TPR2`` only through
+``L(a, b) = Pr{N_A <= r - 1, N_B <= r - 1}``, where ``N_A``, ``N_B`` count the resampled
+negatives in the top ``a`` of classifier 1 and the top ``b`` of classifier 2; it depends on
+``|A|, |B|, |A & B|`` only (SPEC section 4).
+
+:class:`JointThresholdLaw` evaluates ``L`` on a grid of ``(a, b)`` for every rank at once:
+exact small-count tables (:func:`small_count_table`, matrix products over coefficients cached
+per ``n-``) where a count or its complement is small, and a Gaussian copula of the exact
+binomial marginals (one bivariate normal CDF per pair) in between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy import special
+
+#: Counts of at most ``SMALL_COUNT - 1`` draws (in a set or in its complement) are summed
+#: exactly by :func:`small_count_table`; in between, ``algorithm="hybrid"`` uses a Gaussian
+#: copula. With ``n- <= 2 * SMALL_COUNT`` every rank is covered, so the result is exact.
+SMALL_COUNT = 30
+
+# marginal probabilities this close to 0 or 1 are treated as 0 or 1 (error <= 1e-15 per pair)
+_NEGLIGIBLE = 1e-15
+
+
+def _bivariate_normal_cdf(h: np.ndarray, k: np.ndarray, rho: np.ndarray) -> np.ndarray:
+    """``Pr{X <= h, Y <= k}`` for standard normals with correlation ``rho`` (Owen 1956, via
+    Owen's T: accurate to rounding for every ``|rho| < 1``)."""
+    root = np.sqrt(np.maximum(1.0 - rho * rho, 1e-300))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a_h = (k - rho * h) / (h * root)
+        a_k = (h - rho * k) / (k * root)
+    offset = np.where((h * k < 0) | ((h * k == 0) & (h + k < 0)), 0.5, 0.0)
+    value = (0.5 * special.ndtr(h) + 0.5 * special.ndtr(k) - special.owens_t(h, a_h)
+             - special.owens_t(k, a_k) - offset)
+    origin = 0.25 + np.arcsin(np.clip(rho, -1, 1)) / (2 * np.pi)
+    return np.where((h == 0) & (k == 0), origin, value)
+
+
+def _floored_logs(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``log p`` and ``log(1 - p)`` floored at ``-1e300``, so that ``0 * log 0 = 0`` (a sure
+    outcome keeps probability 1) and sums of a few such terms stay finite."""
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log(p), -1e300), np.maximum(np.log1p(-p), -1e300)
+
+
+def _log_comb(m: np.ndarray, size: int) -> np.ndarray:
+    """``out[..., k] = log C(m, k)`` for ``k < size`` (``-inf`` for ``k > m``), as sums of
+    ``log((m - t)/(t + 1))``: ``gammaln(m + 1) - ...`` would lose ``m * eps`` to cancellation."""
+    t = np.arange(size - 1)
+    with np.errstate(divide="ignore"):
+        steps = np.log(np.maximum(np.asarray(m, dtype=float)[..., None] - t, 0)) - np.log1p(t)
+    return np.concatenate([np.zeros((*np.shape(m), 1)), np.cumsum(steps, axis=-1)], axis=-1)
+
+
+@dataclass(frozen=True)
+class _CountTableCoefficients:
+    """What :func:`small_count_table` needs that depends on ``(n, size)`` only: the
+    polynomial coefficients ``poly[branch][x, i * size + j]`` (odds-ratio powers ``x``, cells
+    ``(i, j)``), ``log C(n, i)`` and ``below[(i, j), u] = 1{max(i, j) <= u}``, which sums the
+    joint pmf into the table."""
+
+    poly: tuple[np.ndarray, np.ndarray]
+    log_comb: np.ndarray
+    below: np.ndarray
+
+
+@lru_cache(maxsize=16)
+def _count_table_coefficients(n: int, size: int) -> _CountTableCoefficients:
+    i, j, x = np.ogrid[:size, :size, :size]
+    low = np.minimum(i, j)
+    # K[i, j, x] = C(i, x) C(n - i, j - x): x of the i draws in A also in B, j - x of the
+    # n - i others in B (Fisher's noncentral hypergeometric weights); at most C(n, size) 2^size
+    inside = _log_comb(np.arange(size), size)[i, x]
+    outside = _log_comb(n - np.arange(size), size)[i, np.clip(j - x, 0, None)]
+    poly_up = np.where(x <= low, np.exp(inside + outside), 0.0)
+    # odds ratio > 1: the same polynomial in 1/odds, read from the top power min(i, j) down
+    top = np.clip(low - x, 0, None).astype(int)
+    poly_down = np.where(x <= low, np.take_along_axis(poly_up, top, axis=-1), 0.0)
+    flat = (size * size, size)
+    cells = np.arange(size)
+    return _CountTableCoefficients(
+        poly=(poly_up.reshape(flat).T.copy(), poly_down.reshape(flat).T.copy()),
+        log_comb=_log_comb(n, size),
+        below=(np.maximum(cells[:, None], cells[None, :]).ravel()[:, None] <= cells).astype(float),
+    )
+
+
+def _toeplitz(v: np.ndarray, size: int) -> np.ndarray:
+    """View ``out[p, i, j] = v[p, i - j + size - 1]`` of ``v`` with ``2 size - 1`` columns."""
+    return np.lib.stride_tricks.sliding_window_view(v, size, axis=1)[:, :, ::-1]
+
+
+#: Pairs per block in :func:`small_count_table` (bounds its memory to ~size^2 * 24 bytes each).
+_TABLE_BLOCK = 2048
+
+
+def small_count_table(n: int, a, b, c, size: int) -> np.ndarray:
+    """``out[..., u] = Pr{N_A <= u, N_B <= u}`` for ``u = 0 .. size - 1``, exactly.
+
+    ``N_A``, ``N_B`` count the ``n`` uniform draws among ``n`` negatives that fall in sets of
+    sizes ``a``, ``b`` with ``|A & B| = c`` (``size <= ceil(n / 2)``). Condition on
+    ``N_A = i ~ Bin(n, a/n)`` (pmf ``b(i)``): ``N_B = X + Z`` with independent
+    ``X ~ Bin(i, rho)``, ``rho = c/a``, and ``Z ~ Bin(n - i, tau)``, ``tau = (b - c)/(n - a)``,
+    so with ``K[i, j, x] = C(i, x) C(n - i, j - x)`` and the odds ratio
+    ``omega = rho (1 - tau) / ((1 - rho) tau)``
+
+    ``Pr{N_A = i, N_B = j} = b(i) (1-rho)^i (1-tau)^(n-i) (tau/(1-tau))^j sum_x K[i,j,x] omega^x``.
+
+    For ``omega > 1`` the sum is taken in ``1/omega`` from its top power ``min(i, j)``, and the
+    prefactor becomes ``b(i) rho^i (1-tau)^(n-i) E(i - j)`` with ``E(d) = ((1-rho)/rho)^d``
+    for ``d >= 0`` and ``(tau/(1-tau))^-d`` below. ``K`` depends on ``(n, size)`` only, so the
+    sums for every pair are one matrix product; the prefactor is a product of per-pair vectors
+    (``O(size)`` exponentials per pair); a third matrix product sums the cells
+    ``max(i, j) <= u``. Every term is positive (no cancellation), powers of the odds ratio are
+    at most 1, ratios at most ``n`` (so nothing overflows for ``n^size < 1e300``). ``O(size^3)``
+    per pair, in BLAS.
+    """
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, c)))
+    shape = a.shape
+    a, b, c = a.ravel(), b.ravel(), c.ravel()
+    coef = _count_table_coefficients(int(n), int(size))
+    rho = np.where(a > 0, c / np.maximum(a, 1), 0.0)
+    tau = np.where(a < n, (b - c) / np.maximum(n - a, 1), 0.0)
+    rise, fall = rho * (1 - tau), (1 - rho) * tau
+    down = rise > fall  # omega > 1, hence rho > 0 and tau < 1
+    ratio = np.where(down, fall, rise) / np.where(down, rise, np.where(fall > 0, fall, 1.0))
+    (la, l1a), (lr, l1r), (lt, l1t) = (_floored_logs(v) for v in (a / n, rho, tau))
+    k = np.arange(size)
+    shift = np.arange(2 * size - 1) - (size - 1)  # d = i - j
+    out = np.zeros((a.size, size))
+    # tau = 1 puts all n - i draws outside A in B: N_B >= n - size + 1 >= size, so out = 0
+    for branch, rows in enumerate((np.flatnonzero(~down & (tau < 1)), np.flatnonzero(down))):
+        for block in np.array_split(rows, -(-rows.size // _TABLE_BLOCK)) if rows.size else ():
+            joint = ((ratio[block, None] ** k) @ coef.poly[branch]).reshape(-1, size, size)
+            log_row = (coef.log_comb + la[block, None] * k + l1a[block, None] * (n - k)
+                       + (lr, l1r)[branch == 0][block, None] * k + l1t[block, None] * (n - k))
+            joint *= np.exp(log_row)[:, :, None]
+            odds_tau = (lt - l1t)[block, None]
+            if branch == 0:
+                joint *= np.exp(odds_tau * k)[:, None, :]
+            else:
+                steps = np.where(shift >= 0, (l1r - lr)[block, None] * shift, -odds_tau * shift)
+                joint *= _toeplitz(np.exp(steps), size)
+            out[block] = joint.reshape(block.size, -1) @ coef.below
+    return np.minimum(out, 1.0).reshape(*shape, size)
+
+
+#: Up to this many negatives the marginals of :func:`_binomial_below` are cached as whole rows.
+_CACHED_ROWS = 5000
+
+
+@lru_cache(maxsize=64)
+def _binomial_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    below = special.bdtr(np.asarray(u)[:, None], n, np.arange(n + 1) / n)
+    return below, special.ndtri(below)
+
+
+def _binomial_below(n: int, u: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``out[k, j] = Pr{Bin(n, a_j/n) <= u_k}`` and its standard normal quantile, for integer
+    ``a``. They depend on ``(n, u, a)`` only, so up to ``_CACHED_ROWS`` negatives the rows over
+    every ``a`` are computed once per grid of ranks and shared by every data set of a
+    simulation."""
+    u = np.asarray(u, dtype=np.int64)
+    if n <= _CACHED_ROWS:
+        below, probit = _binomial_rows(n, tuple(u.tolist()))
+        return below[:, a], probit[:, a]
+    below = special.bdtr(u[:, None], n, np.asarray(a)[None, :] / n)
+    return below, special.ndtri(below)
+
+
+def _copula_below(n: int, h, k, a, b, c) -> np.ndarray:
+    """``Pr{N_A <= u, N_B <= u}`` approximated by the exact binomial marginals of ``N_A`` and
+    ``N_B`` (normal quantiles ``h``, ``k``) joined by a Gaussian copula with their multinomial
+    correlation: one bivariate normal CDF per pair. For marginals strictly inside (0, 1)."""
+    pa, pb, pab = a / n, b / n, c / n
+    rho = (pab - pa * pb) / np.sqrt(pa * (1 - pa) * pb * (1 - pb))
+    return _bivariate_normal_cdf(h, k, np.clip(rho, -1.0, 1.0))
+
+
+#: Pairs of threshold values evaluated at once by :meth:`JointThresholdLaw.moments`.
+_PAIR_BLOCK = 1 << 21
+
+
+class JointThresholdLaw:
+    """``L_k(a, b) = Pr{N_A <= u_k, N_B <= u_k}`` at the ranks ``u_k = r_k - 1`` for the value
+    grid ``a_values x b_values`` (sorted integers) with overlaps
+    ``overlap[i, j] = |A_{a_i} & B_{b_j}|``: exact tables where ``u`` or ``n - 1 - u`` is below
+    ``small`` (complement sets turn the upper end into small counts), the Gaussian copula of
+    :func:`_copula_below` in between. Tables are built once, for the part of the grid where the
+    marginals are not negligible, and serve every rank.
+
+    Where a marginal is negligible (within ``1e-15`` of 0 or 1) no joint law is needed:
+    ``L = 0`` if either is ~0, the other marginal if one is ~1; the pairs with both marginals
+    *open* form, at each rank, a block of the grid.
+    """
+
+    def __init__(self, n: int, a_values, b_values, overlap, small: int, ranks):
+        # with small = ceil(n/2) the two tables already cover every rank
+        self.n, self.small = n, min(small, -(-n // 2))
+        self.a, self.b, self.c = a_values, b_values, overlap
+        self.u = np.asarray(ranks, dtype=np.int64) - 1
+        # looser than the test for an open marginal, so that every pair found open has a
+        # table entry despite rounding
+        u_low, keep = [self.small - 1], _NEGLIGIBLE * 1e-3
+        keep_a = _binomial_below(n, u_low, a_values)[0][0] > keep
+        keep_b = _binomial_below(n, u_low, b_values)[0][0] > keep
+        self.low = self._table(keep_a, keep_b, a_values, b_values, overlap)
+        # Pr{N_A > u, N_B > u} = Pr{N_A' <= n - 1 - u, N_B' <= n - 1 - u} for the complements
+        keep_a = _binomial_below(n, u_low, n - a_values)[0][0] > keep
+        keep_b = _binomial_below(n, u_low, n - b_values)[0][0] > keep
+        self.high = self._table(keep_a, keep_b, n - a_values, n - b_values,
+                                n - a_values[:, None] - b_values[None, :] + overlap)
+        self.below_a, self.probit_a = _binomial_below(n, self.u, a_values)
+        self.below_b, self.probit_b = _binomial_below(n, self.u, b_values)
+        self.sure_a = self.below_a >= 1 - _NEGLIGIBLE
+        self.sure_b = self.below_b >= 1 - _NEGLIGIBLE
+        self.open_a = ~self.sure_a & (self.below_a > _NEGLIGIBLE)
+        self.open_b = ~self.sure_b & (self.below_b > _NEGLIGIBLE)
+
+    def _table(self, keep_a, keep_b, a, b, c):
+        rows, cols = np.flatnonzero(keep_a), np.flatnonzero(keep_b)
+        index_a = np.full(keep_a.size, -1)
+        index_b = np.full(keep_b.size, -1)
+        index_a[rows], index_b[cols] = np.arange(rows.size), np.arange(cols.size)
+        grid = small_count_table(self.n, a[rows][:, None], b[cols][None, :],
+                                  c[np.ix_(rows, cols)], self.small)
+        return index_a, index_b, grid
+
+    def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+        """``L_k(a_ia, b_ib)`` elementwise, for pairs with both marginals open."""
+        n, u = self.n, self.u[k]
+        out = np.empty(k.shape)
+        low, high = u < self.small, n - 1 - u < self.small
+        index_a, index_b, grid = self.low
+        out[low] = grid[index_a[ia[low]], index_b[ib[low]], u[low]]
+        high &= ~low
+        index_a, index_b, grid = self.high
+        both_above = grid[index_a[ia[high]], index_b[ib[high]], n - 1 - u[high]]
+        kh, ah, bh = k[high], ia[high], ib[high]
+        out[high] = np.clip(self.below_a[kh, ah] + self.below_b[kh, bh] - 1 + both_above, 0, 1)
+        mid = ~low & ~high
+        km, am, bm = k[mid], ia[mid], ib[mid]
+        out[mid] = _copula_below(n, self.probit_a[km, am], self.probit_b[km, bm],
+                                 self.a[am], self.b[bm], self.c[am, bm])
+        return out
+
+    def _open_blocks(self, ranks: np.ndarray):
+        """Every open pair at the ranks ``ranks`` (indices into ``u``): ``(k, ia, ib)`` flat,
+        rank by rank, row-major within a rank, and each rank's offset into them."""
+        count_a = self.open_a[ranks].sum(axis=1)
+        count_b = self.open_b[ranks].sum(axis=1)
+        list_a = np.nonzero(self.open_a[ranks])[1]
+        list_b = np.nonzero(self.open_b[ranks])[1]
+        start_a, start_b = np.cumsum(count_a) - count_a, np.cumsum(count_b) - count_b
+        sizes = count_a * count_b
+        offset = np.cumsum(sizes) - sizes
+        which = np.repeat(np.arange(ranks.size), sizes)
+        local = np.arange(sizes.sum()) - offset[which]
+        ia = list_a[start_a[which] + local // np.maximum(count_b[which], 1)]
+        ib = list_b[start_b[which] + local % np.maximum(count_b[which], 1)]
+        return ranks[which], ia, ib, offset, count_b
+
+    def _rank_groups(self) -> list[np.ndarray]:
+        sizes = self.open_a.sum(axis=1) * self.open_b.sum(axis=1)
+        group = np.cumsum(sizes) // _PAIR_BLOCK
+        return [np.flatnonzero(group == g) for g in np.unique(group)]
+
+    def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
+        """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``."""
+        below_a, below_b, sure_a, sure_b = self.below_a, self.below_b, self.sure_a, self.sure_b
+        product = ((sure_a @ weight_a) * (below_b @ weight_b)
+                   + ((below_a * self.open_a) @ weight_a) * (sure_b @ weight_b))
+        pa, pb = pairs
+        diagonal = np.where(sure_a[:, pa], below_b[:, pb],
+                            np.where(sure_b[:, pb], below_a[:, pa], 0.0))
+        # a pair open in both is a cell of its rank's block: row = rank among the open a's
+        row = np.cumsum(self.open_a, axis=1) - 1
+        col = np.cumsum(self.open_b, axis=1) - 1
+        for ranks in self._rank_groups():
+            k, ia, ib, offset, width = self._open_blocks(ranks)
+            value = self.values(k, ia, ib)
+            product[ranks] += np.bincount(k - ranks[0], weight_a[ia] * weight_b[ib] * value,
+                                          minlength=ranks.size)[ranks - ranks[0]]
+            kk, ii = np.nonzero(self.open_a[ranks][:, pa] & self.open_b[ranks][:, pb])
+            flat = offset[kk] + row[ranks[kk], pa[ii]] * width[kk] + col[ranks[kk], pb[ii]]
+            diagonal[ranks[kk], ii] = value[flat]
+        return product, diagonal.mean(axis=1)
+
+    def grid(self, k: int) -> np.ndarray:
+        """``L_k`` on the whole value grid."""
+        out = np.where(self.sure_a[k][:, None], self.below_b[k][None, :],
+                       np.where(self.sure_b[k][None, :], self.below_a[k][:, None], 0.0))
+        _, ia, ib, _, _ = self._open_blocks(np.array([k]))
+        out[ia, ib] = self.values(np.full(ia.shape, k), ia, ib)
+        return out
+
+
+def overlaps(order1_rank2: np.ndarray, a_values: np.ndarray, b_values: np.ndarray) -> np.ndarray:
+    """``c[i, j] = |A_{a_i} & B_{b_j}|`` where ``A_a`` is the top ``a`` negatives of classifier 1
+    and ``B_b`` of classifier 2; ``order1_rank2[t]`` is the classifier-2 rank (0-based) of the
+    ``t``-th best negative of classifier 1. ``O(n + |a| |b|)`` by a 2-D histogram."""
+    n = order1_rank2.size
+    a_sorted, b_sorted = np.unique(a_values), np.unique(b_values)
+    # negative t is in A_a iff t < a; in B_b iff rank2 < b
+    row = np.searchsorted(a_sorted, np.arange(n), side="right")
+    col = np.searchsorted(b_sorted, order1_rank2, side="right")
+    hist = np.zeros((a_sorted.size + 1, b_sorted.size + 1))
+    np.add.at(hist, (row, col), 1.0)
+    table = np.cumsum(np.cumsum(hist, axis=0), axis=1)[:-1, :-1]
+    return table[np.searchsorted(a_sorted, a_values)][:, np.searchsorted(b_sorted, b_values)]

@@ -1,0 +1,54 @@
+"""Writing results safely: every file appears whole or not at all.
+
+:func:`atomic_write` writes to a ``.<name>*.part`` file beside the target and renames it into
+place, so a reader (or a resumed run) never sees half a file. A process killed mid-write leaves
+its ``.part`` file behind; :func:`remove_stale_parts` deletes those once a later run succeeds.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+PART_SUFFIX = ".part"
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Call ``write(tmp)`` and move ``tmp`` onto ``path``: readers never see a partial file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=PART_SUFFIX)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def remove_stale_parts(directory: Path, older_than: float) -> list[Path]:
+    """Delete the ``.part`` files of :func:`atomic_write` in ``directory`` (not below it) last
+    modified before ``older_than`` (a ``time.time()``): leftovers of a killed run. Files of a
+    writer that started after ``older_than`` are left alone. Returns the files removed."""
+    removed = []
+    directory = Path(directory)
+    if not directory.is_dir():
+        return removed
+    for part in directory.glob(f".*{PART_SUFFIX}"):
+        try:
+            if part.stat().st_mtime < older_than:
+                part.unlink()
+                removed.append(part)
+        except FileNotFoundError:  # its writer finished or cleaned up meanwhile
+            continue
+    return removed
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
