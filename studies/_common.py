@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from rocsim.sim.models import PairedScoreModel, ScoreModel, make_model, make_paired_model
+from rocsim.sim.extensions import build_model, resolve_method
+from rocsim.sim.models import PairedScoreModel, ScoreModel
 
 
 def grid_values(grid: Mapping) -> np.ndarray:
@@ -33,15 +34,26 @@ def class_sizes(n: int, pi: float) -> tuple[int, int]:
 
 
 def model_from_settings(settings: Mapping) -> ScoreModel:
-    spec = settings["model"]
-    return make_model(spec["family"], spec["pos"], spec["neg"])
+    """The single-classifier score model of a condition (built-in family or ``_target_``)."""
+    model = build_model(settings["model"])
+    if not isinstance(model, ScoreModel):
+        raise ValueError("this study needs the score model of one classifier, not a paired one")
+    return model
 
 
 def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
-    spec = settings["model"]
-    if "pos2" not in spec:
+    """The paired score model of a condition (two classifiers on the same instances)."""
+    model = build_model(settings["model"])
+    if not isinstance(model, PairedScoreModel):
         raise ValueError("paired studies need a paired score model (model=paired_dispersion)")
-    return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"], spec["rho"])
+    return model
+
+
+def interval_method(settings: Mapping) -> str | Callable:
+    """What the core is given as ``method``: a built-in method's name, or the user's function
+    named by the interval config's ``_target_`` (:mod:`rocsim.sim.extensions`)."""
+    spec = settings.get("method_target")
+    return resolve_method(spec) if spec else settings["method"]
 
 
 def interval_outcome(target, low, high) -> dict[str, np.ndarray]:

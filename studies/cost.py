@@ -36,6 +36,7 @@ from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
     grid_values,
+    interval_method,
     interval_outcome,
     model_from_settings,
     paired_model_from_settings,
@@ -93,6 +94,7 @@ class CostStudy:
 
     grid = "w"
     methods = COST_METHODS
+    protocol = "proportion"
 
     def setup(self, condition: Condition) -> Setup:
         model = model_from_settings(condition.settings)
@@ -110,7 +112,7 @@ class CostStudy:
         pos, neg, redraws = data
         empirical = s["threshold"] == "empirical"
         ci = cost_ci(pos, neg, p.w, "empirical" if empirical else p.thresholds[0],
-                     s["confidence_level"], s["method"], s["pseudo_count"], s["bootstrap"])
+                     s["confidence_level"], interval_method(s), s["pseudo_count"], s["bootstrap"])
         target = setup.target
         if not _fixed_target(s):
             (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
@@ -123,7 +125,7 @@ class CostStudy:
                              "(a fixed threshold); use coverage=simulate")
         (model,), (t,) = p.models, p.thresholds
         c = cost_exact_coverage(model.tpr(t), model.fpr(t), p.w, p.n_pos, p.n_neg,
-                                s["confidence_level"], s["method"], s["pseudo_count"],
+                                s["confidence_level"], interval_method(s), s["pseudo_count"],
                                 s["bootstrap"])
         return {"cover": c.cover, "below": c.below, "above": c.above, "width": c.width}
 
@@ -134,6 +136,7 @@ class PairedCostStudy(_PairedStudy):
 
     grid = "w"
     methods = COST_METHODS
+    protocol = "paired"
 
     def setup(self, condition: Condition) -> Setup:
         paired = paired_model_from_settings(condition.settings)
@@ -148,7 +151,7 @@ class PairedCostStudy(_PairedStudy):
         s, p = condition.settings, setup.payload
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], s["method"],
+        ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], interval_method(s),
                                 s["pseudo_count"], s["bootstrap"])
         target = setup.target
         if not _fixed_target(s):

@@ -26,6 +26,7 @@ from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
     grid_values,
+    interval_method,
     interval_outcome,
     paired_model_from_settings,
     rectangle_outcome,
@@ -68,6 +69,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     grid = "q"
     methods = tuple(PAIRED_METHODS)
+    protocol = "paired"
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -83,7 +85,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        ci = threshold_difference_ci(*data, p.t1, p.t2, s["confidence_level"], s["method"],
+        ci = threshold_difference_ci(*data, p.t1, p.t2, s["confidence_level"], interval_method(s),
                                      s["pseudo_count"])
         return rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.dtpr_low,
                                  ci.dtpr_high, ci.dfpr_low, ci.dfpr_high)
@@ -93,7 +95,8 @@ class PairedVerticalStudy(_PairedStudy):
     """generate / analyse for vertical averaging of two classifiers (thesis 4.4.2)."""
 
     grid = "fpr"
-    methods = VERTICAL_DIFFERENCE_METHODS
+    methods = tuple(VERTICAL_DIFFERENCE_METHODS)
+    protocol = "vertical_difference"
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -107,5 +110,6 @@ class PairedVerticalStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
-        ci = vertical_difference_ci(*data, setup.payload.r, s["confidence_level"], s["method"])
+        ci = vertical_difference_ci(*data, setup.payload.r, s["confidence_level"],
+                                    interval_method(s))
         return interval_outcome(setup.target, ci.low, ci.high)

@@ -18,7 +18,13 @@ from rocsim.core.threshold import threshold_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
-from rocsim.studies._common import class_sizes, grid_values, model_from_settings, rectangle_outcome
+from rocsim.studies._common import (
+    class_sizes,
+    grid_values,
+    interval_method,
+    model_from_settings,
+    rectangle_outcome,
+)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class ThresholdStudy:
 
     grid = "q"
     methods = tuple(PROPORTION_METHODS)
+    protocol = "proportion"
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -56,7 +63,7 @@ class ThresholdStudy:
         pos, neg, redraws = data
         s = condition.settings
         ci = threshold_ci(pos, neg, setup.payload.thresholds, s["confidence_level"],
-                          s["method"], s["bootstrap"], s["pseudo_count"])
+                          interval_method(s), s["bootstrap"], s["pseudo_count"])
         return {**rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.tpr_low,
                                     ci.tpr_high, ci.fpr_low, ci.fpr_high),
                 "redraws": np.int64(redraws)}
@@ -65,7 +72,7 @@ class ThresholdStudy:
         s, p = condition.settings, setup.payload
         c = threshold_exact_coverage(
             setup.target, setup.extra["target_fpr"], p.n_pos, p.n_neg, s["confidence_level"],
-            s["method"], s["pseudo_count"], s["bootstrap"], s["sampling"],
+            interval_method(s), s["pseudo_count"], s["bootstrap"], s["sampling"],
         )
         return {
             "cover": c.cover,

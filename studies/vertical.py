@@ -17,7 +17,13 @@ from rocsim.core.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
-from rocsim.studies._common import class_sizes, grid_values, interval_outcome, model_from_settings
+from rocsim.studies._common import (
+    class_sizes,
+    grid_values,
+    interval_method,
+    interval_outcome,
+    model_from_settings,
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,7 @@ class VerticalStudy:
 
     grid = "fpr"
     methods = (*VERTICAL_METHODS, "kernel")
+    protocol = "vertical"
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -53,10 +60,10 @@ class VerticalStudy:
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
         s = condition.settings
-        if s["method"] == "kernel":
+        if s["method"] == "kernel" and not s.get("method_target"):
             _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"])
         else:
-            ci = vertical_ci(pos, neg, setup.payload.r, s["confidence_level"], s["method"],
+            ci = vertical_ci(pos, neg, setup.payload.r, s["confidence_level"], interval_method(s),
                              s["bootstrap"], s["pseudo_count"])
             low, high = ci.low, ci.high
         return interval_outcome(setup.target, low, high)

@@ -1,19 +1,23 @@
-"""The README's Python examples run as written."""
+"""The Python examples of the README and of docs/extending.md run as written."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "extending.md"]
 
 
 def python_blocks(text: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-def test_readme_has_python_examples_and_they_run():
-    blocks = python_blocks(README.read_text())
-    assert blocks, "README lost its Python examples"
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_python_examples_run(document):
+    blocks = python_blocks(document.read_text())
+    assert blocks, f"{document.name} lost its Python examples"
     for block in blocks:
-        exec(compile(block, str(README), "exec"), {})
+        exec(compile(block, str(document), "exec"), {})

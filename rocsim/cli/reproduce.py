@@ -15,6 +15,7 @@ from pathlib import Path
 from rocsim.cli._common import fail, version_line
 from rocsim.cli.study import compose_study, reject_unknown_choices, run_and_draw
 from rocsim.sim.configs import available_studies
+from rocsim.sim.io import remove_stale_parts
 from rocsim.sim.pipeline import plain_config, study_conditions
 
 
@@ -65,7 +66,7 @@ def reproduce(argv: list[str] | None = None) -> None:
     except ValueError as err:
         fail(str(err), "rocsim-reproduce")
     entries = []
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     with tqdm(total=sum(units), unit="rep", desc="rocsim-reproduce", smoothing=0.05,
               disable=not sys.stderr.isatty()) as bar:
         for name, cfg in zip(names, configs):
@@ -76,6 +77,7 @@ def reproduce(argv: list[str] | None = None) -> None:
                                        output.directory, output.wall_seconds))
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
+    remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
 
 

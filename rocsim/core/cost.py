@@ -54,11 +54,12 @@ from rocsim.core.counting import count_at_or_above, roc_counts
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     AGRESTI_PSEUDO_COUNT,
-    PAIRED_METHODS,
-    PROPORTION_METHODS,
     check_pseudo_count,
     normal_quantile,
+    paired_formula,
+    proportion_formula,
 )
+from rocsim.core.methods import check_method, method_name
 from rocsim.core.paired_threshold import discordant_counts
 
 #: Interval methods of cost curves: the methods both dispatch tables share, whose intervals
@@ -346,9 +347,10 @@ def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.9
         Threshold at each ``w`` (broadcast against ``w``); ``"empirical"`` takes the one that
         minimizes the data's value of the statistic at ``w`` (:func:`cost_envelope`).
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"}, default "agresti"
+    method : {"agresti", "score", "wald"} or callable, default "agresti"
         How each class's rate enters the Gaussian (module docstring); chapter 5 uses
-        ``agresti``.
+        ``agresti``. A function ``f(x, n, confidence_level) -> (low, high)`` gives each
+        class's interval instead (:mod:`rocsim.core.methods`).
     pseudo_count : float, optional
         For ``agresti``: added to each of the four cells of the confusion matrix (default 2,
         Table 5.1).
@@ -373,7 +375,7 @@ def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.9
     (0.375, 0.02734375)
     """
     level, method, a = _check_interval(confidence_level, method, pseudo_count,
-                                       AGRESTI_PSEUDO_COUNT, bootstrap)
+                                       AGRESTI_PSEUDO_COUNT, bootstrap, "proportion")
     pos, neg = check_two_classes(pos_scores, neg_scores)
     w_arr, thr = _conditions_and_thresholds(w, thresholds, pos, neg, bootstrap)
     tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
@@ -381,7 +383,7 @@ def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.9
                                                      method, a, bootstrap)
     clipped = (low < 0.0) | (high > 1.0)
     return CostCI(w_arr, thr, mean, mean, var, np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0),
-                  tp / pos.size, fp / neg.size, level, method, bootstrap, a, clipped)
+                  tp / pos.size, fp / neg.size, level, method_name(method), bootstrap, a, clipped)
 
 
 def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: float = 0.95,
@@ -400,8 +402,9 @@ def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: floa
         Each classifier's threshold at each ``w``; ``"empirical"`` takes the one minimizing
         that classifier's own cost at ``w`` in the data.
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"}, default "agresti"
-        Per-class paired-difference interval read as a Gaussian (module docstring).
+    method : {"agresti", "score", "wald"} or callable, default "agresti"
+        Per-class paired-difference interval read as a Gaussian (module docstring); a
+        function ``f(b, c, n, confidence_level) -> (low, high)`` is one of your own.
     pseudo_count : float, optional
         For ``agresti``: added to each of the four cells of each class's 2x2 table of the two
         classifiers' decisions (default 1/2, Agresti & Min 2005; Table 5.2).
@@ -425,7 +428,7 @@ def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: floa
     (0.1667, 0.0185)
     """
     level, method, a = _check_interval(confidence_level, method, pseudo_count,
-                                       AGRESTI_MIN_PSEUDO_COUNT, bootstrap)
+                                       AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired")
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap)
     _, thr2 = _conditions_and_thresholds(w_arr, t2, pos2, neg2, bootstrap)
@@ -435,8 +438,8 @@ def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: floa
         b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w_arr, level, method, a, bootstrap)
     clipped = (low < -1.0) | (high > 1.0)
     return CostDifferenceCI(w_arr, thr1, thr2, mean, mean, var, np.clip(low, -1.0, 1.0),
-                            np.clip(high, -1.0, 1.0), b_pos, c_pos, b_neg, c_neg, level, method,
-                            bootstrap, a, clipped)
+                            np.clip(high, -1.0, 1.0), b_pos, c_pos, b_neg, c_neg, level,
+                            method_name(method), bootstrap, a, clipped)
 
 
 def cost_interval_from_counts(tp, fp, n_pos: int, n_neg: int, w, level: float, method: str,
@@ -450,7 +453,7 @@ def cost_interval_from_counts(tp, fp, n_pos: int, n_neg: int, w, level: float, m
     mean, var = _combine(1.0 - tpr, tpr * (1.0 - tpr) / n_pos, fpr, fpr * (1.0 - fpr) / n_neg,
                          w, n_pos, n_neg, bootstrap)
     z = normal_quantile(level)
-    formula = PROPORTION_METHODS[method]
+    formula = proportion_formula(method)
     tpr_centre, tpr_var = _as_gaussian(formula(tp, n_pos, level, pseudo_count), z)
     fpr_centre, fpr_var = _as_gaussian(formula(fp, n_neg, level, pseudo_count), z)
     centre, spread = _combine(1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg,
@@ -468,7 +471,7 @@ def cost_difference_interval_from_counts(b_pos, c_pos, b_neg, c_neg, n_pos: int,
     mean, var = _combine(d_pos, (g_pos - d_pos**2) / n_pos, d_neg, (g_neg - d_neg**2) / n_neg,
                          w, n_pos, n_neg, bootstrap)
     z = normal_quantile(level)
-    formula = PAIRED_METHODS[method]
+    formula = paired_formula(method)
     x_centre, x_var = _as_gaussian(formula(b_pos, c_pos, n_pos, level, pseudo_count), z)
     y_centre, y_var = _as_gaussian(formula(c_neg, b_neg, n_neg, level, pseudo_count), z)
     centre, spread = _combine(x_centre, x_var, y_centre, y_var, w, n_pos, n_neg, bootstrap)
@@ -500,9 +503,10 @@ def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
     return (low + high) / 2.0, ((high - low) / (2.0 * z)) ** 2
 
 
-def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count, bootstrap):
+def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count, bootstrap,
+                    protocol: str):
     level = check_confidence_level(confidence_level)
-    check_choice(method, COST_METHODS, "cost interval method")
+    method = check_method(method, COST_METHODS, protocol, "cost interval method")
     a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
     check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
     return level, method, a

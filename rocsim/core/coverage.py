@@ -26,6 +26,7 @@ from rocsim.core.cost import (
     cost_target,
 )
 from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
+from rocsim.core.methods import check_method as check_method_choice
 from rocsim.core.threshold import (
     BOOTSTRAP_SCHEMES,
     SAMPLING_SCHEMES,
@@ -150,7 +151,7 @@ def threshold_exact_coverage(
     RectangleCoverage
     """
     confidence_level = check_confidence_level(confidence_level)
-    check_method(method)
+    method = check_method(method)
     pseudo_count = check_pseudo_count(method, pseudo_count)
     check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
@@ -258,7 +259,7 @@ def cost_exact_coverage(
         ``cover``, ``below``, ``above`` and the expected width per grid point.
     """
     level = check_confidence_level(confidence_level)
-    check_choice(method, COST_METHODS, "cost interval method")
+    method = check_method_choice(method, COST_METHODS, "proportion", "cost interval method")
     a = check_pseudo_count(method, pseudo_count, AGRESTI_PSEUDO_COUNT)
     check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
     tpr_true, fpr_true = _check_rates(tpr_true, "tpr_true"), _check_rates(fpr_true, "fpr_true")

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core._validation import check_confidence_level
+from rocsim.core.methods import check_method as check_method_choice
+from rocsim.core.methods import method_name
 
 #: Default pseudo-count of the ``agresti`` method for one proportion (thesis Table 5.1).
 AGRESTI_PSEUDO_COUNT = 2.0
@@ -107,9 +109,33 @@ PROPORTION_METHODS: dict[str, Formula] = {
 }
 
 
-def check_method(method: str) -> str:
-    """Raise ``ValueError`` listing the valid names unless ``method`` is a known method."""
-    return check_choice(method, PROPORTION_METHODS, "interval method")
+def check_method(method: str | Callable) -> str | Callable:
+    """``method`` if it names a proportion method or is a function ``f(x, n, confidence_level)
+    -> (low, high)`` (:mod:`rocsim.core.methods`); otherwise ``ValueError`` listing the names."""
+    return check_method_choice(method, PROPORTION_METHODS, "proportion", "interval method")
+
+
+def proportion_formula(method: str | Callable) -> Formula:
+    """The formula ``(x, n, confidence_level, pseudo_count) -> (low, high)`` of a checked
+    method: a row of :data:`PROPORTION_METHODS`, or the user's function (which takes no
+    pseudo-count)."""
+    if isinstance(method, str):
+        return PROPORTION_METHODS[method]
+    return lambda x, n, level, a: method(x, n, level)
+
+
+def paired_formula(method: str | Callable) -> Callable:
+    """The formula ``(b, c, n, confidence_level, pseudo_count) -> (low, high)`` of a checked
+    paired method: a row of :data:`PAIRED_METHODS`, or the user's function."""
+    if isinstance(method, str):
+        return PAIRED_METHODS[method]
+    return lambda b, c, n, level, a: method(b, c, n, level)
+
+
+def check_paired_method(method: str | Callable) -> str | Callable:
+    """``method`` if it names a paired-difference method or is a function
+    ``f(b, c, n, confidence_level) -> (low, high)``; otherwise ``ValueError``."""
+    return check_method_choice(method, PAIRED_METHODS, "paired", "paired interval method")
 
 
 def check_pseudo_count(method: str, pseudo_count: float | None,
@@ -118,7 +144,8 @@ def check_pseudo_count(method: str, pseudo_count: float | None,
     if pseudo_count is None:
         return default if method == "agresti" else None
     if method != "agresti":
-        raise ValueError(f"pseudo_count applies to method='agresti' only, not {method!r}")
+        raise ValueError(f"pseudo_count applies to method='agresti' only, not "
+                         f"{method_name(method)!r}")
     value = float(pseudo_count)
     if not np.isfinite(value) or value < 0:
         raise ValueError(f"pseudo_count must be a finite number >= 0, got {pseudo_count!r}")
@@ -130,7 +157,7 @@ def interval_from_counts(
 ) -> ProportionInterval:
     """Clipped interval for validated inputs: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        low, high = PROPORTION_METHODS[method](x, n, confidence_level, pseudo_count)
+        low, high = proportion_formula(method)(x, n, confidence_level, pseudo_count)
     low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
     clipped = (low < 0.0) | (high > 1.0)
     return ProportionInterval(np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), clipped)
@@ -153,10 +180,13 @@ def proportion_ci(
         Trials, ``n > 0``; broadcast against ``x``.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"wald", "score", "agresti", "jeffreys", "clopper_pearson"}, default "score"
+    method : {"wald", "score", "agresti", "jeffreys", "clopper_pearson"} or callable
+        Default "score".
         ``wald`` is thesis eq. 4.1; ``score`` is Wilson's interval (eq. 4.2); ``agresti`` adds
         ``pseudo_count`` to each cell before Wald (thesis Table 5.1; ``z^2/2`` gives
-        Agresti-Coull); ``jeffreys`` and ``clopper_pearson`` are the beta-quantile intervals.
+        Agresti-Coull); ``jeffreys`` and ``clopper_pearson`` are the beta-quantile intervals;
+        a callable ``f(x, n, confidence_level) -> (low, high)`` is a method of your own
+        (:mod:`rocsim.core.methods`).
     pseudo_count : float, optional
         Pseudo-count of ``agresti`` (default 2); only valid with that method.
 
@@ -178,7 +208,7 @@ def proportion_ci(
     (0.0, 0.00037965)
     """
     level = check_confidence_level(confidence_level)
-    check_method(method)
+    method = check_method(method)
     a = check_pseudo_count(method, pseudo_count)
     x_arr = np.asarray(x, dtype=float)
     n_arr = np.asarray(n, dtype=float)
@@ -231,7 +261,7 @@ def paired_interval_from_counts(b, c, n, confidence_level: float, method: str,
                                 pseudo_count) -> ProportionInterval:
     """Interval for validated counts, clipped to [-1, 1]: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        low, high = PAIRED_METHODS[method](b, c, n, confidence_level, pseudo_count)
+        low, high = paired_formula(method)(b, c, n, confidence_level, pseudo_count)
     low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
     clipped = (low < -1.0) | (high > 1.0)
     return ProportionInterval(np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), clipped)
@@ -252,7 +282,7 @@ def paired_difference_ci(b, c, n, confidence_level: float = 0.95, method: str = 
     n : array-like
         Pairs, ``n > 0``; broadcast against ``b`` and ``c``.
     confidence_level : float, default 0.95
-    method : {"score", "wald", "agresti"}, default "score"
+    method : {"score", "wald", "agresti"} or callable, default "score"
         ``wald``: ``d +- z sqrt((g - d^2)/n)``, ``g = (b + c)/n`` (eq. 4.7 corrected);
         ``score``: eq. 4.8 with the smoothed nuisance ``(b + c + 2)/(n + 4)`` of eq. 4.9;
         ``agresti``: Agresti & Min (2005), Wald after adding ``pseudo_count`` to each cell.
@@ -276,7 +306,7 @@ def paired_difference_ci(b, c, n, confidence_level: float = 0.95, method: str = 
     (0.0155, 0.1445)
     """
     level = check_confidence_level(confidence_level)
-    check_choice(method, PAIRED_METHODS, "paired interval method")
+    method = check_paired_method(method)
     a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
     b_arr, c_arr, n_arr = (np.asarray(v, dtype=float) for v in (b, c, n))
     if not all(np.all(np.isfinite(v)) for v in (b_arr, c_arr, n_arr)):

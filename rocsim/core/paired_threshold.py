@@ -23,7 +23,6 @@ import numpy as np
 from scipy import special, stats
 
 from rocsim.core._validation import (
-    check_choice,
     check_confidence_level,
     check_paired,
     check_thresholds,
@@ -31,10 +30,11 @@ from rocsim.core._validation import (
 from rocsim.core.counting import count_at_or_above, count_jointly_at_or_above
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
-    PAIRED_METHODS,
+    check_paired_method,
     check_pseudo_count,
     paired_interval_from_counts,
 )
+from rocsim.core.methods import method_name
 
 
 def discordant_counts(scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray,
@@ -237,9 +237,10 @@ def threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level: fl
         Threshold pairs.
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)`` (thesis 4.5.2).
-    method : {"score", "wald", "agresti"}, default "score"
+    method : {"score", "wald", "agresti"} or callable, default "score"
         Paired-difference interval (see :func:`rocsim.paired_difference_ci`): ``score`` is
-        eq. 4.8 with the nuisance of eq. 4.9.
+        eq. 4.8 with the nuisance of eq. 4.9; a function ``f(b, c, n, confidence_level) ->
+        (low, high)`` is one of your own (:mod:`rocsim.core.methods`).
     pseudo_count : float, optional
         For ``agresti`` (Agresti-Min, default 1/2 per cell).
 
@@ -256,11 +257,11 @@ def threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level: fl
     ([0.0], [0.0])
     """
     level = check_confidence_level(confidence_level)
-    check_choice(method, PAIRED_METHODS, "paired interval method")
+    method = check_paired_method(method)
     a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
     law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
     axis = float(np.sqrt(level))
     tpr = paired_interval_from_counts(law.b_pos, law.c_pos, law.n_pos, axis, method, a)
     fpr = paired_interval_from_counts(law.b_neg, law.c_neg, law.n_neg, axis, method, a)
     return ThresholdDifferenceCI(law.t1, law.t2, law.dtpr, law.dfpr, tpr.low, tpr.high,
-                                 fpr.low, fpr.high, level, method)
+                                 fpr.low, fpr.high, level, method_name(method))

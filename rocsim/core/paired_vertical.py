@@ -8,6 +8,7 @@ The joint law of the two thresholds is in :mod:`rocsim.core.joint_thresholds`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw, overlaps
+from rocsim.core.methods import check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
 from rocsim.core.vertical import VerticalCI, check_ranks, vertical_distribution
 
@@ -163,10 +165,6 @@ def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
                               algorithm, exact_pmf)
 
 
-#: Interval methods of :func:`vertical_difference_ci`.
-VERTICAL_DIFFERENCE_METHODS = ("score", "wald")
-
-
 @dataclass(frozen=True)
 class VerticalDifferenceCI(VerticalCI):
     """Pointwise intervals for ``dTPR`` at the FPRs ``r / m-`` (bounds clipped to [-1, 1]),
@@ -199,7 +197,9 @@ def vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level: float = 
     r : array-like of int
         FPR ranks, ``1 <= r <= n- - 1``.
     confidence_level : float, default 0.95
-    method : {"score", "wald"}, default "score"
+    method : {"score", "wald"} or callable, default "score"
+        A callable is a vertical method ``f(law, confidence_level) -> (low, high)`` on the
+        :class:`VerticalDifference` law (:mod:`rocsim.core.methods`).
     algorithm : {"auto", "exact", "hybrid"}, default "auto"
         Passed to :func:`vertical_difference`.
 
@@ -214,18 +214,34 @@ def vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level: float = 
     ([0.2407], [-0.227], [0.514])
     """
     level = check_confidence_level(confidence_level)
-    check_choice(method, VERTICAL_DIFFERENCE_METHODS, "vertical difference interval method")
+    method = check_method(method, VERTICAL_DIFFERENCE_METHODS, "vertical_difference",
+                          "vertical difference interval method")
     law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm)
+    formula = VERTICAL_DIFFERENCE_METHODS[method] if isinstance(method, str) else method
+    low, high = formula(law, level)
+    return VerticalDifferenceCI(law.r, law.fpr, law.mean, law.var, np.clip(low, -1, 1),
+                                np.clip(high, -1, 1), level, method_name(method), law.algorithm)
+
+
+def _wald(law: VerticalDifference, level: float):
+    """``e +- z sqrt(v)`` on the bootstrap moments of ``dTPR``."""
+    half = normal_quantile(level) * np.sqrt(law.var)
+    return law.mean - half, law.mean + half
+
+
+def _score(law: VerticalDifference, level: float):
+    """The paired score interval (eq. 4.8, nuisance smoothed as in eq. 4.9) on the bootstrap
+    moments (see :func:`vertical_difference_ci`)."""
     z, m = normal_quantile(level), law.m_pos
-    e, v = law.mean, law.var
-    if method == "wald":
-        low, high = e - z * np.sqrt(v), e + z * np.sqrt(v)
-    else:
-        gamma = (m * law.discordance + 2) / (m + 4)
-        half = z * np.sqrt(np.maximum(v + (gamma * (1 + z * z / m) - law.discordance) / m, 0.0))
-        low, high = (e - half) / (1 + z * z / m), (e + half) / (1 + z * z / m)
-    return VerticalDifferenceCI(law.r, law.fpr, e, v, np.clip(low, -1, 1), np.clip(high, -1, 1),
-                                level, method, law.algorithm)
+    gamma = (m * law.discordance + 2) / (m + 4)
+    spread = law.var + (gamma * (1 + z * z / m) - law.discordance) / m
+    half = z * np.sqrt(np.maximum(spread, 0.0))
+    return (law.mean - half) / (1 + z * z / m), (law.mean + half) / (1 + z * z / m)
+
+
+#: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the bootstrap moments
+#: of ``dTPR``; a user's function with this signature works the same.
+VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = {"score": _score, "wald": _wald}
 
 
 def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndarray:

@@ -29,6 +29,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_method, check_pseudo_count, interval_from_counts
+from rocsim.core.methods import method_name
 
 #: How the bootstrap resamples: each class on its own, or the whole test set.
 BOOTSTRAP_SCHEMES = ("stratified", "full")
@@ -235,8 +236,9 @@ def threshold_ci(
         Thresholds; predicted positive means score ``>= t``.
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)``.
-    method : str, default "score"
-        Any name of :data:`rocsim.core.intervals.PROPORTION_METHODS`.
+    method : str or callable, default "score"
+        Any name of :data:`rocsim.core.intervals.PROPORTION_METHODS`, or a function
+        ``f(x, n, confidence_level) -> (low, high)`` (:mod:`rocsim.core.methods`).
     bootstrap : {"stratified", "full"}, default "stratified"
     pseudo_count : float, optional
         For ``method="agresti"`` (default 2).
@@ -256,7 +258,7 @@ def threshold_ci(
     (0.5, 0.25)
     """
     level = check_confidence_level(confidence_level)
-    check_method(method)
+    method = check_method(method)
     a = check_pseudo_count(method, pseudo_count)
     law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap)
     axis_level = float(np.sqrt(level))
@@ -272,7 +274,7 @@ def threshold_ci(
         tpr_high=tpr_ci.high,
         confidence_level=level,
         axis_level=axis_level,
-        method=method,
+        method=method_name(method),
         bootstrap=bootstrap,
         clipped=tpr_ci.clipped | fpr_ci.clipped,
     )

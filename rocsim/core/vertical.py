@@ -22,6 +22,7 @@ is one sort of the negatives and a count of the positives at the band's threshol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -31,12 +32,11 @@ from scipy import special
 from rocsim.core._validation import check_choice, check_confidence_level, check_two_classes
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count, normal_quantile
+from rocsim.core.methods import check_method, method_name
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17
-
-VERTICAL_METHODS = ("score", "wald", "agresti", "percentile")
 
 
 @dataclass(frozen=True)
@@ -369,13 +369,15 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
     r : array-like of int
         FPR ranks (``1 <= r <= n- - 1``).
     confidence_level : float, default 0.95
-    method : {"score", "wald", "agresti", "percentile"}, default "score"
+    method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
         ``score``: the Gaussian score-type interval of Algorithm 4.3 (lines 20-21) with the
         exact bootstrap mean ``e`` and variance ``v``:
         ``(e + z^2/2m+ +- z sqrt(v + z^2/4m+^2)) / (1 + z^2/m+)``;
         ``wald``: ``e +- z sqrt(v)``; ``agresti``: Wald on the moments after adding
         ``pseudo_count`` (default 2) positives above and below every threshold;
-        ``percentile``: equal-tailed quantiles of the exact pmf (stratified only).
+        ``percentile``: equal-tailed quantiles of the exact pmf (stratified only); a function
+        ``f(law, confidence_level) -> (low, high)`` on the :class:`VerticalDistribution` is a
+        method of your own (:mod:`rocsim.core.methods`).
     bootstrap : {"stratified", "full"}
     pseudo_count : float, optional
         For ``agresti``.
@@ -392,7 +394,7 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
     ([0.25, 0.5], [0.595, 0.763])
     """
     level = check_confidence_level(confidence_level)
-    check_choice(method, VERTICAL_METHODS, "vertical interval method")
+    method = check_method(method, VERTICAL_METHODS, "vertical", "vertical interval method")
     a = check_pseudo_count(method, pseudo_count)
     if method == "agresti":
         pos, neg = check_two_classes(pos_scores, neg_scores)
@@ -402,24 +404,41 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
         law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap)
     else:
         law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
-    low, high = _interval(law, level, method)
+    formula = VERTICAL_METHODS[method] if isinstance(method, str) else method
+    low, high = formula(law, level)
     return VerticalCI(law.r, law.fpr, law.mean, law.var, np.clip(low, 0, 1),
-                      np.clip(high, 0, 1), level, method)
+                      np.clip(high, 0, 1), level, method_name(method))
 
 
-def _interval(law: VerticalDistribution, level: float, method: str):
+def _score(law: VerticalDistribution, level: float):
+    """Algorithm 4.3, lines 20-21, on the exact bootstrap moments."""
     z = normal_quantile(level)
     e, v, m = law.mean, law.var, law.m_pos
-    if method == "score":
-        centre = e + z * z / (2 * m)
-        half = z * np.sqrt(v + z * z / (4 * m * m))
-        return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
-    if method in ("wald", "agresti"):
-        return e - z * np.sqrt(v), e + z * np.sqrt(v)
+    centre = e + z * z / (2 * m)
+    half = z * np.sqrt(v + z * z / (4 * m * m))
+    return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
+
+
+def _wald(law: VerticalDistribution, level: float):
+    """``e +- z sqrt(v)`` on the exact bootstrap moments (``agresti``: on adjusted ones)."""
+    half = normal_quantile(level) * np.sqrt(law.var)
+    return law.mean - half, law.mean + half
+
+
+def _percentile(law: VerticalDistribution, level: float):
+    """Equal-tailed quantiles of the exact pmf (eq. 4.12)."""
     if law.bootstrap != "stratified":
         raise ValueError("the percentile interval needs bootstrap='stratified'")
     tail = (1 - level) / 2
     # the 1e-12 slack keeps a quantile that the CDF hits exactly from moving up by rounding
-    low = law.quantile(tail - 1e-12)
-    high = law.quantile(1 - tail - 1e-12)
-    return low, high
+    return law.quantile(tail - 1e-12), law.quantile(1 - tail - 1e-12)
+
+
+#: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact bootstrap
+#: law of TPR; a user's function with this signature works the same (:mod:`rocsim.core.methods`).
+VERTICAL_METHODS: dict[str, Callable] = {
+    "score": _score,
+    "wald": _wald,
+    "agresti": _wald,  # on the moments after adding pseudo-counts (see vertical_ci)
+    "percentile": _percentile,
+}

@@ -113,6 +113,8 @@ def resolve_settings(base: Mapping[str, Any], params: Mapping[str, Any],
             settings["sampling"] = settings["bootstrap"] = value
         elif name in SETTING_AXES:
             settings[name] = value
+            if name == "method" and value != base.get("method"):
+                settings.pop("method_target", None)  # a built-in method, not the user's
         else:
             variables[name] = value
     settings["model"] = _evaluate_model(settings["model"], variables)
@@ -120,9 +122,10 @@ def resolve_settings(base: Mapping[str, Any], params: Mapping[str, Any],
 
 
 def _evaluate_model(spec: Mapping[str, Any], variables: Mapping[str, float]) -> dict[str, Any]:
-    out = {"family": spec["family"]}
+    # the family or the user's factory is a name, not an expression
+    out = {k: spec[k] for k in ("family", "_target_") if k in spec}
     for part in spec:
-        if part == "family":
+        if part in out:
             continue
         params = spec[part]
         if isinstance(params, bool):

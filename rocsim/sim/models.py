@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from scipy import optimize, special, stats
@@ -26,8 +27,31 @@ FAMILIES = {
 
 
 
+class _ScipyFunctions:
+    """The functions of a class's score distribution, read off its frozen ``scipy.stats``
+    distribution ``self.dist``."""
+
+    def sf(self, t):
+        """Survival function ``Pr{score >= t}``."""
+        return self.dist.sf(t)
+
+    def cdf(self, t):
+        return self.dist.cdf(t)
+
+    def ppf(self, u):
+        """Quantile function."""
+        return self.dist.ppf(u)
+
+    def isf(self, u):
+        """Inverse survival function: the ``t`` with ``Pr{score >= t} = u``."""
+        return self.dist.isf(u)
+
+    def pdf(self, t):
+        return self.dist.pdf(t)
+
+
 @dataclass(frozen=True)
-class ClassDistribution:
+class ClassDistribution(_ScipyFunctions):
     """Score distribution of one class: a family and its parameters in :data:`FAMILIES` order."""
 
     family: str
@@ -49,24 +73,6 @@ class ClassDistribution:
         """The frozen ``scipy.stats`` distribution (built once: freezing is slow)."""
         return FAMILIES[self.family][1](*self.params)
 
-    def sf(self, t):
-        """Survival function ``Pr{score >= t}``."""
-        return self.dist.sf(t)
-
-    def cdf(self, t):
-        return self.dist.cdf(t)
-
-    def ppf(self, u):
-        """Quantile function."""
-        return self.dist.ppf(u)
-
-    def isf(self, u):
-        """Inverse survival function: the ``t`` with ``Pr{score >= t} = u``."""
-        return self.dist.isf(u)
-
-    def pdf(self, t):
-        return self.dist.pdf(t)
-
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """Draw ``size`` scores with ``rng`` (never the global random state)."""
         if self.family == "binormal":
@@ -82,11 +88,58 @@ class ClassDistribution:
 
 
 @dataclass(frozen=True)
-class ScoreModel:
-    """Scores of positives and negatives, each from its own :class:`ClassDistribution`."""
+class FrozenDistribution(_ScipyFunctions):
+    """Score distribution of one class given as any frozen ``scipy.stats`` continuous
+    distribution (``scipy.stats.gamma(2.0)``), with the interface of
+    :class:`ClassDistribution`; draws use ``rvs(random_state=rng)``."""
 
-    pos: ClassDistribution
-    neg: ClassDistribution
+    dist: Any
+
+    def __post_init__(self) -> None:
+        missing = [m for m in ("sf", "isf", "cdf", "ppf", "pdf", "rvs")
+                   if not callable(getattr(self.dist, m, None))]
+        if missing:
+            raise ValueError(f"a class distribution needs the methods of a frozen scipy.stats "
+                             f"distribution; {type(self.dist).__name__} lacks {missing}")
+
+    @property
+    def family(self) -> str:
+        return getattr(getattr(self.dist, "dist", None), "name", type(self.dist).__name__)
+
+    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        return np.asarray(self.dist.rvs(size=size, random_state=rng), dtype=float)
+
+    def label(self) -> str:
+        args = [f"{a:g}" for a in getattr(self.dist, "args", ())]
+        args += [f"{k}={v:g}" for k, v in getattr(self.dist, "kwds", {}).items()]
+        return f"{self.family}({', '.join(args)})"
+
+
+@dataclass(frozen=True)
+class ScoreModel:
+    """Scores of positives and negatives, each from its own class distribution (a built-in
+    :class:`ClassDistribution`, or any frozen ``scipy.stats`` distribution through
+    :meth:`from_distributions`)."""
+
+    pos: ClassDistribution | FrozenDistribution
+    neg: ClassDistribution | FrozenDistribution
+
+    @classmethod
+    def from_distributions(cls, pos, neg) -> ScoreModel:
+        """A score model of two frozen ``scipy.stats`` continuous distributions: positives'
+        scores from ``pos``, negatives' from ``neg`` (higher scores mean positive). This is
+        how a user's score model is built (``docs/extending.md``).
+
+        Examples
+        --------
+        >>> from scipy import stats
+        >>> model = ScoreModel.from_distributions(stats.gamma(3.0), stats.gamma(1.5))
+        >>> model.label()
+        'gamma(3)/gamma(1.5)'
+        >>> round(float(model.tpr(2.0)), 4), round(float(model.fpr(2.0)), 4)
+        (0.6767, 0.2615)
+        """
+        return cls(FrozenDistribution(pos), FrozenDistribution(neg))
 
     def tpr(self, t) -> np.ndarray:
         """True TPR at threshold ``t``: ``S+(t)``."""

@@ -22,11 +22,12 @@ import pandas as pd
 from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.cost import COST_PRIORS, THRESHOLD_RULES
 from rocsim.core.intervals import check_pseudo_count
+from rocsim.core.methods import check_method_function
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
+from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
 from rocsim.sim.io import atomic_write, remove_stale_parts
-from rocsim.sim.models import make_model
 from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
@@ -54,14 +55,17 @@ class StudyOutput:
 
 def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """Settings shared by all conditions of the study described by ``cfg``."""
-    model = cfg["model"]
-    return {
+    model, interval = cfg["model"], cfg["interval"]
+    if "method" not in interval and not interval.get("_target_"):
+        raise ValueError("an interval config needs `method:` (a built-in method's name) or "
+                         "`_target_:` (a function of yours)")
+    settings = {
         "model": {k: model[k] for k in model if k != "variables"},
         "variables": dict(model.get("variables") or {}),
         "n": cfg["size"]["n"],
         "pi": cfg["size"]["pi"],
-        "method": cfg["interval"]["method"],
-        "pseudo_count": cfg["interval"]["pseudo_count"],
+        "method": method_label(interval),
+        "pseudo_count": interval.get("pseudo_count"),
         "confidence_level": cfg["confidence_level"],
         "grid": dict(cfg["grid"]),
         "bootstrap": cfg["bootstrap"]["scheme"],
@@ -69,6 +73,10 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         "threshold": cfg["threshold"]["rule"],
         "cost_prior": cfg["cost_prior"],
     }
+    spec = method_spec(interval)
+    if spec:  # only then, so that built-in conditions keep their cache keys
+        settings["method_target"] = spec
+    return settings
 
 
 def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
@@ -82,16 +90,32 @@ def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     kind = get_kind(study["kind"])
     conditions = expand_conditions(study["name"], dict(study.get("axes") or {}),
                                    base_settings(cfg), dict(study.get("models") or {}))
+    _check_method_axis(study, cfg["interval"])
     for condition in conditions:
-        validate_settings(condition.settings, kind.methods)
+        validate_settings(condition.settings, kind)
     return conditions
 
 
-def validate_settings(s: Mapping[str, Any], methods) -> None:
-    """Raise ``ValueError`` naming the first bad setting of a condition."""
+def _check_method_axis(study: Mapping[str, Any], interval: Mapping[str, Any]) -> None:
+    """A study that compares methods along an axis runs the user's method only if the axis
+    names it; say so rather than silently leave it out."""
+    axis = list((study.get("axes") or {}).get("method") or [])
+    label = method_label(interval) if interval.get("_target_") else None
+    if axis and label and label not in axis:
+        raise ValueError(f"study {study['name']} compares the methods of its axis "
+                         f"({', '.join(axis)}); to run {label!r} add it: "
+                         f"'study.axes.method=[{','.join([*axis, label])}]'")
+
+
+def validate_settings(s: Mapping[str, Any], kind) -> None:
+    """Raise ``ValueError`` naming the first bad setting of a condition of study ``kind``."""
     check_confidence_level(s["confidence_level"])
-    check_choice(s["method"], methods, "interval method")
+    if s.get("method_target"):  # the user's function, called as the kind's protocol says
+        check_method_function(resolve_method(s["method_target"]), kind.protocol)
+    else:
+        check_choice(s["method"], kind.methods, "interval method")
     check_pseudo_count(s["method"], s["pseudo_count"])
+    build_model(s["model"])
     check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
     check_choice(s["threshold"], THRESHOLD_RULES, "threshold rule")
@@ -155,14 +179,10 @@ def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:
         first += 1
     table.insert(first, "grid", grid)
     table["level"] = table["condition"].map(lambda c: by_label[c]["confidence_level"])
-    labels = {c: _model_label(s["model"]) for c, s in by_label.items()}
+    labels = {c: build_model(s["model"]).label() for c, s in by_label.items()}
     table["model_label"] = table["condition"].map(labels)
     table["mode"] = mode
     return table
-
-
-def _model_label(spec) -> str:
-    return make_model(spec["family"], spec["pos"], spec["neg"]).label()
 
 
 def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float):

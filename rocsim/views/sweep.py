@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 from hydra.experimental.callback import Callback
 
-from rocsim.sim.io import atomic_write
+from rocsim.sim.io import atomic_write, remove_stale_parts
 
 #: Job-folder parts that only choose the interval method (dropped to group jobs).
 _METHOD_KEYS = ("interval=", "interval.method=")
@@ -142,8 +142,11 @@ def compare_sweep(results_dir: Path, since: float) -> list[Path]:
     ``since`` (a ``time.time()``), that differ only in the interval method."""
     groups: dict[tuple[Path, str], list[Path]] = {}
     for study_dir, paths in _sweep_tables(results_dir, since).items():
-        for csv in paths:
-            groups.setdefault((study_dir, group_key(csv.parent.name)), []).append(csv)
+        # overrides every job shares (grid.num=9) do not split the comparison
+        distinct = distinct_overrides([csv.parent.name for csv in paths])
+        for csv, name in zip(paths, distinct):
+            key = "" if name == "default" else group_key(name)
+            groups.setdefault((study_dir, key), []).append(csv)
     written = []
     for (study_dir, key), paths in groups.items():
         tables = [pd.read_csv(p) for p in paths]
@@ -165,5 +168,9 @@ class SweepSummary(Callback):
         self.started = time.time()
 
     def on_multirun_end(self, config, **kwargs) -> None:
-        for path in summarise_sweep(Path(config.results_dir), getattr(self, "started", 0.0)):
+        started = getattr(self, "started", 0.0)
+        written = summarise_sweep(Path(config.results_dir), started)
+        for path in written:
             print(f"sweep summary: {path}")
+        for folder in {path.parent for path in written}:  # leftovers of a killed summary
+            remove_stale_parts(folder, started)
