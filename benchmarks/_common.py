@@ -32,14 +32,26 @@ def bench_reproduce(figures: list[str], replications: int = 1000) -> dict:
     """Wall time of ``rocsim-reproduce --only figures`` in a fresh directory, total and per
     study."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()",
-               "--only", *figures, "--replications", str(replications), "--n-jobs", "-1",
-               "--results-dir", tmp]
+        cmd = [
+            sys.executable,
+            "-c",
+            "from rocsim.cli import reproduce; reproduce()",
+            "--only",
+            *figures,
+            "--replications",
+            str(replications),
+            "--n-jobs",
+            "-1",
+            "--results-dir",
+            tmp,
+        ]
         start = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
         wall = time.perf_counter() - start
-        per = {f: json.loads((Path(tmp) / f / "meta.json").read_text())["wall_seconds"]
-               for f in figures}
+        per = {
+            f: json.loads((Path(tmp) / f / "meta.json").read_text())["wall_seconds"]
+            for f in figures
+        }
     return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
 
 
@@ -55,8 +67,12 @@ def arguments(*extra_flags: str):
 
 def reproduce_section(figures: list[str], replications: int = 1000) -> list[str]:
     """Markdown lines reporting :func:`bench_reproduce` for ``figures``."""
-    return ["## rocsim-reproduce --only " + " ".join(figures) + f" ({replications} replications)",
-            "", table([bench_reproduce(figures, replications)]), ""]
+    return [
+        "## rocsim-reproduce --only " + " ".join(figures) + f" ({replications} replications)",
+        "",
+        table([bench_reproduce(figures, replications)]),
+        "",
+    ]
 
 
 def resample_counts(n: int, b: int, rng) -> np.ndarray:

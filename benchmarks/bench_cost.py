@@ -23,8 +23,9 @@ W = np.round(np.linspace(0.01, 0.99, 99), 12)
 BATCH = 500
 
 
-def mc_statistic(x_cells: np.ndarray, y_cells: np.ndarray, b: int, rng,
-                 w: np.ndarray = W) -> np.ndarray:
+def mc_statistic(
+    x_cells: np.ndarray, y_cells: np.ndarray, b: int, rng, w: np.ndarray = W
+) -> np.ndarray:
     """Bootstrap values (b, k) of ``w X + (1 - w) Y`` with ``X``, ``Y`` class means of per-instance
     cells (n+, k) and (n-, k), each class resampled on its own (stratified bootstrap)."""
     out = []
@@ -64,16 +65,23 @@ def bench(n: int, rng) -> list[dict]:
     for name, (exact, cells) in cases.items():
         t_exact = best_of(exact)
         ci = exact()
-        row = {"design": name, "n per class": n, "exact (ms)": 1e3 * t_exact,
-               "exact / np.sort of 2n": t_exact / t_sort}
+        row = {
+            "design": name,
+            "n per class": n,
+            "exact (ms)": 1e3 * t_exact,
+            "exact / np.sort of 2n": t_exact / t_sort,
+        }
         x_cells, y_cells = cells()
         for b in (2000, 20000):
-            t_mc = best_of(lambda b=b, x=x_cells, y=y_cells: mc_statistic(x, y, b, rng),
-                           repeat=1)
+            t_mc = best_of(lambda b=b, x=x_cells, y=y_cells: mc_statistic(x, y, b, rng), repeat=1)
             low, high = percentile_interval(mc_statistic(x_cells, y_cells, b, rng))
-            row |= {f"MC B={b} (s)": t_mc, f"MC B={b} / exact": t_mc / t_exact,
-                    f"max |MC - exact| bound, B={b}": float(max(np.max(np.abs(low - ci.low)),
-                                                                np.max(np.abs(high - ci.high))))}
+            row |= {
+                f"MC B={b} (s)": t_mc,
+                f"MC B={b} / exact": t_mc / t_exact,
+                f"max |MC - exact| bound, B={b}": float(
+                    max(np.max(np.abs(low - ci.low)), np.max(np.abs(high - ci.high)))
+                ),
+            }
         rows.append(row)
     return rows
 
@@ -82,10 +90,15 @@ def main() -> None:
     args = arguments()
     rng = np.random.default_rng(2009)
     rows = [row for n in (100, 1000, 10_000) for row in bench(n, rng)]
-    text = ["# Cost curve benchmark", "",
-            f"Machine: {machine()}; 99 operating conditions, oracle thresholds, level {LEVEL}, "
-            "stratified bootstrap; exact: best of 5 runs; Monte Carlo: one run.", "",
-            table(rows), ""]
+    text = [
+        "# Cost curve benchmark",
+        "",
+        f"Machine: {machine()}; 99 operating conditions, oracle thresholds, level {LEVEL}, "
+        "stratified bootstrap; exact: best of 5 runs; Monte Carlo: one run.",
+        "",
+        table(rows),
+        "",
+    ]
     if not args.skip_reproduce:
         text += reproduce_section(FIGURES)
     write("results_cost.md", text)

@@ -38,20 +38,26 @@ def mc_moments(data, ranks: np.ndarray, b: int, seed: int):
     """Mean and variance of dTPR over ``b`` stratified resamples (the same resampled
     negatives and positives for both classifiers)."""
     pos1, pos2, neg1, neg2 = data
-    tpr1, tpr2 = mc_vertical_tpr([(pos1, neg1), (pos2, neg2)], ranks, b,
-                                 np.random.default_rng(seed))
+    tpr1, tpr2 = mc_vertical_tpr(
+        [(pos1, neg1), (pos2, neg2)], ranks, b, np.random.default_rng(seed)
+    )
     sample = tpr1 - tpr2
     return sample.mean(axis=0), sample.var(axis=0, ddof=1), sample
 
 
 def _time_one(n: int) -> dict:
     data, ranks = paired_binormal(n, 0.9, seed=n), ranks_for(n)
-    row = {"n per class": n, "FPRs": ranks.size,
-           "hybrid (s)": best_of(lambda: rocsim.vertical_difference(*data, ranks,
-                                                                    algorithm="hybrid"), 3)}
+    row = {
+        "n per class": n,
+        "FPRs": ranks.size,
+        "hybrid (s)": best_of(
+            lambda: rocsim.vertical_difference(*data, ranks, algorithm="hybrid"), 3
+        ),
+    }
     if n <= 100:
         row["exact (s)"] = best_of(
-            lambda: rocsim.vertical_difference(*data, ranks, algorithm="exact"), 3)
+            lambda: rocsim.vertical_difference(*data, ranks, algorithm="exact"), 3
+        )
     row["np.sort of 2n scores (s)"] = best_of(lambda: np.sort(np.concatenate(data)), 20)
     return row
 
@@ -73,10 +79,15 @@ def exact_error_rows() -> list[dict]:
         exact = rocsim.vertical_difference(*data, ranks, algorithm="exact")
         hybrid = rocsim.vertical_difference(*data, ranks, algorithm="hybrid")
         rel = hybrid.var / exact.var - 1
-        rows.append({"n": n, "rho": rho, "max |mean error|": float(np.abs(hybrid.mean
-                                                                           - exact.mean).max()),
-                     "max |var rel. error|": float(np.abs(rel).max()),
-                     "at r": int(ranks[np.argmax(np.abs(rel))])})
+        rows.append(
+            {
+                "n": n,
+                "rho": rho,
+                "max |mean error|": float(np.abs(hybrid.mean - exact.mean).max()),
+                "max |var rel. error|": float(np.abs(rel).max()),
+                "at r": int(ranks[np.argmax(np.abs(rel))]),
+            }
+        )
     return rows
 
 
@@ -93,30 +104,50 @@ def mc_error_rows(b: int = 100_000) -> list[dict]:
         # ranks where B = 10^5 can test a 2% error (relative MCSE of the variance below 0.5%);
         # at the extreme FPRs dTPR is almost always 0 and the Monte Carlo variance is noise
         ok = (var > 0) & (se_var < 0.005 * var)
-        rows.append({"n": n, "rho": rho, "B": b, "FPRs tested": f"{ok.sum()} of {ranks.size}",
-                     "max |mean - MC| / MCSE": float(np.max(np.abs(law.mean - mean)[ok]
-                                                          / np.sqrt(var[ok] / b))),
-                     "max |var rel. error|": float(np.max(np.abs(law.var[ok] / var[ok] - 1))),
-                     "max |var - MC| / MCSE": float(np.max(np.abs(law.var - var)[ok]
-                                                         / se_var[ok]))})
+        rows.append(
+            {
+                "n": n,
+                "rho": rho,
+                "B": b,
+                "FPRs tested": f"{ok.sum()} of {ranks.size}",
+                "max |mean - MC| / MCSE": float(
+                    np.max(np.abs(law.mean - mean)[ok] / np.sqrt(var[ok] / b))
+                ),
+                "max |var rel. error|": float(np.max(np.abs(law.var[ok] / var[ok] - 1))),
+                "max |var - MC| / MCSE": float(np.max(np.abs(law.var - var)[ok] / se_var[ok])),
+            }
+        )
     return rows
 
 
 def main() -> None:
     args = arguments("--skip-mc")
     times = timing_rows()
-    lines = ["# Paired vertical averaging: exact bootstrap moments of TPR1 - TPR2", "",
-             f"Machine: {machine()}. Paired binormal data, positives N(1, 1), negatives N(0, 1)",
-             "for both classifiers, correlation 0.9 between the two scores of an instance.", "",
-             "## Time per data set (99 FPRs, best of 3)", "", table(times), "",
-             f"Fitted growth exponent of the hybrid over n = {SIZES}: "
-             f"{exponent(times, 'hybrid (s)'):.2f}; of the exact algorithm over n = 50, 100: "
-             f"{exponent(times, 'exact (s)'):.2f}. The thesis's Algorithm 4.4 is O(n^4) per FPR.",
-             "", "## Error of the hybrid against the exact algorithm (every rank)", "",
-             table(exact_error_rows())]
+    lines = [
+        "# Paired vertical averaging: exact bootstrap moments of TPR1 - TPR2",
+        "",
+        f"Machine: {machine()}. Paired binormal data, positives N(1, 1), negatives N(0, 1)",
+        "for both classifiers, correlation 0.9 between the two scores of an instance.",
+        "",
+        "## Time per data set (99 FPRs, best of 3)",
+        "",
+        table(times),
+        "",
+        f"Fitted growth exponent of the hybrid over n = {SIZES}: "
+        f"{exponent(times, 'hybrid (s)'):.2f}; of the exact algorithm over n = 50, 100: "
+        f"{exponent(times, 'exact (s)'):.2f}. The thesis's Algorithm 4.4 is O(n^4) per FPR.",
+        "",
+        "## Error of the hybrid against the exact algorithm (every rank)",
+        "",
+        table(exact_error_rows()),
+    ]
     if not args.skip_mc:
-        lines += ["", "## Error of the hybrid against a Monte Carlo bootstrap", "",
-                  table(mc_error_rows())]
+        lines += [
+            "",
+            "## Error of the hybrid against a Monte Carlo bootstrap",
+            "",
+            table(mc_error_rows()),
+        ]
     if not args.skip_reproduce:
         lines += ["", *reproduce_section(FIGURES)]
     write("results_paired.md", [*lines, ""])

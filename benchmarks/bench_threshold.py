@@ -17,8 +17,9 @@ import rocsim
 FIGURES = ["fig4_2", "fig4_3", "fig4_4", "fig4_10"]
 
 
-def monte_carlo_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng,
-                       chunk: int = 500) -> np.ndarray:
+def monte_carlo_counts(
+    scores: np.ndarray, thresholds: np.ndarray, b: int, rng, chunk: int = 500
+) -> np.ndarray:
     """Bootstrap counts of scores >= t for ``b`` resamples (vectorised over each chunk)."""
     n = scores.size
     order = np.sort(scores)[::-1]
@@ -47,16 +48,27 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     both = np.concatenate([pos, neg])
     t_exact = best_of(lambda: rocsim.threshold_ci(pos, neg, thresholds, 0.9))
     t_sort = best_of(lambda: np.sort(both))
-    row = {"n per class": n, "exact (ms)": 1e3 * t_exact, "np.sort of 2n (ms)": 1e3 * t_sort,
-           "exact / sort": t_exact / t_sort}
+    row = {
+        "n per class": n,
+        "exact (ms)": 1e3 * t_exact,
+        "np.sort of 2n (ms)": 1e3 * t_sort,
+        "exact / sort": t_exact / t_sort,
+    }
     if b:
         t_mc = best_of(lambda: mc_percentile(pos, neg, thresholds, b, 0.9, rng), repeat=1)
         ci = rocsim.threshold_ci(pos, neg, thresholds, 0.9)
         (tpr_q, fpr_q) = mc_percentile(pos, neg, thresholds, b, 0.9, rng)
-        diff = max(np.max(np.abs(tpr_q[0] - ci.tpr_low)), np.max(np.abs(tpr_q[1] - ci.tpr_high)),
-                   np.max(np.abs(fpr_q[0] - ci.fpr_low)), np.max(np.abs(fpr_q[1] - ci.fpr_high)))
-        row |= {f"MC B={b} (ms)": 1e3 * t_mc, "MC / exact": t_mc / t_exact,
-                "max abs diff, MC percentile vs exact score bounds": diff}
+        diff = max(
+            np.max(np.abs(tpr_q[0] - ci.tpr_low)),
+            np.max(np.abs(tpr_q[1] - ci.tpr_high)),
+            np.max(np.abs(fpr_q[0] - ci.fpr_low)),
+            np.max(np.abs(fpr_q[1] - ci.fpr_high)),
+        )
+        row |= {
+            f"MC B={b} (ms)": 1e3 * t_mc,
+            "MC / exact": t_mc / t_exact,
+            "max abs diff, MC percentile vs exact score bounds": diff,
+        }
     return row
 
 
@@ -64,9 +76,14 @@ def main() -> None:
     args = arguments()
     rng = np.random.default_rng(2009)
     rows = [bench_intervals(n, b, rng) for n, b in ((100, 2000), (10_000, 2000), (1_000_000, 0))]
-    text = ["# Threshold averaging benchmark", "",
-            f"Machine: {machine()}; 99 thresholds; best of 5 runs (Monte Carlo: one run).", "",
-            table(rows), ""]
+    text = [
+        "# Threshold averaging benchmark",
+        "",
+        f"Machine: {machine()}; 99 thresholds; best of 5 runs (Monte Carlo: one run).",
+        "",
+        table(rows),
+        "",
+    ]
     if not args.skip_reproduce:
         text += reproduce_section(FIGURES)
     write("results_threshold.md", text)

@@ -44,21 +44,31 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     t_cold = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL), repeat=1)
     t_exact = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL))
     t_sort = best_of(lambda: np.sort(both))
-    row = {"n per class": n, "exact score, cold (ms)": 1e3 * t_cold,
-           "exact score (ms)": 1e3 * t_exact, "np.sort of 2n (ms)": 1e3 * t_sort,
-           "exact / sort": t_exact / t_sort}
+    row = {
+        "n per class": n,
+        "exact score, cold (ms)": 1e3 * t_cold,
+        "exact score (ms)": 1e3 * t_exact,
+        "np.sort of 2n (ms)": 1e3 * t_sort,
+        "exact / sort": t_exact / t_sort,
+    }
     if b:
         t_pct = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL, "percentile"), repeat=1)
         t_mc = best_of(lambda: mc_percentile(pos, neg, r, b, rng), repeat=1)
         score = rocsim.vertical_ci(pos, neg, r, LEVEL)
         pct = rocsim.vertical_ci(pos, neg, r, LEVEL, "percentile")
         low, high = mc_percentile(pos, neg, r, b, rng)
-        row |= {"exact percentile (ms)": 1e3 * t_pct, f"MC B={b} (ms)": 1e3 * t_mc,
-                "MC / exact score": t_mc / t_exact, "MC / exact percentile": t_mc / t_pct,
-                "max diff MC vs exact percentile":
-                    max(np.max(np.abs(low - pct.low)), np.max(np.abs(high - pct.high))),
-                "max diff MC percentile vs exact score":
-                    max(np.max(np.abs(low - score.low)), np.max(np.abs(high - score.high)))}
+        row |= {
+            "exact percentile (ms)": 1e3 * t_pct,
+            f"MC B={b} (ms)": 1e3 * t_mc,
+            "MC / exact score": t_mc / t_exact,
+            "MC / exact percentile": t_mc / t_pct,
+            "max diff MC vs exact percentile": max(
+                np.max(np.abs(low - pct.low)), np.max(np.abs(high - pct.high))
+            ),
+            "max diff MC percentile vs exact score": max(
+                np.max(np.abs(low - score.low)), np.max(np.abs(high - score.high))
+            ),
+        }
     return row
 
 
@@ -72,16 +82,19 @@ def bench_memory(n: int, rng) -> dict:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     band = rank_weights(n, n, tuple(r.tolist())).weights.shape[1]
-    return {"n per class": n, "peak memory of one call (MB)": peak / 2**20,
-            "input scores (MB)": (pos.nbytes + neg.nbytes) / 2**20, "band width (ranks)": band}
+    return {
+        "n per class": n,
+        "peak memory of one call (MB)": peak / 2**20,
+        "input scores (MB)": (pos.nbytes + neg.nbytes) / 2**20,
+        "band width (ranks)": band,
+    }
 
 
 def bench_kernel(n: int, rng) -> dict:
     pos, neg = data(n, rng)
     fpr = rocsim.fpr_ranks(GRID, n) / n
     t = best_of(lambda: kernel_roc_ci(pos, neg, fpr, LEVEL))
-    return {"n per class": n, "kernel interval (ms)": 1e3 * t,
-            "x 1000 replications (s)": t * 1000}
+    return {"n per class": n, "kernel interval (ms)": 1e3 * t, "x 1000 replications (s)": t * 1000}
 
 
 def main() -> None:
@@ -89,14 +102,25 @@ def main() -> None:
     rng = np.random.default_rng(2009)
     start = time.perf_counter()
     rows = [bench_intervals(n, b, rng) for n, b in ((100, 2000), (10_000, 2000), (1_000_000, 0))]
-    text = ["# Vertical averaging benchmark", "",
-            f"Machine: {machine()}; binormal scores (mu+ = 1, mu- = 0, unit variances); 99 FPR "
-            f"points r/n- nearest to 0.01..0.99; level {LEVEL}. Exact times are the best of 5 "
-            "warm runs (rank weights cached, as in a simulation); cold = first call; Monte "
-            "Carlo: one run of a vectorised stratified percentile bootstrap.", "",
-            table(rows), "", "## Memory", "", table([bench_memory(1_000_000, rng)]), "",
-            "## Kernel comparator (Hall, Hyndman & Fan 2004)", "",
-            table([bench_kernel(n, rng) for n in (100, 10_000)]), ""]
+    text = [
+        "# Vertical averaging benchmark",
+        "",
+        f"Machine: {machine()}; binormal scores (mu+ = 1, mu- = 0, unit variances); 99 FPR "
+        f"points r/n- nearest to 0.01..0.99; level {LEVEL}. Exact times are the best of 5 "
+        "warm runs (rank weights cached, as in a simulation); cold = first call; Monte "
+        "Carlo: one run of a vectorised stratified percentile bootstrap.",
+        "",
+        table(rows),
+        "",
+        "## Memory",
+        "",
+        table([bench_memory(1_000_000, rng)]),
+        "",
+        "## Kernel comparator (Hall, Hyndman & Fan 2004)",
+        "",
+        table([bench_kernel(n, rng) for n in (100, 10_000)]),
+        "",
+    ]
     if not args.skip_reproduce:
         text += reproduce_section(FIGURES)
     text += [f"Benchmark wall time: {time.perf_counter() - start:.0f} s", ""]

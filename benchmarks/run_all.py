@@ -74,9 +74,15 @@ def threshold_exact(data) -> Bounds:
     pos, neg, _, _ = data
     law = rocsim.threshold_distribution(pos, neg, thresholds())
     # the stratified law of TPR (FPR) is Bin(n, p)/n: its quantiles are binomial quantiles
-    bounds = [np.concatenate([stats.binom.ppf(tail, law.n_pos, law.tpr) / law.n_pos,
-                              stats.binom.ppf(tail, law.n_neg, law.fpr) / law.n_neg])
-              for tail in TAILS]
+    bounds = [
+        np.concatenate(
+            [
+                stats.binom.ppf(tail, law.n_pos, law.tpr) / law.n_pos,
+                stats.binom.ppf(tail, law.n_neg, law.fpr) / law.n_neg,
+            ]
+        )
+        for tail in TAILS
+    ]
     return bounds[0], bounds[1]
 
 
@@ -150,11 +156,16 @@ def paired_cost_mc(data, b, rng) -> Bounds:
 CASES = [
     Case("threshold averaging", "exact percentile", threshold_exact, threshold_mc),
     Case("vertical averaging", "exact percentile", vertical_exact, vertical_mc),
-    Case("vertical, paired difference", "wald on exact moments", paired_vertical_exact,
-         paired_vertical_mc),
+    Case(
+        "vertical, paired difference",
+        "wald on exact moments",
+        paired_vertical_exact,
+        paired_vertical_mc,
+    ),
     Case("cost curve", "wald on exact moments", cost_exact, cost_mc),
-    Case("cost curve, paired difference", "wald on exact moments", paired_cost_exact,
-         paired_cost_mc),
+    Case(
+        "cost curve, paired difference", "wald on exact moments", paired_cost_exact, paired_cost_mc
+    ),
 ]
 
 
@@ -172,9 +183,13 @@ def bench_case(case: Case, n: int, data: tuple, rng, replicates=REPLICATES) -> d
         start = time.perf_counter()
         mc_low, mc_high = case.monte_carlo(data, b, rng)
         t_mc = time.perf_counter() - start
-        row |= {f"MC B={b} (s)": t_mc, f"MC B={b} / exact": t_mc / t_exact,
-                f"max bound diff B={b}": float(max(np.max(np.abs(mc_low - low)),
-                                                   np.max(np.abs(mc_high - high))))}
+        row |= {
+            f"MC B={b} (s)": t_mc,
+            f"MC B={b} / exact": t_mc / t_exact,
+            f"max bound diff B={b}": float(
+                max(np.max(np.abs(mc_low - low)), np.max(np.abs(mc_high - high)))
+            ),
+        }
     return row
 
 
@@ -183,9 +198,14 @@ def growth_exponents(rows: list[dict]) -> list[dict]:
     for case in CASES:
         pts = [(r["n per class"], r["exact (ms)"]) for r in rows if r["curve"] == case.curve]
         slope = np.polyfit(np.log([p[0] for p in pts]), np.log([p[1] for p in pts]), 1)[0]
-        out.append({"curve": case.curve, "exact interval compared": case.compared,
-                    "growth exponent (n = 1e2..1e4)": float(slope),
-                    "exact at 1e4 / 1e3": pts[-1][1] / pts[-2][1]})
+        out.append(
+            {
+                "curve": case.curve,
+                "exact interval compared": case.compared,
+                "growth exponent (n = 1e2..1e4)": float(slope),
+                "exact at 1e4 / 1e3": pts[-1][1] / pts[-2][1],
+            }
+        )
     return out
 
 
@@ -196,13 +216,17 @@ def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
         timings = bench_reproduce(studies)
         source = "a fresh `rocsim-reproduce` (all studies, 1000 replications, both cores)"
     else:
-        timings = {f"{s} (s)": json.loads((directory / s / "meta.json").read_text())
-                   ["wall_seconds"] for s in studies}
+        timings = {
+            f"{s} (s)": json.loads((directory / s / "meta.json").read_text())["wall_seconds"]
+            for s in studies
+        }
         timings["total (s)"] = sum(timings.values())
         source = f"the meta.json files of `rocsim-reproduce --results-dir {directory}`"
     total = timings.pop("total (s)")
-    rows = [{"study": k.removesuffix(" (s)"), "wall (s)": v, "share": f"{v / total:.1%}"}
-            for k, v in timings.items()]
+    rows = [
+        {"study": k.removesuffix(" (s)"), "wall (s)": v, "share": f"{v / total:.1%}"}
+        for k, v in timings.items()
+    ]
     label = "total (sum of studies)" if directory else "total (wall, with start-up and report)"
     return source, [*rows, {"study": label, "wall (s)": total, "share": "100%"}]
 
@@ -219,19 +243,35 @@ def main() -> None:
     for n in SIZES:
         data = draw(n, rng)
         rows += [bench_case(case, n, data, rng) for case in CASES]
-    lines = ["# Benchmarks: exact bootstrap vs Monte Carlo bootstrap", "",
-             f"Machine: {machine()}. Data: positives N(1, 1), negatives N(0, 1); the second "
-             "classifier's positives N(1.5, 1), correlation 0.6 between the two scores of an "
-             f"instance. 99 points (thresholds at total positive ratio 0.01..0.99, FPRs "
-             f"r/n- nearest to 0.01..0.99, operating conditions w = 0.01..0.99); level {LEVEL}; "
-             "stratified bootstrap. Exact: best of 3 warm runs; Monte Carlo: one run of a "
-             "vectorised percentile bootstrap.", "",
-             "## Exact vs Monte Carlo", "", table(rows), "",
-             "## Growth of the exact algorithms", "", table(growth_exponents(rows)), ""]
+    lines = [
+        "# Benchmarks: exact bootstrap vs Monte Carlo bootstrap",
+        "",
+        f"Machine: {machine()}. Data: positives N(1, 1), negatives N(0, 1); the second "
+        "classifier's positives N(1.5, 1), correlation 0.6 between the two scores of an "
+        f"instance. 99 points (thresholds at total positive ratio 0.01..0.99, FPRs "
+        f"r/n- nearest to 0.01..0.99, operating conditions w = 0.01..0.99); level {LEVEL}; "
+        "stratified bootstrap. Exact: best of 3 warm runs; Monte Carlo: one run of a "
+        "vectorised percentile bootstrap.",
+        "",
+        "## Exact vs Monte Carlo",
+        "",
+        table(rows),
+        "",
+        "## Growth of the exact algorithms",
+        "",
+        table(growth_exponents(rows)),
+        "",
+    ]
     if not args.skip_reproduce:
         source, split = reproduction_split(args.reproduction)
-        lines += ["## Full reproduction, split by study", "", f"From {source}.", "",
-                  table(split), ""]
+        lines += [
+            "## Full reproduction, split by study",
+            "",
+            f"From {source}.",
+            "",
+            table(split),
+            "",
+        ]
     lines += [f"Benchmark wall time: {time.perf_counter() - started:.0f} s", ""]
     write("results.md", lines)
 

@@ -58,8 +58,9 @@ def check_labels_and_scores(y_true, *scores, pos_label=None) -> tuple[np.ndarray
         raise ValueError(f"y_true has {int(pd.isna(y).sum())} missing label(s)")
     values = np.unique(y)
     if values.size != 2:
-        raise ValueError(f"y_true must hold exactly two classes, got {values.size}: "
-                         f"{values[:5].tolist()}")
+        raise ValueError(
+            f"y_true must hold exactly two classes, got {values.size}: {values[:5].tolist()}"
+        )
     positive = y == _positive_label(values, pos_label)
     arrays = []
     for k, s in enumerate(scores, start=1):
@@ -74,15 +75,18 @@ def check_labels_and_scores(y_true, *scores, pos_label=None) -> tuple[np.ndarray
 def _positive_label(values: np.ndarray, pos_label):
     if pos_label is not None:
         if pos_label not in values.tolist():
-            raise ValueError(f"pos_label {pos_label!r} is not a label of y_true: "
-                             f"{values.tolist()}")
+            raise ValueError(
+                f"pos_label {pos_label!r} is not a label of y_true: {values.tolist()}"
+            )
         return pos_label
     labels = set(values.tolist())
     for known in ({0, 1}, {-1, 1}, {False, True}):
         if labels == known:
             return max(known)
-    raise ValueError(f"labels {values.tolist()} are not 0/1, -1/1 or booleans: say which is "
-                     "positive with pos_label")
+    raise ValueError(
+        f"labels {values.tolist()} are not 0/1, -1/1 or booleans: say which is "
+        "positive with pos_label"
+    )
 
 
 def _grid(at, name: str) -> np.ndarray:
@@ -170,16 +174,23 @@ class CostComparison(_Table):
 
 
 def _verdict(low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    return np.where(low > 0, "first better", np.where(high < 0, "second better",
-                                                      "no difference"))
+    return np.where(low > 0, "first better", np.where(high < 0, "second better", "no difference"))
 
 
 # --- one classifier ---------------------------------------------------------------------------
 
 
-def roc_ci(y_true, y_score, *, averaging: str = "threshold", at=None,
-           confidence_level: float = 0.95, method: str = "score",
-           bootstrap: str = "stratified", pos_label=None) -> ROCBands:
+def roc_ci(
+    y_true,
+    y_score,
+    *,
+    averaging: str = "threshold",
+    at=None,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    bootstrap: str = "stratified",
+    pos_label=None,
+) -> ROCBands:
     """Pointwise confidence intervals of a classifier's ROC curve, from the exact bootstrap.
 
     Parameters
@@ -220,28 +231,54 @@ def roc_ci(y_true, y_score, *, averaging: str = "threshold", at=None,
     positive, (scores,) = check_labels_and_scores(y_true, y_score, pos_label=pos_label)
     check_choice(averaging, AVERAGING, "averaging")
     pos, neg = scores[positive], scores[~positive]
-    info = {"averaging": averaging, "bootstrap": bootstrap, "n_pos": pos.size,
-            "n_neg": neg.size, "curve": roc_curve(pos, neg)[:2]}
+    info = {
+        "averaging": averaging,
+        "bootstrap": bootstrap,
+        "n_pos": pos.size,
+        "n_neg": neg.size,
+        "curve": roc_curve(pos, neg)[:2],
+    }
     if averaging == "threshold":
         # the core validates given thresholds (1-D, no NaN)
         t = np.unique(thresholds_at_ratio(scores, DEFAULT_GRID))[::-1] if at is None else at
         ci = threshold_ci(pos, neg, np.atleast_1d(t), confidence_level, method, bootstrap)
-        columns = {"threshold": ci.thresholds, "fpr": ci.fpr, "fpr_low": ci.fpr_low,
-                   "fpr_high": ci.fpr_high, "tpr": ci.tpr, "tpr_low": ci.tpr_low,
-                   "tpr_high": ci.tpr_high}
+        columns = {
+            "threshold": ci.thresholds,
+            "fpr": ci.fpr,
+            "fpr_low": ci.fpr_low,
+            "fpr_high": ci.fpr_high,
+            "tpr": ci.tpr,
+            "tpr_low": ci.tpr_low,
+            "tpr_high": ci.tpr_high,
+        }
         return ROCBands(columns, ci.confidence_level, method, info)
     r = fpr_ranks(_grid(at, "at (FPRs)"), neg.size)
     ci = vertical_ci(pos, neg, r, confidence_level, method, bootstrap)
     threshold = np.sort(neg)[::-1][r - 1]  # the r-th largest negative score
     tpr = count_at_or_above(pos, threshold) / pos.size
-    columns = {"fpr": ci.fpr, "fpr_low": ci.fpr, "fpr_high": ci.fpr, "tpr": tpr,
-               "mean": ci.mean, "tpr_low": ci.low, "tpr_high": ci.high}
+    columns = {
+        "fpr": ci.fpr,
+        "fpr_low": ci.fpr,
+        "fpr_high": ci.fpr,
+        "tpr": tpr,
+        "mean": ci.mean,
+        "tpr_low": ci.low,
+        "tpr_high": ci.high,
+    }
     return ROCBands(columns, ci.confidence_level, method, info)
 
 
-def cost_curve_ci(y_true, y_score, *, w=None, threshold="empirical",
-                  confidence_level: float = 0.95, method: str = "agresti",
-                  bootstrap: str = "stratified", pos_label=None) -> CostBands:
+def cost_curve_ci(
+    y_true,
+    y_score,
+    *,
+    w=None,
+    threshold="empirical",
+    confidence_level: float = 0.95,
+    method: str = "agresti",
+    bootstrap: str = "stratified",
+    pos_label=None,
+) -> CostBands:
     """Pointwise confidence intervals of a classifier's normalized expected cost
     ``w (1 - TPR) + (1 - w) FPR`` (eq. 3.12) at operating conditions ``w``.
 
@@ -274,19 +311,40 @@ def cost_curve_ci(y_true, y_score, *, w=None, threshold="empirical",
     """
     positive, (scores,) = check_labels_and_scores(y_true, y_score, pos_label=pos_label)
     w = DEFAULT_GRID if w is None else w  # validated by the cost core
-    ci = cost_ci(scores[positive], scores[~positive], w, threshold, confidence_level, method,
-                 None, bootstrap)
-    columns = {"w": ci.w, "threshold": ci.thresholds, "cost": ci.cost, "low": ci.low,
-               "high": ci.high}
+    ci = cost_ci(
+        scores[positive],
+        scores[~positive],
+        w,
+        threshold,
+        confidence_level,
+        method,
+        None,
+        bootstrap,
+    )
+    columns = {
+        "w": ci.w,
+        "threshold": ci.thresholds,
+        "cost": ci.cost,
+        "low": ci.low,
+        "high": ci.high,
+    }
     return CostBands(columns, ci.confidence_level, method, {"bootstrap": bootstrap})
 
 
 # --- two classifiers --------------------------------------------------------------------------
 
 
-def compare_roc(y_true, y_score1, y_score2, *, averaging: str = "threshold", at=None,
-                confidence_level: float = 0.95, method: str = "score",
-                pos_label=None) -> ROCComparison:
+def compare_roc(
+    y_true,
+    y_score1,
+    y_score2,
+    *,
+    averaging: str = "threshold",
+    at=None,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    pos_label=None,
+) -> ROCComparison:
     """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
 
     Both classifiers score the same instances, so the bootstrap resamples instances with both
@@ -326,8 +384,7 @@ def compare_roc(y_true, y_score1, y_score2, *, averaging: str = "threshold", at=
     >>> cmp.t1.tolist(), cmp.t2.tolist(), cmp.dtpr.round(4).tolist()
     ([0.5], [0.5], [0.3333])
     """
-    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2,
-                                                 pos_label=pos_label)
+    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2, pos_label=pos_label)
     check_choice(averaging, AVERAGING, "averaging")
     pos1, pos2, neg1, neg2 = s1[positive], s2[positive], s1[~positive], s2[~positive]
     info = {"averaging": averaging, "n_pos": pos1.size, "n_neg": neg1.size}
@@ -336,30 +393,57 @@ def compare_roc(y_true, y_score1, y_score2, *, averaging: str = "threshold", at=
         t1, t2 = thresholds_at_ratio(s1, q), thresholds_at_ratio(s2, q)
         ci = threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level, method)
         first, second = dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
-        columns = {"q": q, "t1": t1, "t2": t2, "dtpr": ci.dtpr, "dtpr_low": ci.dtpr_low,
-                   "dtpr_high": ci.dtpr_high, "dfpr": ci.dfpr, "dfpr_low": ci.dfpr_low,
-                   "dfpr_high": ci.dfpr_high, "p_first_dominates": first,
-                   "p_second_dominates": second,
-                   "verdict": _verdict(ci.dtpr_low, ci.dtpr_high)}
+        columns = {
+            "q": q,
+            "t1": t1,
+            "t2": t2,
+            "dtpr": ci.dtpr,
+            "dtpr_low": ci.dtpr_low,
+            "dtpr_high": ci.dtpr_high,
+            "dfpr": ci.dfpr,
+            "dfpr_low": ci.dfpr_low,
+            "dfpr_high": ci.dfpr_high,
+            "p_first_dominates": first,
+            "p_second_dominates": second,
+            "verdict": _verdict(ci.dtpr_low, ci.dtpr_high),
+        }
         return ROCComparison(columns, ci.confidence_level, method, info)
     if max(pos1.size, neg1.size) > PAIRED_VERTICAL_LIMIT:
-        raise ValueError(f"vertical averaging of two classifiers is limited to "
-                         f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
-                         f"at every FPR); use averaging='threshold'")
+        raise ValueError(
+            f"vertical averaging of two classifiers is limited to "
+            f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
+            f"at every FPR); use averaging='threshold'"
+        )
     r = fpr_ranks(_grid(at, "at (FPRs)"), neg1.size)
     ci = vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level, method)
     sd = np.sqrt(ci.var)
     with np.errstate(divide="ignore", invalid="ignore"):
         higher = np.where(sd > 0, special.ndtr(ci.mean / sd), (ci.mean > 0).astype(float))
-    columns = {"fpr": ci.fpr, "dtpr": ci.mean, "dtpr_low": ci.low, "dtpr_high": ci.high,
-               "sd": sd, "p_first_higher": higher, "verdict": _verdict(ci.low, ci.high)}
+    columns = {
+        "fpr": ci.fpr,
+        "dtpr": ci.mean,
+        "dtpr_low": ci.low,
+        "dtpr_high": ci.high,
+        "sd": sd,
+        "p_first_higher": higher,
+        "verdict": _verdict(ci.low, ci.high),
+    }
     info["algorithm"] = ci.algorithm
     return ROCComparison(columns, ci.confidence_level, method, info)
 
 
-def compare_cost(y_true, y_score1, y_score2, *, w=None, threshold="empirical",
-                 confidence_level: float = 0.95, method: str = "agresti",
-                 bootstrap: str = "stratified", pos_label=None) -> CostComparison:
+def compare_cost(
+    y_true,
+    y_score1,
+    y_score2,
+    *,
+    w=None,
+    threshold="empirical",
+    confidence_level: float = 0.95,
+    method: str = "agresti",
+    bootstrap: str = "stratified",
+    pos_label=None,
+) -> CostComparison:
     """Where is one classifier cheaper than the other? Intervals for ``cost2 - cost1``.
 
     Parameters
@@ -391,8 +475,7 @@ def compare_cost(y_true, y_score1, y_score2, *, w=None, threshold="empirical",
     >>> cmp.t1.tolist(), cmp.t2.tolist(), cmp.cost_difference.round(4).tolist()
     ([0.4], [0.3], [0.1667])
     """
-    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2,
-                                                 pos_label=pos_label)
+    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2, pos_label=pos_label)
     w = DEFAULT_GRID if w is None else w  # validated by the cost core
     if isinstance(threshold, str):
         t1 = t2 = threshold
@@ -400,12 +483,29 @@ def compare_cost(y_true, y_score1, y_score2, *, w=None, threshold="empirical",
         t1, t2 = threshold
     else:
         raise ValueError("threshold must be 'empirical' or a pair (t1, t2) of arrays")
-    ci = cost_difference_ci(s1[positive], s2[positive], s1[~positive], s2[~positive], w, t1,
-                            t2, confidence_level, method, None, bootstrap)
-    columns = {"w": ci.w, "t1": ci.t1, "t2": ci.t2, "cost_difference": ci.cost,
-               "low": ci.low, "high": ci.high, "verdict": _verdict(ci.low, ci.high)}
+    ci = cost_difference_ci(
+        s1[positive],
+        s2[positive],
+        s1[~positive],
+        s2[~positive],
+        w,
+        t1,
+        t2,
+        confidence_level,
+        method,
+        None,
+        bootstrap,
+    )
+    columns = {
+        "w": ci.w,
+        "t1": ci.t1,
+        "t2": ci.t2,
+        "cost_difference": ci.cost,
+        "low": ci.low,
+        "high": ci.high,
+        "verdict": _verdict(ci.low, ci.high),
+    }
     return CostComparison(columns, ci.confidence_level, method, {"bootstrap": bootstrap})
-
 
 
 # --- area under the curve ---------------------------------------------------------------------
@@ -422,8 +522,9 @@ class AUCResult(_Table):
         return plot_auc(self, ax)
 
 
-def auc_ci(y_true, y_score, *, method: str = "delong", confidence_level: float = 0.95,
-           pos_label=None) -> AUCResult:
+def auc_ci(
+    y_true, y_score, *, method: str = "delong", confidence_level: float = 0.95, pos_label=None
+) -> AUCResult:
     """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's.
 
     Parameters
@@ -455,12 +556,18 @@ def auc_ci(y_true, y_score, *, method: str = "delong", confidence_level: float =
     pos, neg = scores[positive], scores[~positive]
     ci = auc_interval(pos, neg, confidence_level, method)
     columns = {k: np.atleast_1d(getattr(ci, k)) for k in ("auc", "var", "low", "high")}
-    return AUCResult(columns, ci.confidence_level, method,
-                     {"curves": [roc_curve(pos, neg)[:2]]})
+    return AUCResult(columns, ci.confidence_level, method, {"curves": [roc_curve(pos, neg)[:2]]})
 
 
-def compare_auc(y_true, y_score1, y_score2, *, method: str = "delong",
-                confidence_level: float = 0.95, pos_label=None) -> AUCResult:
+def compare_auc(
+    y_true,
+    y_score1,
+    y_score2,
+    *,
+    method: str = "delong",
+    confidence_level: float = 0.95,
+    pos_label=None,
+) -> AUCResult:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
     with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance).
 
@@ -472,8 +579,7 @@ def compare_auc(y_true, y_score1, y_score2, *, method: str = "delong",
     0.3333
     """
     check_choice(method, AUC_METHODS, "AUC method")
-    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2,
-                                                 pos_label=pos_label)
+    positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2, pos_label=pos_label)
     pos1, pos2, neg1, neg2 = s1[positive], s2[positive], s1[~positive], s2[~positive]
     ci = auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level, method)
     keys = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")

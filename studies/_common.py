@@ -66,8 +66,9 @@ def interval_outcome(target, low, high) -> dict[str, np.ndarray]:
     }
 
 
-def rectangle_outcome(target_tpr, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
-                      ) -> dict[str, np.ndarray]:
+def rectangle_outcome(
+    target_tpr, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
+) -> dict[str, np.ndarray]:
     """Per-point results of a confidence rectangle (threshold averaging, one or two
     classifiers): covered when both axes cover; a miss is low/high on at least one axis."""
     cover_tpr = (tpr_low <= target_tpr) & (target_tpr <= tpr_high)

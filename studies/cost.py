@@ -62,14 +62,17 @@ def _prepare(condition: Condition, model, models: tuple[ScoreModel, ...]) -> _Pr
     w = grid_values(s["grid"])
     # the statistic of the full formulas is minimized where eq. 3.12 is at w' (same w at pi 1/2)
     w_eff = effective_condition(w, pi, s["bootstrap"])
-    return _Prepared(model, models, n_pos, n_neg, pi, w,
-                     tuple(m.cost_threshold(w_eff) for m in models))
+    return _Prepared(
+        model, models, n_pos, n_neg, pi, w, tuple(m.cost_threshold(w_eff) for m in models)
+    )
 
 
-def _true_cost(p: _Prepared, model: ScoreModel, thresholds, bootstrap: str,
-               pi: float | None = None) -> np.ndarray:
-    return cost_target(p.w, model.tpr(thresholds), model.fpr(thresholds),
-                       p.pi if pi is None else pi, bootstrap)
+def _true_cost(
+    p: _Prepared, model: ScoreModel, thresholds, bootstrap: str, pi: float | None = None
+) -> np.ndarray:
+    return cost_target(
+        p.w, model.tpr(thresholds), model.fpr(thresholds), p.pi if pi is None else pi, bootstrap
+    )
 
 
 def _sample_prior(settings) -> bool:
@@ -100,8 +103,12 @@ class CostStudy:
         model = model_from_settings(condition.settings)
         p = _prepare(condition, model, (model,))
         (model,), (t,) = p.models, p.thresholds
-        return Setup(x=p.w, target=_true_cost(p, model, t, condition.settings["bootstrap"]),
-                     extra={"threshold": t}, payload=p)
+        return Setup(
+            x=p.w,
+            target=_true_cost(p, model, t, condition.settings["bootstrap"]),
+            extra={"threshold": t},
+            payload=p,
+        )
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
         p: _Prepared = setup.payload
@@ -111,8 +118,16 @@ class CostStudy:
         s, p = condition.settings, setup.payload
         pos, neg, redraws = data
         empirical = s["threshold"] == "empirical"
-        ci = cost_ci(pos, neg, p.w, "empirical" if empirical else p.thresholds[0],
-                     s["confidence_level"], interval_method(s), s["pseudo_count"], s["bootstrap"])
+        ci = cost_ci(
+            pos,
+            neg,
+            p.w,
+            "empirical" if empirical else p.thresholds[0],
+            s["confidence_level"],
+            interval_method(s),
+            s["pseudo_count"],
+            s["bootstrap"],
+        )
         target = setup.target
         if not _fixed_target(s):
             (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
@@ -121,12 +136,22 @@ class CostStudy:
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         if s["sampling"] != "stratified" or s["threshold"] != "oracle":  # then N+/n = pi too
-            raise ValueError("exact cost coverage needs sampling=stratified and threshold=oracle "
-                             "(a fixed threshold); use coverage=simulate")
+            raise ValueError(
+                "exact cost coverage needs sampling=stratified and threshold=oracle "
+                "(a fixed threshold); use coverage=simulate"
+            )
         (model,), (t,) = p.models, p.thresholds
-        c = cost_exact_coverage(model.tpr(t), model.fpr(t), p.w, p.n_pos, p.n_neg,
-                                s["confidence_level"], interval_method(s), s["pseudo_count"],
-                                s["bootstrap"])
+        c = cost_exact_coverage(
+            model.tpr(t),
+            model.fpr(t),
+            p.w,
+            p.n_pos,
+            p.n_neg,
+            s["confidence_level"],
+            interval_method(s),
+            s["pseudo_count"],
+            s["bootstrap"],
+        )
         return {"cover": c.cover, "below": c.below, "above": c.above, "width": c.width}
 
 
@@ -143,20 +168,29 @@ class PairedCostStudy(_PairedStudy):
         p = _prepare(condition, paired, (paired.first, paired.second))
         bootstrap = condition.settings["bootstrap"]
         costs = [_true_cost(p, m, t, bootstrap) for m, t in zip(p.models, p.thresholds)]
-        return Setup(x=p.w, target=costs[1] - costs[0],
-                     extra={"threshold1": p.thresholds[0], "threshold2": p.thresholds[1]},
-                     payload=p)
+        return Setup(
+            x=p.w,
+            target=costs[1] - costs[0],
+            extra={"threshold1": p.thresholds[0], "threshold2": p.thresholds[1]},
+            payload=p,
+        )
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        ci = cost_difference_ci(*data, p.w, t1, t2, s["confidence_level"], interval_method(s),
-                                s["pseudo_count"], s["bootstrap"])
+        ci = cost_difference_ci(
+            *data,
+            p.w,
+            t1,
+            t2,
+            s["confidence_level"],
+            interval_method(s),
+            s["pseudo_count"],
+            s["bootstrap"],
+        )
         target = setup.target
         if not _fixed_target(s):
-            cost1, cost2 = _replication_targets(s, p, (ci.t1, ci.t2), data[0].size,
-                                                data[2].size)
+            cost1, cost2 = _replication_targets(s, p, (ci.t1, ci.t2), data[0].size, data[2].size)
             target = cost2 - cost1
         return interval_outcome(target, ci.low, ci.high)
-

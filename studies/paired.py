@@ -55,13 +55,14 @@ class _PairedStudy:
         """``(pos1, pos2, neg1, neg2)``; class sizes drawn as ``sampling`` says (with
         ``stratified`` nothing is drawn for them, so the scores use the same random stream)."""
         p: _Prepared = setup.payload
-        n_pos, n_neg, _ = draw_class_counts(p.n_pos, p.n_neg, condition.settings["sampling"],
-                                            rng)
+        n_pos, n_neg, _ = draw_class_counts(p.n_pos, p.n_neg, condition.settings["sampling"], rng)
         return p.model.sample(rng, n_pos, n_neg)
 
     def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("coverage=exact is available for single-classifier threshold averaging "
-                         "and cost curves only; use coverage=simulate")
+        raise ValueError(
+            "coverage=exact is available for single-classifier threshold averaging "
+            "and cost curves only; use coverage=simulate"
+        )
 
 
 class PairedThresholdStudy(_PairedStudy):
@@ -78,17 +79,29 @@ class PairedThresholdStudy(_PairedStudy):
         n_pos, n_neg = class_sizes(s["n"], s["pi"])
         q = grid_values(s["grid"])
         t1, t2 = model.thresholds_for_total_positive_ratio(
-            q, pi=n_pos / (n_pos + n_neg), common=bool(s["model"].get("common_threshold")))
+            q, pi=n_pos / (n_pos + n_neg), common=bool(s["model"].get("common_threshold"))
+        )
         dtpr, dfpr = model.differences_at(t1, t2)
-        return Setup(x=q, target=dtpr, extra={"target_fpr": dfpr},
-                     payload=_Prepared(model, n_pos, n_neg, t1, t2))
+        return Setup(
+            x=q,
+            target=dtpr,
+            extra={"target_fpr": dfpr},
+            payload=_Prepared(model, n_pos, n_neg, t1, t2),
+        )
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        ci = threshold_difference_ci(*data, p.t1, p.t2, s["confidence_level"], interval_method(s),
-                                     s["pseudo_count"])
-        return rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.dtpr_low,
-                                 ci.dtpr_high, ci.dfpr_low, ci.dfpr_high)
+        ci = threshold_difference_ci(
+            *data, p.t1, p.t2, s["confidence_level"], interval_method(s), s["pseudo_count"]
+        )
+        return rectangle_outcome(
+            setup.target,
+            setup.extra["target_fpr"],
+            ci.dtpr_low,
+            ci.dtpr_high,
+            ci.dfpr_low,
+            ci.dfpr_high,
+        )
 
 
 class PairedVerticalStudy(_PairedStudy):
@@ -105,11 +118,15 @@ class PairedVerticalStudy(_PairedStudy):
         n_pos, n_neg = class_sizes(s["n"], s["pi"])
         r = fpr_ranks(grid_values(s["grid"]), n_neg)
         fpr = r / n_neg
-        return Setup(x=fpr, target=model.tpr_difference_at_fpr(fpr),
-                     payload=_Prepared(model, n_pos, n_neg, r=r))
+        return Setup(
+            x=fpr,
+            target=model.tpr_difference_at_fpr(fpr),
+            payload=_Prepared(model, n_pos, n_neg, r=r),
+        )
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
-        ci = vertical_difference_ci(*data, setup.payload.r, s["confidence_level"],
-                                    interval_method(s))
+        ci = vertical_difference_ci(
+            *data, setup.payload.r, s["confidence_level"], interval_method(s)
+        )
         return interval_outcome(setup.target, ci.low, ci.high)

@@ -62,17 +62,39 @@ class ThresholdStudy:
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, redraws = data
         s = condition.settings
-        ci = threshold_ci(pos, neg, setup.payload.thresholds, s["confidence_level"],
-                          interval_method(s), s["bootstrap"], s["pseudo_count"])
-        return {**rectangle_outcome(setup.target, setup.extra["target_fpr"], ci.tpr_low,
-                                    ci.tpr_high, ci.fpr_low, ci.fpr_high),
-                "redraws": np.int64(redraws)}
+        ci = threshold_ci(
+            pos,
+            neg,
+            setup.payload.thresholds,
+            s["confidence_level"],
+            interval_method(s),
+            s["bootstrap"],
+            s["pseudo_count"],
+        )
+        return {
+            **rectangle_outcome(
+                setup.target,
+                setup.extra["target_fpr"],
+                ci.tpr_low,
+                ci.tpr_high,
+                ci.fpr_low,
+                ci.fpr_high,
+            ),
+            "redraws": np.int64(redraws),
+        }
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         c = threshold_exact_coverage(
-            setup.target, setup.extra["target_fpr"], p.n_pos, p.n_neg, s["confidence_level"],
-            interval_method(s), s["pseudo_count"], s["bootstrap"], s["sampling"],
+            setup.target,
+            setup.extra["target_fpr"],
+            p.n_pos,
+            p.n_neg,
+            s["confidence_level"],
+            interval_method(s),
+            s["pseudo_count"],
+            s["bootstrap"],
+            s["sampling"],
         )
         return {
             "cover": c.cover,

@@ -44,14 +44,19 @@ class VerticalStudy:
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
         if s["sampling"] != "stratified":
-            raise ValueError("vertical averaging studies need sampling=stratified "
-                             "(the FPR grid r/m- is fixed by the class sizes)")
+            raise ValueError(
+                "vertical averaging studies need sampling=stratified "
+                "(the FPR grid r/m- is fixed by the class sizes)"
+            )
         model = model_from_settings(s)
         n_pos, n_neg = class_sizes(s["n"], s["pi"])
         r = fpr_ranks(grid_values(s["grid"]), n_neg)
         fpr = r / n_neg
-        return Setup(x=fpr, target=model.pos.sf(model.neg.isf(fpr)),
-                     payload=_Prepared(model, n_pos, n_neg, r))
+        return Setup(
+            x=fpr,
+            target=model.pos.sf(model.neg.isf(fpr)),
+            payload=_Prepared(model, n_pos, n_neg, r),
+        )
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
         p: _Prepared = setup.payload
@@ -63,11 +68,19 @@ class VerticalStudy:
         if s["method"] == "kernel" and not s.get("method_target"):
             _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"])
         else:
-            ci = vertical_ci(pos, neg, setup.payload.r, s["confidence_level"], interval_method(s),
-                             s["bootstrap"], s["pseudo_count"])
+            ci = vertical_ci(
+                pos,
+                neg,
+                setup.payload.r,
+                s["confidence_level"],
+                interval_method(s),
+                s["bootstrap"],
+                s["pseudo_count"],
+            )
             low, high = ci.low, ci.high
         return interval_outcome(setup.target, low, high)
 
     def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("coverage=exact is available for threshold averaging only; "
-                         "use coverage=simulate")
+        raise ValueError(
+            "coverage=exact is available for threshold averaging only; use coverage=simulate"
+        )

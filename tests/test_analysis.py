@@ -26,8 +26,9 @@ def real():
     """Two scikit-learn models scored on the held-out part of the breast cancer data set
     (malignant = 0 in scikit-learn's coding; here the positive class is 'malignant')."""
     x, y = load_breast_cancer(return_X_y=True)
-    x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.5, random_state=0,
-                                                        stratify=y)
+    x_train, x_test, y_train, y_test = train_test_split(
+        x, y, test_size=0.5, random_state=0, stratify=y
+    )
     logit = LogisticRegression(max_iter=5000).fit(x_train, y_train)
     bayes = GaussianNB().fit(x_train, y_train)
     labels = np.where(y_test == 0, "malignant", "benign")
@@ -42,8 +43,14 @@ def split(labels, scores):
 
 def test_roc_ci_threshold_is_the_core_threshold_ci(real):
     labels, s1, _ = real
-    bands = rocsim.roc_ci(labels, s1, pos_label="malignant", at=[2.0, 0.0, -2.0],
-                          confidence_level=0.9, method="agresti")
+    bands = rocsim.roc_ci(
+        labels,
+        s1,
+        pos_label="malignant",
+        at=[2.0, 0.0, -2.0],
+        confidence_level=0.9,
+        method="agresti",
+    )
     core = rocsim.threshold_ci(*split(labels, s1), [2.0, 0.0, -2.0], 0.9, "agresti")
     frame = bands.to_frame()
     for column in ("fpr", "fpr_low", "fpr_high", "tpr", "tpr_low", "tpr_high"):
@@ -82,8 +89,9 @@ def test_compare_roc_is_the_core_paired_functions(real):
     for s, t in ((s1, t1), (s2, t2)):
         assert np.all((s[:, None] >= t).mean(axis=0) >= q)
         assert np.all((s[:, None] > t).mean(axis=0) < q)
-    vertical = rocsim.compare_roc(labels, s1, s2, pos_label="malignant", averaging="vertical",
-                                  at=[0.05, 0.2])
+    vertical = rocsim.compare_roc(
+        labels, s1, s2, pos_label="malignant", averaging="vertical", at=[0.05, 0.2]
+    )
     r = rocsim.fpr_ranks([0.05, 0.2], neg1.size)
     law = rocsim.vertical_difference_ci(pos1, pos2, neg1, neg2, r)
     np.testing.assert_array_equal(vertical.dtpr_low, law.low)
@@ -130,15 +138,17 @@ def test_real_data_moments_agree_with_a_seeded_monte_carlo_bootstrap(real):
     assert_mc_agrees(tpr1, law.tpr[0], law.tpr_var[0])
     paired = rocsim.threshold_difference_distribution(pos1, pos2, neg1, neg2, [t1], [t2])
     assert_mc_agrees(tpr1 - tpr2, paired.dtpr[0], paired.var_dtpr[0])
-    cost = rocsim.cost_curve_ci(labels, s1, w=[0.3], threshold=[t1], pos_label="malignant",
-                                method="wald")
+    cost = rocsim.cost_curve_ci(
+        labels, s1, w=[0.3], threshold=[t1], pos_label="malignant", method="wald"
+    )
     core = rocsim.cost_ci(pos1, neg1, [0.3], [t1], method="wald")
     cost1 = 0.3 * (1 - tpr1) + 0.7 * fpr1
     assert_mc_agrees(cost1, core.mean[0], core.var[0])
     np.testing.assert_array_equal(cost.low, core.low)
     cost2 = 0.3 * (1 - tpr2) + 0.7 * (w_neg @ (neg2 >= t2) / neg2.size)
-    both = rocsim.compare_cost(labels, s1, s2, w=[0.3], threshold=([t1], [t2]),
-                               pos_label="malignant", method="wald")
+    both = rocsim.compare_cost(
+        labels, s1, s2, w=[0.3], threshold=([t1], [t2]), pos_label="malignant", method="wald"
+    )
     core2 = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, [0.3], [t1], [t2], method="wald")
     assert_mc_agrees(cost2 - cost1, core2.mean[0], core2.var[0])
     np.testing.assert_array_equal(both.high, core2.high)
@@ -152,10 +162,15 @@ def test_labels_in_any_two_values_and_scores_on_any_scale():
     base = rocsim.roc_ci(y, p, averaging="vertical").to_frame()
     # a monotone transform of the scores (probability -> logit) changes nothing but thresholds
     same = rocsim.roc_ci(y, logit, averaging="vertical").to_frame()
-    np.testing.assert_allclose(base[["fpr", "tpr_low", "tpr_high"]],
-                               same[["fpr", "tpr_low", "tpr_high"]])
-    for labels, pos_label in ((y.astype(bool), None), (np.where(y, 1, -1), None),
-                              (np.where(y, "yes", "no"), "yes"), (y + 7, 8)):
+    np.testing.assert_allclose(
+        base[["fpr", "tpr_low", "tpr_high"]], same[["fpr", "tpr_low", "tpr_high"]]
+    )
+    for labels, pos_label in (
+        (y.astype(bool), None),
+        (np.where(y, 1, -1), None),
+        (np.where(y, "yes", "no"), "yes"),
+        (y + 7, 8),
+    ):
         other = rocsim.roc_ci(labels, p, averaging="vertical", pos_label=pos_label).to_frame()
         np.testing.assert_array_equal(other["tpr_low"], base["tpr_low"])
 
@@ -172,18 +187,24 @@ def test_ties_and_five_positives():
     assert rocsim.cost_curve_ci(y, s).to_frame()["cost"].between(0, 1).all()
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda: rocsim.roc_ci([0, 1, 2], [1, 2, 3]), "exactly two classes"),
-    (lambda: rocsim.roc_ci(["a", "b"], [1, 2]), "pos_label"),
-    (lambda: rocsim.roc_ci([0, 1], [1, 2], pos_label=3), "pos_label 3"),
-    (lambda: rocsim.roc_ci([0, 1, 1], [1, 2]), "differ in length"),
-    (lambda: rocsim.roc_ci([0, 1], [1, np.nan]), "NaN"),
-    (lambda: rocsim.roc_ci([0, None], [1, 2]), "missing label"),
-    (lambda: rocsim.roc_ci([0, 1], [1, 2], averaging="diagonal"), "valid: threshold, vertical"),
-    (lambda: rocsim.roc_ci([0, 1, 0], [1, 2, 0], averaging="vertical", at=[1.5]), "between"),
-    (lambda: rocsim.compare_roc([0, 1], [1, 2], [1, 2, 3]), "y_score2"),
-    (lambda: rocsim.compare_cost([0, 1], [1, 2], [2, 1], threshold=3), "threshold"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: rocsim.roc_ci([0, 1, 2], [1, 2, 3]), "exactly two classes"),
+        (lambda: rocsim.roc_ci(["a", "b"], [1, 2]), "pos_label"),
+        (lambda: rocsim.roc_ci([0, 1], [1, 2], pos_label=3), "pos_label 3"),
+        (lambda: rocsim.roc_ci([0, 1, 1], [1, 2]), "differ in length"),
+        (lambda: rocsim.roc_ci([0, 1], [1, np.nan]), "NaN"),
+        (lambda: rocsim.roc_ci([0, None], [1, 2]), "missing label"),
+        (
+            lambda: rocsim.roc_ci([0, 1], [1, 2], averaging="diagonal"),
+            "valid: threshold, vertical",
+        ),
+        (lambda: rocsim.roc_ci([0, 1, 0], [1, 2, 0], averaging="vertical", at=[1.5]), "between"),
+        (lambda: rocsim.compare_roc([0, 1], [1, 2], [1, 2, 3]), "y_score2"),
+        (lambda: rocsim.compare_cost([0, 1], [1, 2], [2, 1], threshold=3), "threshold"),
+    ],
+)
 def test_bad_input_is_one_line(call, message):
     with pytest.raises(ValueError, match=message) as err:
         call()
@@ -201,10 +222,13 @@ def test_paired_vertical_refuses_large_data_with_a_pointer():
 def test_results_plot_on_given_axes(real):
     labels, s1, s2 = real
     kw = {"pos_label": "malignant"}
-    results = [rocsim.roc_ci(labels, s1, **kw), rocsim.roc_ci(labels, s1, averaging="vertical",
-                                                              **kw),
-               rocsim.compare_roc(labels, s1, s2, **kw), rocsim.cost_curve_ci(labels, s1, **kw),
-               rocsim.compare_cost(labels, s1, s2, **kw)]
+    results = [
+        rocsim.roc_ci(labels, s1, **kw),
+        rocsim.roc_ci(labels, s1, averaging="vertical", **kw),
+        rocsim.compare_roc(labels, s1, s2, **kw),
+        rocsim.cost_curve_ci(labels, s1, **kw),
+        rocsim.compare_cost(labels, s1, s2, **kw),
+    ]
     _, axes = plt.subplots(1, len(results))
     for ax, result in zip(axes, results):
         assert result.plot(ax) is ax
@@ -224,8 +248,15 @@ def test_auc_functions_are_the_core_area_functions(real):
         two = rocsim.compare_auc(labels, s1, s2, method=method, pos_label="malignant")
         core2 = auc_difference_interval(pos1, pos2, neg1, neg2, 0.95, method)
         assert (two.difference[0], two.p_value[0]) == (core2.difference, core2.p_value)
-        assert list(two.to_frame().columns) == ["auc1", "auc2", "difference", "var", "low",
-                                                "high", "p_value"]
+        assert list(two.to_frame().columns) == [
+            "auc1",
+            "auc2",
+            "difference",
+            "var",
+            "low",
+            "high",
+            "p_value",
+        ]
     with pytest.raises(ValueError, match="valid: delong, exact_bootstrap"):
         rocsim.auc_ci(labels, s1, method="bootstrap", pos_label="malignant")
     _, ax = plt.subplots()
@@ -253,5 +284,4 @@ def test_real_data_vertical_moments_agree_with_a_seeded_monte_carlo_bootstrap(re
     paired = rocsim.vertical_difference(pos1, pos2, neg1, neg2, r)
     for col in range(r.size):
         assert_mc_agrees(draws[:, 0, col], law.mean[col], law.var[col])
-        assert_mc_agrees(draws[:, 0, col] - draws[:, 1, col], paired.mean[col],
-                         paired.var[col])
+        assert_mc_agrees(draws[:, 0, col] - draws[:, 1, col], paired.mean[col], paired.var[col])

@@ -91,8 +91,12 @@ PAIRED_CASES = {
     # (pos1, pos2, neg1, neg2): ties within and across classes under both classifiers
     "ties in both": ([1.0, 2.0, 2.0], [0.0, 1.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.0, 0.0]),
     "opposite orders": ([3.0, 1.0, 2.0], [1.0, 3.0, 2.0], [2.0, 1.0, 1.0], [1.0, 2.0, 2.0]),
-    "unequal sizes": ([1.0, 1.0, 2.0, 0.0], [2.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0],
-                      [1.0, 1.0, 2.0]),
+    "unequal sizes": (
+        [1.0, 1.0, 2.0, 0.0],
+        [2.0, 1.0, 1.0, 1.0],
+        [1.0, 0.0, 1.0],
+        [1.0, 1.0, 2.0],
+    ),
 }
 
 
@@ -132,6 +136,7 @@ def test_moments_equal_enumeration_on_generated_data(data, n_pos, n_neg):
 def binormal_pair(rng, n: int, rho: float = 0.6):
     """Two correlated binormal classifiers (separations 1.0 and 0.7) on ``n`` instances per
     class, rounded to 2 decimals so that ties occur."""
+
     def scores(shift1, shift2):
         z1 = rng.normal(size=n)
         z2 = rho * z1 + np.sqrt(1 - rho**2) * rng.normal(size=n)
@@ -167,8 +172,10 @@ def test_exact_moments_agree_with_monte_carlo_bootstrap():
 
 
 def tied_sample(rng, n_pos, n_neg, levels=6):
-    return (rng.integers(0, levels, n_pos).astype(float),
-            rng.integers(0, levels, n_neg).astype(float))
+    return (
+        rng.integers(0, levels, n_pos).astype(float),
+        rng.integers(0, levels, n_neg).astype(float),
+    )
 
 
 @pytest.mark.parametrize("seed, n_pos, n_neg", [(0, 2, 2), (1, 7, 5), (2, 30, 41), (3, 3, 60)])
@@ -214,8 +221,10 @@ def test_exact_bootstrap_and_delong_agree_at_large_n():
     pos1, pos2, neg1, neg2 = binormal_pair(rng, n)
     ratio = auc_interval(pos1, neg1, method="exact_bootstrap").var / auc_interval(pos1, neg1).var
     assert abs(ratio - 1) < 2 / n
-    ratio = (auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
-             / auc_difference_interval(pos1, pos2, neg1, neg2).var)
+    ratio = (
+        auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
+        / auc_difference_interval(pos1, pos2, neg1, neg2).var
+    )
     assert abs(ratio - 1) < 2 / n
 
 
@@ -236,14 +245,17 @@ def test_kernel_sums_equal_the_matrix(pos, neg):
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=st.data(), n_pos=st.integers(1, 25), n_neg=st.integers(1, 25),
-       levels=st.integers(1, 6))
+@given(
+    data=st.data(), n_pos=st.integers(1, 25), n_neg=st.integers(1, 25), levels=st.integers(1, 6)
+)
 def test_paired_cross_term_equals_the_matrix(data, n_pos, n_neg, levels):
     grid = st.integers(0, levels - 1).map(float)
-    pos1, pos2 = (np.array(data.draw(st.lists(grid, min_size=n_pos, max_size=n_pos)))
-                  for _ in "12")
-    neg1, neg2 = (np.array(data.draw(st.lists(grid, min_size=n_neg, max_size=n_neg)))
-                  for _ in "12")
+    pos1, pos2 = (
+        np.array(data.draw(st.lists(grid, min_size=n_pos, max_size=n_pos))) for _ in "12"
+    )
+    neg1, neg2 = (
+        np.array(data.draw(st.lists(grid, min_size=n_neg, max_size=n_neg))) for _ in "12"
+    )
     expected = int((twice_psi(pos1, neg1) * twice_psi(pos2, neg2)).sum())
     got = _cross_sum(pos1, pos2, neg1, neg2, _kernel(pos1, neg1), _kernel(pos2, neg2))
     assert got == expected
@@ -310,8 +322,9 @@ def test_intervals_are_normal_and_clipped(method, level):
     assert d.low == pytest.approx(d.difference - half, abs=1e-15)
     assert d.high == pytest.approx(d.difference + half, abs=1e-15)
     assert d.difference == d.auc1 - d.auc2
-    assert d.p_value == pytest.approx(2 * stats.norm.sf(abs(d.difference) / np.sqrt(d.var)),
-                                      rel=1e-12)
+    assert d.p_value == pytest.approx(
+        2 * stats.norm.sf(abs(d.difference) / np.sqrt(d.var)), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("method", AUC_METHODS)
@@ -338,35 +351,46 @@ def test_clipping_and_degenerate_variances(method):
 # --- bad input ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs, word", [
-    ({"method": "bootstrap"}, "delong, exact_bootstrap"),
-    ({"method": "DeLong"}, "unknown AUC method"),
-    ({"confidence_level": 1.0}, "confidence_level"),
-    ({"confidence_level": 0.0}, "confidence_level"),
-    ({"confidence_level": "high"}, "confidence_level"),
-    ({"pos_scores": [0.1, np.nan]}, "NaN"),
-    ({"neg_scores": [np.inf, 0.0]}, "NaN or infinite"),
-    ({"neg_scores": []}, "empty"),
-    ({"pos_scores": [[0.1, 0.2]]}, "1-D"),
-    ({"pos_scores": [0.3]}, "at least 2 positives"),
-])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"method": "bootstrap"}, "delong, exact_bootstrap"),
+        ({"method": "DeLong"}, "unknown AUC method"),
+        ({"confidence_level": 1.0}, "confidence_level"),
+        ({"confidence_level": 0.0}, "confidence_level"),
+        ({"confidence_level": "high"}, "confidence_level"),
+        ({"pos_scores": [0.1, np.nan]}, "NaN"),
+        ({"neg_scores": [np.inf, 0.0]}, "NaN or infinite"),
+        ({"neg_scores": []}, "empty"),
+        ({"pos_scores": [[0.1, 0.2]]}, "1-D"),
+        ({"pos_scores": [0.3]}, "at least 2 positives"),
+    ],
+)
 def test_auc_ci_bad_input(kwargs, word):
     args = {"pos_scores": [0.9, 0.4], "neg_scores": [0.5, 0.1], **kwargs}
     with pytest.raises(ValueError, match=word):
         auc_interval(**args)
 
 
-@pytest.mark.parametrize("kwargs, word", [
-    ({"method": "mann_whitney"}, "delong, exact_bootstrap"),
-    ({"confidence_level": 95}, "confidence_level"),
-    ({"pos2": [0.9, 0.4, 0.2]}, "same positives"),
-    ({"neg1": [0.5]}, "same negatives"),
-    ({"neg2": [0.5, np.nan]}, "NaN"),
-    ({"pos1": [1, 2], "pos2": [1, 2], "neg1": [0], "neg2": [0]}, "at least 2"),
-])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"method": "mann_whitney"}, "delong, exact_bootstrap"),
+        ({"confidence_level": 95}, "confidence_level"),
+        ({"pos2": [0.9, 0.4, 0.2]}, "same positives"),
+        ({"neg1": [0.5]}, "same negatives"),
+        ({"neg2": [0.5, np.nan]}, "NaN"),
+        ({"pos1": [1, 2], "pos2": [1, 2], "neg1": [0], "neg2": [0]}, "at least 2"),
+    ],
+)
 def test_auc_difference_ci_bad_input(kwargs, word):
-    args = {"pos1": [0.9, 0.4], "pos2": [0.8, 0.3], "neg1": [0.5, 0.1], "neg2": [0.2, 0.6],
-            **kwargs}
+    args = {
+        "pos1": [0.9, 0.4],
+        "pos2": [0.8, 0.3],
+        "neg1": [0.5, 0.1],
+        "neg2": [0.2, 0.6],
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=word):
         auc_difference_interval(**args)
 

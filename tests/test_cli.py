@@ -21,12 +21,21 @@ def run(args, cwd, **kw):
 
 
 def test_study_writes_every_output(tmp_path):
-    done = run([*ROCSIM, "study=fig4_2", "replications=20", f"results_dir={tmp_path}",
-                "n_jobs=1", "interval=wald", "seed=7"], tmp_path)
+    done = run(
+        [
+            *ROCSIM,
+            "study=fig4_2",
+            "replications=20",
+            f"results_dir={tmp_path}",
+            "n_jobs=1",
+            "interval=wald",
+            "seed=7",
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     out = tmp_path / "fig4_2"
-    for name in ("coverage.csv", "coverage.parquet", "meta.json", "coverage.png",
-                 "coverage.pdf"):
+    for name in ("coverage.csv", "coverage.parquet", "meta.json", "coverage.png", "coverage.pdf"):
         assert (out / name).stat().st_size > 0, name
     import json
 
@@ -45,21 +54,33 @@ def test_a_run_after_a_killed_one_removes_its_part_files(tmp_path):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("half a file")
         os.utime(path, (time.time() - 60, time.time() - 60))
-    done = run([*ROCSIM, "study=fig4_2", "replications=5", f"results_dir={tmp_path}",
-                "n_jobs=1", "grid.num=5"], tmp_path)
+    done = run(
+        [
+            *ROCSIM,
+            "study=fig4_2",
+            "replications=5",
+            f"results_dir={tmp_path}",
+            "n_jobs=1",
+            "grid.num=5",
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert not any(path.exists() for path in stale)
     assert (out / "coverage.csv").exists()
 
 
-@pytest.mark.parametrize("args, word", [
-    (["confidence_level=1.5"], "confidence_level"),
-    (["interval=bogus"], "interval"),
-    (["interval=agresti", "interval.pseudo_count=-1"], "pseudo_count"),
-    (["replications=0"], "replications"),
-    (["coverage=maybe"], "coverage"),
-    (["study.axes.theta=[]"], "theta"),
-])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["confidence_level=1.5"], "confidence_level"),
+        (["interval=bogus"], "interval"),
+        (["interval=agresti", "interval.pseudo_count=-1"], "pseudo_count"),
+        (["replications=0"], "replications"),
+        (["coverage=maybe"], "coverage"),
+        (["study.axes.theta=[]"], "theta"),
+    ],
+)
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, word):
     done = run([*ROCSIM, "study=fig4_3", f"results_dir={tmp_path}", *args], tmp_path)
     assert done.returncode != 0
@@ -75,8 +96,19 @@ def test_missing_study_is_one_line(tmp_path):
 
 
 def test_sweep_jobs_write_their_own_results(tmp_path):
-    done = run([*ROCSIM, "-m", "study=fig4_4", "size.pi=0.3,0.5", "replications=10",
-                "study.axes.n=[25]", f"results_dir={tmp_path / 'out'}", "n_jobs=1"], tmp_path)
+    done = run(
+        [
+            *ROCSIM,
+            "-m",
+            "study=fig4_4",
+            "size.pi=0.3,0.5",
+            "replications=10",
+            "study.axes.n=[25]",
+            f"results_dir={tmp_path / 'out'}",
+            "n_jobs=1",
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no cli.log in the working folder
     tables = sorted((tmp_path / "out" / "fig4_4").glob("*/coverage.csv"))
@@ -88,8 +120,9 @@ def test_sweep_jobs_write_their_own_results(tmp_path):
 def test_same_bytes_for_n_jobs_1_and_2(tmp_path):
     common = ["study=fig4_10", "replications=30", "seed=3", "study.axes.n=[25,250]"]
     for jobs in (1, 2):
-        done = run([*ROCSIM, *common, f"n_jobs={jobs}", f"results_dir={tmp_path / str(jobs)}"],
-                   tmp_path)
+        done = run(
+            [*ROCSIM, *common, f"n_jobs={jobs}", f"results_dir={tmp_path / str(jobs)}"], tmp_path
+        )
         assert done.returncode == 0, done.stderr
     one = (tmp_path / "1" / "fig4_10" / "coverage.csv").read_bytes()
     assert one == (tmp_path / "2" / "fig4_10" / "coverage.csv").read_bytes()
@@ -100,9 +133,13 @@ def test_sigkill_then_rerun_gives_the_same_bytes(tmp_path):
     reference = run([*ROCSIM, *args, f"results_dir={tmp_path / 'ref'}"], tmp_path)
     assert reference.returncode == 0, reference.stderr
     killed_dir = tmp_path / "killed"
-    proc = subprocess.Popen([*ROCSIM, *args, f"results_dir={killed_dir}"], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*ROCSIM, *args, f"results_dir={killed_dir}"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     cache = killed_dir / "fig4_3" / ".cache"
     deadline = time.time() + 300
     while time.time() < deadline and len(list(cache.glob("*.npz"))) < 1:
@@ -119,12 +156,26 @@ def test_sigkill_then_rerun_gives_the_same_bytes(tmp_path):
     meta = json.loads((killed_dir / "fig4_3" / "meta.json").read_text())
     assert len(meta["reused_conditions"]) == finished
     assert (killed_dir / "fig4_3" / "coverage.csv").read_bytes() == (
-        tmp_path / "ref" / "fig4_3" / "coverage.csv").read_bytes()
+        tmp_path / "ref" / "fig4_3" / "coverage.csv"
+    ).read_bytes()
 
 
 def test_reproduce_writes_an_index(tmp_path):
-    done = run([*REPRODUCE, "--only", "fig4_2", "fig4_4", "--replications", "10",
-                "--n-jobs", "1", "--results-dir", str(tmp_path)], tmp_path)
+    done = run(
+        [
+            *REPRODUCE,
+            "--only",
+            "fig4_2",
+            "fig4_4",
+            "--replications",
+            "10",
+            "--n-jobs",
+            "1",
+            "--results-dir",
+            str(tmp_path),
+        ],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     index = (tmp_path / "index.md").read_text()
     page = (tmp_path / "index.html").read_text()
@@ -134,8 +185,21 @@ def test_reproduce_writes_an_index(tmp_path):
         assert (tmp_path / name / "coverage.csv").exists()
     assert "fig4_3" not in index and "fig4_3" not in page
     # a rerun recomputes nothing: every condition comes from the cache
-    again = run([*REPRODUCE, "--only", "fig4_2", "fig4_4", "--replications", "10",
-                 "--n-jobs", "1", "--results-dir", str(tmp_path)], tmp_path)
+    again = run(
+        [
+            *REPRODUCE,
+            "--only",
+            "fig4_2",
+            "fig4_4",
+            "--replications",
+            "10",
+            "--n-jobs",
+            "1",
+            "--results-dir",
+            str(tmp_path),
+        ],
+        tmp_path,
+    )
     assert again.returncode == 0, again.stderr
     for name in ("fig4_2", "fig4_4"):
         meta = json.loads((tmp_path / name / "meta.json").read_text())

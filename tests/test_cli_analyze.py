@@ -20,34 +20,61 @@ def data(tmp_path):
     rng = np.random.default_rng(12)
     n = 600
     y = rng.integers(0, 2, n)
-    frame = pd.DataFrame({
-        "outcome": np.where(y == 1, "sick", "healthy"),
-        "old": rng.normal(y * 0.5, 1),              # weak model, on a logit-like scale
-        "new": 1 / (1 + np.exp(-rng.normal(y * 2.0, 1))),  # strong model, probabilities
-    })
+    frame = pd.DataFrame(
+        {
+            "outcome": np.where(y == 1, "sick", "healthy"),
+            "old": rng.normal(y * 0.5, 1),  # weak model, on a logit-like scale
+            "new": 1 / (1 + np.exp(-rng.normal(y * 2.0, 1))),  # strong model, probabilities
+        }
+    )
     path = tmp_path / "scores.csv"
     frame.to_csv(path, index=False)
     return path, frame
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-c", SCRIPT, "analyze", *map(str, args)],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-c", SCRIPT, "analyze", *map(str, args)], capture_output=True, text=True
+    )
 
 
 def test_two_models_from_csv_write_tables_figures_and_a_summary(data, tmp_path):
     path, _ = data
     out = tmp_path / "out"
-    done = run(path, "--label", "outcome", "--pos-label", "sick", "--score", "old", "--score",
-               "new", "--averaging", "vertical", "--out", out)
+    done = run(
+        path,
+        "--label",
+        "outcome",
+        "--pos-label",
+        "sick",
+        "--score",
+        "old",
+        "--score",
+        "new",
+        "--averaging",
+        "vertical",
+        "--out",
+        out,
+    )
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert "AUC old:" in text and "AUC new:" in text and "AUC new - old:" in text
     assert "new significantly better at FPR" in text and "worse nowhere" in text
     assert "new significantly cheaper at w" in text
-    for name in ("roc_old.csv", "roc_new.csv", "cost_old.csv", "roc_difference.csv",
-                 "cost_difference.csv", "auc.csv", "auc_difference.csv", "roc.png", "roc.pdf",
-                 "cost.png", "roc_difference.png", "cost_difference.pdf"):
+    for name in (
+        "roc_old.csv",
+        "roc_new.csv",
+        "cost_old.csv",
+        "roc_difference.csv",
+        "cost_difference.csv",
+        "auc.csv",
+        "auc_difference.csv",
+        "roc.png",
+        "roc.pdf",
+        "cost.png",
+        "roc_difference.png",
+        "cost_difference.pdf",
+    ):
         assert (out / name).is_file(), name
     diff = pd.read_csv(out / "roc_difference.csv")
     assert {"fpr", "dtpr", "dtpr_low", "dtpr_high", "verdict"} <= set(diff.columns)
@@ -58,8 +85,22 @@ def test_parquet_and_one_model(data, tmp_path, capsys):
     _, frame = data
     path = tmp_path / "scores.parquet"
     frame.to_parquet(path)
-    main([str(path), "--label", "outcome", "--pos-label", "sick", "--score", "new",
-          "--out", str(tmp_path / "p"), "--at", "0.1", "0.5"])
+    main(
+        [
+            str(path),
+            "--label",
+            "outcome",
+            "--pos-label",
+            "sick",
+            "--score",
+            "new",
+            "--out",
+            str(tmp_path / "p"),
+            "--at",
+            "0.1",
+            "0.5",
+        ]
+    )
     text = capsys.readouterr().out
     assert "AUC new:" in text
     roc = pd.read_csv(tmp_path / "p" / "roc_new.csv")
@@ -70,22 +111,44 @@ def test_missing_values_need_dropna(data, tmp_path):
     path, frame = data
     frame.loc[[3, 10], "new"] = np.nan
     frame.to_csv(path, index=False)
-    failed = run(path, "--label", "outcome", "--pos-label", "sick", "--score", "new",
-                 "--out", tmp_path / "x")
+    failed = run(
+        path,
+        "--label",
+        "outcome",
+        "--pos-label",
+        "sick",
+        "--score",
+        "new",
+        "--out",
+        tmp_path / "x",
+    )
     assert failed.returncode == 2
     assert failed.stderr.count("\n") == 1 and "--dropna" in failed.stderr
     assert "new (2)" in failed.stderr
-    done = run(path, "--label", "outcome", "--pos-label", "sick", "--score", "new", "--dropna",
-               "--out", tmp_path / "x")
+    done = run(
+        path,
+        "--label",
+        "outcome",
+        "--pos-label",
+        "sick",
+        "--score",
+        "new",
+        "--dropna",
+        "--out",
+        tmp_path / "x",
+    )
     assert done.returncode == 0 and "dropped 2 row(s)" in done.stdout
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--score", "nope"], "has no column 'nope'"),
-    (["--score", "new", "--pos-label", "ill"], "--pos-label 'ill'"),  # the last one wins
-    (["--score", "new", "--confidence", "1.5"], "confidence_level"),
-    (["--score", "old", "--score", "new", "--score", "old"], "columns must differ"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--score", "nope"], "has no column 'nope'"),
+        (["--score", "new", "--pos-label", "ill"], "--pos-label 'ill'"),  # the last one wins
+        (["--score", "new", "--confidence", "1.5"], "confidence_level"),
+        (["--score", "old", "--score", "new", "--score", "old"], "columns must differ"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(data, tmp_path, args, message):
     path, _ = data
     done = run(path, "--label", "outcome", "--pos-label", "sick", *args, "--out", tmp_path / "y")

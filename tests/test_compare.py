@@ -14,13 +14,15 @@ from rocsim.views.sweep import group_key, method_summary
 
 
 def test_method_summary_by_hand():
-    table = pd.DataFrame({
-        "method": ["wald"] * 3 + ["agresti"] * 3,
-        "level": 0.9,
-        "coverage": [0.0, 0.9, 0.96, 0.92, 0.9, 0.85],
-        "mcse": [0.0, 0.01, 0.01, 0.01, 0.01, 0.01],
-        "mean_width": [0.0, 0.2, 0.4, 0.3, 0.3, 0.3],
-    })
+    table = pd.DataFrame(
+        {
+            "method": ["wald"] * 3 + ["agresti"] * 3,
+            "level": 0.9,
+            "coverage": [0.0, 0.9, 0.96, 0.92, 0.9, 0.85],
+            "mcse": [0.0, 0.01, 0.01, 0.01, 0.01, 0.01],
+            "mean_width": [0.0, 0.2, 0.4, 0.3, 0.3, 0.3],
+        }
+    )
     got = method_summary(table).set_index("method")
     assert got.loc["wald", "mean_abs_coverage_error"] == pytest.approx((0.9 + 0 + 0.06) / 3)
     assert got.loc["wald", "max_abs_coverage_error"] == pytest.approx(0.9)
@@ -30,28 +32,46 @@ def test_method_summary_by_hand():
     assert list(got.index) == ["wald", "agresti"]  # order of appearance
 
 
-@pytest.mark.parametrize(("folder", "key"), [
-    ("interval=wald", ""),
-    ("grid.num=9,interval=score,size=n250", "grid.num=9,size=n250"),
-    ("interval.method=agresti,size=n25", "size=n25"),
-])
+@pytest.mark.parametrize(
+    ("folder", "key"),
+    [
+        ("interval=wald", ""),
+        ("grid.num=9,interval=score,size=n250", "grid.num=9,size=n250"),
+        ("interval.method=agresti,size=n25", "size=n25"),
+    ],
+)
 def test_jobs_are_grouped_by_everything_but_the_method(folder, key):
     assert group_key(folder) == key
 
 
 def test_sweep_over_methods_writes_one_comparison(tmp_path):
-    subprocess.run([sys.executable, "-c", "from rocsim.cli import main; main()", "-m",
-                    "study=fig5_1", "interval=wald,score,agresti", "replications=40",
-                    "grid.num=9", "n_jobs=1", "runner.progress=false",
-                    f"results_dir={tmp_path}"], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from rocsim.cli import main; main()",
+            "-m",
+            "study=fig5_1",
+            "interval=wald,score,agresti",
+            "replications=40",
+            "grid.num=9",
+            "n_jobs=1",
+            "runner.progress=false",
+            f"results_dir={tmp_path}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     out = tmp_path / "fig5_1"  # overrides every job shares do not split the comparison
     summary = pd.read_csv(out / "method_comparison.csv")
     assert set(summary["method"]) == {"wald", "score", "agresti"}
     assert (summary["grid_points"] == 4 * 9).all()
     assert (out / "method_comparison.png").stat().st_size > 10_000
     # the table summarises the jobs' own coverage tables
-    wald = pd.read_csv(tmp_path / "fig5_1" / "grid.num=9,interval=wald,runner.progress=False"
-                       / "coverage.csv")
+    wald = pd.read_csv(
+        tmp_path / "fig5_1" / "grid.num=9,interval=wald,runner.progress=False" / "coverage.csv"
+    )
     expected = np.mean(np.abs(wald["coverage"] - wald["level"]))
     got = summary.set_index("method").loc["wald", "mean_abs_coverage_error"]
     assert got == pytest.approx(expected)
@@ -59,10 +79,25 @@ def test_sweep_over_methods_writes_one_comparison(tmp_path):
 
 def test_sweep_over_a_new_grid_writes_one_table_and_figure(tmp_path):
     """An unbalanced design the thesis did not run: pi = 0.1 against 0.5, n = 50 and 500."""
-    subprocess.run([sys.executable, "-c", "from rocsim.cli import main; main()", "-m",
-                    "study=fig4_4", "size.pi=0.1,0.5", "study.axes.n=[50,500]",
-                    "replications=20", "grid.num=5", "n_jobs=1", "runner.progress=false",
-                    f"results_dir={tmp_path}"], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from rocsim.cli import main; main()",
+            "-m",
+            "study=fig4_4",
+            "size.pi=0.1,0.5",
+            "study.axes.n=[50,500]",
+            "replications=20",
+            "grid.num=5",
+            "n_jobs=1",
+            "runner.progress=false",
+            f"results_dir={tmp_path}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     table = pd.read_csv(tmp_path / "fig4_4" / "sweep.csv")
     assert set(table["job"]) == {"size.pi=0.1", "size.pi=0.5"}
     assert len(table) == 2 * 2 * 5  # jobs x conditions x grid points

@@ -24,11 +24,17 @@ THESIS_SETTINGS = {
     "fig5_5": (0.90, "agresti", {"theta": 4}, 1000, "binormal"),
     "fig5_6": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal"),
     **{f"fig5_{k}": (0.90, "agresti", {"theta": 4}, 1000, "binormal") for k in (7, 8, 9)},
-    **{f"fig5_{k}": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal")
-       for k in (10, 11, 12)},
+    **{
+        f"fig5_{k}": (0.90, "agresti", {"shift": 3, "theta": 2, "rho": 3}, 1000, "binormal")
+        for k in (10, 11, 12)
+    },
 }
-GRIDS = {"fig4_6": "fpr", "fig4_7": "fpr", "fig4_8": "fpr",
-         **{f"fig5_{k}": "w" for k in range(1, 13)}}
+GRIDS = {
+    "fig4_6": "fpr",
+    "fig4_7": "fpr",
+    "fig4_8": "fpr",
+    **{f"fig5_{k}": "w" for k in range(1, 13)},
+}
 
 
 def test_vertical_studies_compare_exact_and_kernel():

@@ -48,8 +48,7 @@ def z_of(level: float) -> float:
 def resamples(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Every resample of ``n`` items: counts (R, n) and probabilities (R,)."""
     law = multinomial_law(n)
-    return (np.array([c for c, _ in law], dtype=np.int64),
-            np.array([float(p) for _, p in law]))
+    return (np.array([c for c, _ in law], dtype=np.int64), np.array([float(p) for _, p in law]))
 
 
 def moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float]:
@@ -59,8 +58,10 @@ def moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float]:
 
 def product_law(values_pos, prob_pos, values_neg, prob_neg):
     """Values and probabilities of ``X + Y`` over independent resamples of the two classes."""
-    return ((values_pos[:, None] + values_neg[None, :]).ravel(),
-            (prob_pos[:, None] * prob_neg[None, :]).ravel())
+    return (
+        (values_pos[:, None] + values_neg[None, :]).ravel(),
+        (prob_pos[:, None] * prob_neg[None, :]).ravel(),
+    )
 
 
 def ge(scores, t) -> np.ndarray:
@@ -145,11 +146,13 @@ def full_paired_law(w, t1, t2):
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
-@pytest.mark.parametrize(("t1", "t2"), [(0.0, 0.5), (1.0, 1.0), (-np.inf, 1.0), (1.7, -0.5),
-                                        (np.inf, np.inf)])
+@pytest.mark.parametrize(
+    ("t1", "t2"), [(0.0, 0.5), (1.0, 1.0), (-np.inf, 1.0), (1.7, -0.5), (np.inf, np.inf)]
+)
 def test_paired_moments_equal_enumeration(bootstrap, t1, t2):
-    ci = cost_difference_ci(POS, POS2, NEG, NEG2, W, [t1] * len(W), [t2] * len(W),
-                            method="wald", bootstrap=bootstrap)
+    ci = cost_difference_ci(
+        POS, POS2, NEG, NEG2, W, [t1] * len(W), [t2] * len(W), method="wald", bootstrap=bootstrap
+    )
     law = stratified_paired_law if bootstrap == "stratified" else full_paired_law
     for k, w in enumerate(W):
         mean, var = moments(*law(w, t1, t2))
@@ -167,8 +170,9 @@ def test_paired_moments_equal_eqs_5_7_5_8_and_5_13_5_14_as_printed():
     n2_neg = int(np.sum((1 - ge(NEG2, t2)) * ge(NEG, t1)))
     p1p, p2p, p1n, p2n = n1_pos / n_pos, n2_pos / n_pos, n1_neg / n_neg, n2_neg / n_neg
     mean = w * (p1p - p2p) + (1 - w) * (p2n - p1n)
-    var = (w**2 / n_pos * (p1p + p2p - (p1p - p2p) ** 2)
-           + (1 - w) ** 2 / n_neg * (p1n + p2n - (p1n - p2n) ** 2))
+    var = w**2 / n_pos * (p1p + p2p - (p1p - p2p) ** 2) + (1 - w) ** 2 / n_neg * (
+        p1n + p2n - (p1n - p2n) ** 2
+    )
     ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], method="wald")
     assert (ci.mean[0], ci.var[0]) == pytest.approx((mean, var), abs=1e-14)
     # eq. 5.12 counts 2N- - 1N- as the negatives' term: FP of 2 minus FP of 1 = n1_neg - n2_neg
@@ -176,11 +180,14 @@ def test_paired_moments_equal_eqs_5_7_5_8_and_5_13_5_14_as_printed():
     mean_full = (w * (n1_pos - n2_pos) + (1 - w) * (n1_neg - n2_neg)) / (n * c_max)
     alpha_pos = n1_pos + n2_pos - (n1_pos - n2_pos) ** 2 / n_pos
     alpha_neg = n1_neg + n2_neg - (n1_neg - n2_neg) ** 2 / n_neg
-    delta2 = ((w * (n1_pos - n2_pos) / n_pos - (1 - w) * (n1_neg - n2_neg) / n_neg) ** 2
-              * n_pos * n_neg / n)
+    delta2 = (
+        (w * (n1_pos - n2_pos) / n_pos - (1 - w) * (n1_neg - n2_neg) / n_neg) ** 2
+        * n_pos
+        * n_neg
+        / n
+    )
     var_full = (w**2 * alpha_pos + (1 - w) ** 2 * alpha_neg + delta2) / (n * c_max) ** 2
-    ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], method="wald",
-                            bootstrap="full")
+    ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], method="wald", bootstrap="full")
     assert (ci.mean[0], ci.var[0]) == pytest.approx((mean_full, var_full), abs=1e-14)
 
 
@@ -188,8 +195,13 @@ score_lists = st.lists(st.integers(-2, 2).map(float), min_size=1, max_size=3)
 
 
 @settings(max_examples=40, deadline=None)
-@given(pos=score_lists, neg=score_lists, t=st.sampled_from([-1.5, 0.0, 0.5, 2.0]),
-       w=st.sampled_from([0.15, 0.5, 0.7]), bootstrap=st.sampled_from(["stratified", "full"]))
+@given(
+    pos=score_lists,
+    neg=score_lists,
+    t=st.sampled_from([-1.5, 0.0, 0.5, 2.0]),
+    w=st.sampled_from([0.15, 0.5, 0.7]),
+    bootstrap=st.sampled_from(["stratified", "full"]),
+)
 def test_single_moments_equal_enumeration_on_generated_data(pos, neg, t, w, bootstrap):
     law = stratified_single_law if bootstrap == "stratified" else full_single_law
     mean, var = moments(*law(pos, neg, w, t))
@@ -221,7 +233,8 @@ def mc_single(pos, neg, w, t, bootstrap, rng):
     n = fn_cell.size
     idx = rng.integers(0, n, (B, n))
     return (w * fn_cell[idx].sum(axis=1) + (1 - w) * fp_cell[idx].sum(axis=1)) / (
-        n * max(w, 1 - w))
+        n * max(w, 1 - w)
+    )
 
 
 def mc_paired(pos1, pos2, neg1, neg2, w, t1, t2, bootstrap, rng):
@@ -236,7 +249,8 @@ def mc_paired(pos1, pos2, neg1, neg2, w, t1, t2, bootstrap, rng):
     n = cells_x.size
     idx = rng.integers(0, n, (B, n))
     return (w * cells_x[idx].sum(axis=1) + (1 - w) * cells_y[idx].sum(axis=1)) / (
-        n * max(w, 1 - w))
+        n * max(w, 1 - w)
+    )
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
@@ -245,12 +259,15 @@ def test_moments_agree_with_monte_carlo_bootstrap(bootstrap):
     rng = np.random.default_rng(20091)
     for w, t1, t2 in ((0.1, 4.0, 5.0), (0.5, 0.0, 1.0), (0.85, -3.0, -2.0)):
         single = cost_ci(pos1, neg1, [w], [t1], bootstrap=bootstrap)
-        assert_mc_agrees(mc_single(pos1, neg1, w, t1, bootstrap, rng), single.mean[0],
-                         single.var[0])
-        paired = cost_difference_ci(pos1, pos2, neg1, neg2, [w], [t1], [t2],
-                                    bootstrap=bootstrap)
-        assert_mc_agrees(mc_paired(pos1, pos2, neg1, neg2, w, t1, t2, bootstrap, rng),
-                         paired.mean[0], paired.var[0])
+        assert_mc_agrees(
+            mc_single(pos1, neg1, w, t1, bootstrap, rng), single.mean[0], single.var[0]
+        )
+        paired = cost_difference_ci(pos1, pos2, neg1, neg2, [w], [t1], [t2], bootstrap=bootstrap)
+        assert_mc_agrees(
+            mc_paired(pos1, pos2, neg1, neg2, w, t1, t2, bootstrap, rng),
+            paired.mean[0],
+            paired.var[0],
+        )
 
 
 # --- intervals -------------------------------------------------------------------------------
@@ -263,8 +280,18 @@ def test_wald_is_the_gaussian_with_the_exact_moments(bootstrap, level):
     half = z_of(level) * np.sqrt(ci.var)
     np.testing.assert_allclose(ci.low, np.clip(ci.mean - half, 0, 1), atol=1e-14)
     np.testing.assert_allclose(ci.high, np.clip(ci.mean + half, 0, 1), atol=1e-14)
-    d = cost_difference_ci(POS, POS2, NEG, NEG2, W, [0.5] * len(W), [0.0] * len(W), level,
-                           method="wald", bootstrap=bootstrap)
+    d = cost_difference_ci(
+        POS,
+        POS2,
+        NEG,
+        NEG2,
+        W,
+        [0.5] * len(W),
+        [0.0] * len(W),
+        level,
+        method="wald",
+        bootstrap=bootstrap,
+    )
     half = z_of(level) * np.sqrt(d.var)
     np.testing.assert_allclose(d.low, np.clip(d.mean - half, -1, 1), atol=1e-14)
     np.testing.assert_allclose(d.high, np.clip(d.mean + half, -1, 1), atol=1e-14)
@@ -309,10 +336,10 @@ def augmented_paired(t1, t2, a: int):
 @pytest.mark.parametrize("w", [0.1, 0.5, 0.9])
 def test_agresti_min_is_wald_on_data_with_pseudo_instances(bootstrap, w):
     t1, t2 = 0.0, 0.5
-    got = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], 0.9, "agresti", 1.0,
-                             bootstrap)
-    want = cost_difference_ci(*augmented_paired(t1, t2, 1), [w], [t1], [t2], 0.9, "wald",
-                              bootstrap=bootstrap)
+    got = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], 0.9, "agresti", 1.0, bootstrap)
+    want = cost_difference_ci(
+        *augmented_paired(t1, t2, 1), [w], [t1], [t2], 0.9, "wald", bootstrap=bootstrap
+    )
     assert (got.low[0], got.high[0]) == pytest.approx((want.low[0], want.high[0]), abs=1e-14)
 
 
@@ -336,23 +363,33 @@ def test_score_combines_the_classes_wilson_intervals(level, bootstrap):
         else:
             c_max, pi = max(w, 1 - w), n_pos / n
             a, b = w * pi / c_max, (1 - w) * (1 - pi) / c_max
-            extra = ((w * (1 - centres[0]) - (1 - w) * centres[1]) ** 2 * pi * (1 - pi)
-                     / (n * c_max**2))
+            extra = (
+                (w * (1 - centres[0]) - (1 - w) * centres[1]) ** 2 * pi * (1 - pi) / (n * c_max**2)
+            )
         centre = a * (1 - centres[0]) + b * centres[1]
         half = z * math.sqrt(a**2 * variances[0] + b**2 * variances[1] + extra)
         ci = cost_ci(pos, neg, [w], [t], level, method="score", bootstrap=bootstrap)
         assert (ci.low[0], ci.high[0]) == pytest.approx(
-            (max(centre - half, 0), centre + half), abs=1e-12)
+            (max(centre - half, 0), centre + half), abs=1e-12
+        )
 
 
 def test_paired_score_uses_eq_4_8_per_class():
     t1, t2, w, level = 0.0, 0.5, 0.4, 0.9
     z2 = z_of(level) ** 2
     parts = []
-    for b, c, n in ((int(np.sum(ge(POS, t1) * (1 - ge(POS2, t2)))),
-                     int(np.sum(ge(POS2, t2) * (1 - ge(POS, t1)))), len(POS)),
-                    (int(np.sum(ge(NEG2, t2) * (1 - ge(NEG, t1)))),
-                     int(np.sum(ge(NEG, t1) * (1 - ge(NEG2, t2)))), len(NEG))):
+    for b, c, n in (
+        (
+            int(np.sum(ge(POS, t1) * (1 - ge(POS2, t2)))),
+            int(np.sum(ge(POS2, t2) * (1 - ge(POS, t1)))),
+            len(POS),
+        ),
+        (
+            int(np.sum(ge(NEG2, t2) * (1 - ge(NEG, t1)))),
+            int(np.sum(ge(NEG, t1) * (1 - ge(NEG2, t2)))),
+            len(NEG),
+        ),
+    ):
         d, gamma, shrink = (b - c) / n, (b + c + 2) / (n + 4), 1 + z2 / n
         half = math.sqrt(z2 * max(gamma * shrink - d * d, 0) / n) / shrink
         parts.append((d / shrink, half**2 / z2))
@@ -371,8 +408,9 @@ def test_intervals_contain_the_estimate_and_stay_in_range(method):
         assert np.all((0 <= ci.low) & (ci.low <= ci.high) & (ci.high <= 1))
         if method == "wald":
             assert np.all((ci.low <= ci.cost) & (ci.cost <= ci.high))
-        d = cost_difference_ci(pos1, pos2, neg1, neg2, w, "empirical", "empirical",
-                               method=method, bootstrap=bootstrap)
+        d = cost_difference_ci(
+            pos1, pos2, neg1, neg2, w, "empirical", "empirical", method=method, bootstrap=bootstrap
+        )
         assert np.all((-1 <= d.low) & (d.low <= d.high) & (d.high <= 1))
 
 
@@ -423,12 +461,13 @@ def test_envelope_is_the_minimum_over_every_cost_line(seed):
 
 
 @settings(max_examples=60, deadline=None)
-@given(pos=st.lists(st.integers(-3, 3).map(float), min_size=1, max_size=12),
-       neg=st.lists(st.integers(-3, 3).map(float), min_size=1, max_size=12))
+@given(
+    pos=st.lists(st.integers(-3, 3).map(float), min_size=1, max_size=12),
+    neg=st.lists(st.integers(-3, 3).map(float), min_size=1, max_size=12),
+)
 def test_envelope_on_generated_data(pos, neg):
     w = np.linspace(0, 1, 57)
-    np.testing.assert_allclose(cost_curve(pos, neg, w), brute_force_curve(pos, neg, w),
-                               atol=1e-14)
+    np.testing.assert_allclose(cost_curve(pos, neg, w), brute_force_curve(pos, neg, w), atol=1e-14)
 
 
 def test_cost_curve_by_hand():
@@ -455,13 +494,13 @@ def test_operating_range_by_hand():
 # --- true cost curves --------------------------------------------------------------------------
 
 MODELS = [
-    ("binormal", (1.0, 3.0), (-1.0, 3.0)),     # one SD: closed form
+    ("binormal", (1.0, 3.0), (-1.0, 3.0)),  # one SD: closed form
     ("binormal", (5.0, 3.0), (-5.0, 3.0)),
-    ("binormal", (3.0, 3.75), (-3.0, 3.0)),    # unequal SDs: non-monotone likelihood ratio
+    ("binormal", (3.0, 3.75), (-3.0, 3.0)),  # unequal SDs: non-monotone likelihood ratio
     ("binormal", (2.0, 2.0), (0.0, 1.0)),
     ("beta", (1.2, 2.0), (1.2, 3.0)),
     ("exponential", (3.0,), (2.0,)),
-    ("beta", (2.0, 4.0), (2.0, 3.0)),          # below the diagonal: trivial classifiers win
+    ("beta", (2.0, 4.0), (2.0, 3.0)),  # below the diagonal: trivial classifiers win
 ]
 
 
@@ -489,15 +528,17 @@ def test_closed_form_threshold_equals_numerical_minimizer(theta):
     inner = (w >= 0.1) & (w <= 0.9)
     np.testing.assert_allclose(closed[inner], numeric[inner], atol=1e-5)
     # and it is a stationary point: w f+(t) = (1 - w) f-(t)
-    np.testing.assert_allclose(w * model.pos.pdf(closed), (1 - w) * model.neg.pdf(closed),
-                               rtol=1e-9)
+    np.testing.assert_allclose(
+        w * model.pos.pdf(closed), (1 - w) * model.neg.pdf(closed), rtol=1e-9
+    )
 
 
 def test_true_cost_threshold_at_the_edges():
     model = make_model("binormal", (1.0, 3.0), (-1.0, 3.0))
     assert model.cost_threshold([0.0, 1.0]).tolist() == [np.inf, -np.inf]
-    np.testing.assert_allclose(model.cost_curve([0.0, 0.5, 1.0]),
-                               [0.0, stats.norm.cdf(-1 / 3), 0.0], atol=1e-15)
+    np.testing.assert_allclose(
+        model.cost_curve([0.0, 0.5, 1.0]), [0.0, stats.norm.cdf(-1 / 3), 0.0], atol=1e-15
+    )
 
 
 # --- input checks ------------------------------------------------------------------------------
@@ -520,8 +561,13 @@ def test_true_cost_threshold_at_the_edges():
     ],
 )
 def test_cost_ci_bad_input(kwargs, word):
-    args = {"pos_scores": POS, "neg_scores": NEG, "w": [0.2, 0.5], "thresholds": [0.0, 1.0],
-            **kwargs}
+    args = {
+        "pos_scores": POS,
+        "neg_scores": NEG,
+        "w": [0.2, 0.5],
+        "thresholds": [0.0, 1.0],
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=word):
         cost_ci(**args)
 
@@ -530,7 +576,8 @@ def test_cost_difference_ci_bad_input():
     with pytest.raises(ValueError, match="same positives"):
         cost_difference_ci(POS, POS2[:2], NEG, NEG2, [0.5], [0.0], [0.0])
     with pytest.raises(ValueError, match="pseudo_count"):
-        cost_difference_ci(POS, POS2, NEG, NEG2, [0.5], [0.0], [0.0], method="score",
-                           pseudo_count=0.5)
+        cost_difference_ci(
+            POS, POS2, NEG, NEG2, [0.5], [0.0], [0.0], method="score", pseudo_count=0.5
+        )
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         cost_curve(POS, NEG, [-0.1])

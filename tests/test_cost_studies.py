@@ -30,8 +30,11 @@ def test_cost_overlays_cross_sampling_formulas_and_pseudo_counts(name):
     sampling, bootstrap, pseudo_count = SCHEMES[name]
     for condition in study_conditions(compose_study(name)):
         s = condition.settings
-        assert (s["sampling"], s["bootstrap"], s["pseudo_count"]) == (sampling, bootstrap,
-                                                                      pseudo_count)
+        assert (s["sampling"], s["bootstrap"], s["pseudo_count"]) == (
+            sampling,
+            bootstrap,
+            pseudo_count,
+        )
         assert s["threshold"] == "oracle" and s["grid"]["name"] == "w"
 
 
@@ -53,8 +56,7 @@ def test_adjustment_study_is_one_sweep_over_the_pseudo_count():
 
 def test_exact_and_simulated_coverage_agree_on_fig5_1(small_study, tmp_path):
     """Done-when: within 3.5 MCSE at >= 97% of the grid points, R = 1000."""
-    sim = run_study(small_study("fig5_1", "replications=1000", "n_jobs=2"),
-                    tmp_path / "sim").table
+    sim = run_study(small_study("fig5_1", "replications=1000", "n_jobs=2"), tmp_path / "sim").table
     exact = run_study(small_study("fig5_1", "coverage=exact"), tmp_path / "exact").table
     c = exact["coverage"].to_numpy()
     mcse = np.sqrt(c * (1 - c) / 1000)
@@ -68,8 +70,9 @@ def test_exact_and_simulated_coverage_agree_on_fig5_1(small_study, tmp_path):
 
 @pytest.mark.parametrize("name", ["fig5_1", "fig5_3"])
 def test_empirical_threshold_rule_runs(small_study, tmp_path, name):
-    out = run_study(small_study(name, "threshold=empirical", "grid.num=5", "replications=20"),
-                    tmp_path)
+    out = run_study(
+        small_study(name, "threshold=empirical", "grid.num=5", "replications=20"), tmp_path
+    )
     assert out.table["coverage"].between(0, 1).all()
 
 
@@ -85,8 +88,9 @@ def test_full_formula_target_is_normalized_by_c_max(small_study, tmp_path):
     strat = run_study(small_study("fig5_5", *grid), tmp_path / "a").table
     full = run_study(small_study("fig5_4", *grid), tmp_path / "b").table
     w = strat["x"].to_numpy()
-    np.testing.assert_allclose(full["target"], strat["target"] / (2 * np.maximum(w, 1 - w)),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        full["target"], strat["target"] / (2 * np.maximum(w, 1 - w)), rtol=1e-12
+    )
 
 
 def test_cost_studies_reject_other_interval_methods():
@@ -105,8 +109,9 @@ def test_cost_prior_only_matters_when_the_class_share_varies(small_study, tmp_pa
             tables[sampling, prior] = run_study(cfg, tmp_path / f"{sampling}-{prior}").table
     same = tables["stratified", "sample"]["coverage"].to_numpy()
     np.testing.assert_array_equal(same, tables["stratified", "population"]["coverage"])
-    sample, population = (tables["full", p]["coverage"].to_numpy() for p in ("sample",
-                                                                             "population"))
+    sample, population = (
+        tables["full", p]["coverage"].to_numpy() for p in ("sample", "population")
+    )
     assert np.mean(sample) > np.mean(population)
 
 

@@ -129,9 +129,17 @@ TRUTHS = [(1e-9, 1 - 1e-9), (0.5, 0.5), (0.9, 0.1), (0.999, 1e-3), (0.26, 1.75e-
 
 def exact_coverage_of_truths(n_pos, n_neg, method, a, bootstrap, sampling):
     """``threshold_exact_coverage`` at level 0.9 for every true point of ``TRUTHS``."""
-    return threshold_exact_coverage([t for t, _ in TRUTHS], [f for _, f in TRUTHS], n_pos,
-                                    n_neg, 0.9, method, pseudo_count=a, bootstrap=bootstrap,
-                                    sampling=sampling)
+    return threshold_exact_coverage(
+        [t for t, _ in TRUTHS],
+        [f for _, f in TRUTHS],
+        n_pos,
+        n_neg,
+        0.9,
+        method,
+        pseudo_count=a,
+        bootstrap=bootstrap,
+        sampling=sampling,
+    )
 
 
 @pytest.mark.parametrize(("method", "a"), METHODS)

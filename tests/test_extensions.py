@@ -106,10 +106,12 @@ def test_paired_and_cost_intervals_take_functions(data):
     ours = rocsim.cost_ci(pos, neg, w, "empirical", 0.9, my_wald)
     builtin = rocsim.cost_ci(pos, neg, w, "empirical", 0.9, "wald")
     np.testing.assert_allclose(ours.low, builtin.low, rtol=0, atol=1e-15)
-    ours = rocsim.cost_difference_ci(pos, pos2, neg, neg2, w, "empirical", "empirical", 0.9,
-                                     my_paired_wald)
-    builtin = rocsim.cost_difference_ci(pos, pos2, neg, neg2, w, "empirical", "empirical",
-                                        0.9, "wald")
+    ours = rocsim.cost_difference_ci(
+        pos, pos2, neg, neg2, w, "empirical", "empirical", 0.9, my_paired_wald
+    )
+    builtin = rocsim.cost_difference_ci(
+        pos, pos2, neg, neg2, w, "empirical", "empirical", 0.9, "wald"
+    )
     np.testing.assert_allclose(ours.high, builtin.high, rtol=0, atol=1e-15)
 
 
@@ -140,14 +142,17 @@ def upside_down(x, n, confidence_level):
     return np.ones(np.shape(x)), np.zeros(np.shape(x))
 
 
-@pytest.mark.parametrize("function, words", [
-    (two_arguments, ["two_arguments", "f(x, n, confidence_level)", "(x, n)"]),
-    (one_array, ["one_array", "(low, high)"]),
-    (wrong_length, ["wrong_length", "shape (5,)"]),
-    (raises, ["raises", "RuntimeError: boom"]),
-    (not_finite, ["not_finite", "non-finite"]),
-    (upside_down, ["upside_down", "low > high"]),
-])
+@pytest.mark.parametrize(
+    "function, words",
+    [
+        (two_arguments, ["two_arguments", "f(x, n, confidence_level)", "(x, n)"]),
+        (one_array, ["one_array", "(low, high)"]),
+        (wrong_length, ["wrong_length", "shape (5,)"]),
+        (raises, ["raises", "RuntimeError: boom"]),
+        (not_finite, ["not_finite", "non-finite"]),
+        (upside_down, ["upside_down", "low > high"]),
+    ],
+)
 def test_a_wrong_function_is_refused_with_its_name(function, words):
     with pytest.raises(ValueError) as err:
         rocsim.proportion_ci([1, 2], [10, 10], method=function)
@@ -164,8 +169,12 @@ def test_a_function_of_the_wrong_protocol_is_refused(data):
 
 
 def test_every_protocol_probe_runs_a_builtin():
-    builtins = {"proportion": my_wald, "paired": my_paired_wald, "vertical": my_moment_wald,
-                "vertical_difference": my_moment_wald}
+    builtins = {
+        "proportion": my_wald,
+        "paired": my_paired_wald,
+        "vertical": my_moment_wald,
+        "vertical_difference": my_moment_wald,
+    }
     assert set(builtins) == set(PROTOCOLS)
     for protocol, function in builtins.items():
         assert check_method_function(function, protocol) is function
@@ -197,10 +206,14 @@ def mid_p_by_root_finding(x: int, n: int, level: float) -> tuple[float, float]:
     def upper(p):  # Pr{X > x} + Pr{X = x}/2
         return stats.binom.sf(x, n, p) + stats.binom.pmf(x, n, p) / 2
 
-    low = 0.0 if x == 0 else optimize.brentq(lambda p: upper(p) - tail, 1e-14, 1 - 1e-14,
-                                             xtol=1e-15)
-    high = 1.0 if x == n else optimize.brentq(lambda p: upper(p) - (1 - tail), 1e-14,
-                                              1 - 1e-14, xtol=1e-15)
+    low = (
+        0.0 if x == 0 else optimize.brentq(lambda p: upper(p) - tail, 1e-14, 1 - 1e-14, xtol=1e-15)
+    )
+    high = (
+        1.0
+        if x == n
+        else optimize.brentq(lambda p: upper(p) - (1 - tail), 1e-14, 1 - 1e-14, xtol=1e-15)
+    )
     return low, high
 
 
@@ -229,13 +242,15 @@ def test_example_logit_wald_stays_inside_the_unit_interval(example_module, data)
     assert np.all((0 <= low) & (low <= law.mean) & (law.mean <= high) & (high <= 1))
     ci = rocsim.vertical_ci(pos, neg, [1, 10, 25, 49], 0.95, method=example_module.logit_wald)
     np.testing.assert_array_equal(ci.low, low)
-    assert np.allclose(special.logit(ci.low[1:3]) + special.logit(ci.high[1:3]),
-                       2 * special.logit(law.mean[1:3]))
+    assert np.allclose(
+        special.logit(ci.low[1:3]) + special.logit(ci.high[1:3]), 2 * special.logit(law.mean[1:3])
+    )
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **env})
+    done = subprocess.run(
+        args, cwd=cwd, capture_output=True, text=True, timeout=600, env={**os.environ, **env}
+    )
     assert done.returncode == 0, done.stderr
     return done
 
@@ -247,8 +262,19 @@ def example_dir(tmp_path):
 
 
 def test_example_method_runs_in_a_sweep_and_its_comparison(example_dir):
-    run([*ROCSIM, "-m", "study=fig4_3", "interval=wald,mine", "replications=20", "grid.num=9",
-         "results_dir=res", "n_jobs=1"], example_dir)
+    run(
+        [
+            *ROCSIM,
+            "-m",
+            "study=fig4_3",
+            "interval=wald,mine",
+            "replications=20",
+            "grid.num=9",
+            "results_dir=res",
+            "n_jobs=1",
+        ],
+        example_dir,
+    )
     summary = pd.read_csv(example_dir / "res" / "fig4_3" / "method_comparison.csv")
     assert set(summary["method"]) == {"wald", "mine"}
     (csv,) = (example_dir / "res" / "fig4_3").glob("*interval=mine/coverage.csv")
@@ -259,8 +285,20 @@ def test_example_method_runs_in_a_sweep_and_its_comparison(example_dir):
 
 @pytest.mark.parametrize("study", ["fig4_4", "fig5_2"])
 def test_example_model_and_method_run_in_threshold_and_cost_studies(example_dir, study):
-    run([*ROCSIM, f"study={study}", "model=gamma", "interval=mine", "replications=10",
-         "grid.num=5", "study.axes.n=[50]", "results_dir=res", "n_jobs=1"], example_dir)
+    run(
+        [
+            *ROCSIM,
+            f"study={study}",
+            "model=gamma",
+            "interval=mine",
+            "replications=10",
+            "grid.num=5",
+            "study.axes.n=[50]",
+            "results_dir=res",
+            "n_jobs=1",
+        ],
+        example_dir,
+    )
     table = pd.read_csv(example_dir / "res" / study / "coverage.csv")
     assert set(table["method"]) == {"mine"}
     assert table["model_label"].str.startswith("gamma(3").all()
@@ -268,12 +306,28 @@ def test_example_model_and_method_run_in_threshold_and_cost_studies(example_dir,
 
 
 def test_example_vertical_method_joins_the_method_axis(example_dir):
-    done = subprocess.run([*ROCSIM, "study=fig4_8", "interval=logit", "results_dir=res"],
-                          cwd=example_dir, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [*ROCSIM, "study=fig4_8", "interval=logit", "results_dir=res"],
+        cwd=example_dir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 2 and "study.axes.method=[score,kernel,logit]" in done.stderr
-    run([*ROCSIM, "study=fig4_8", "interval=logit", "study.axes.method=[score,logit]",
-         "study.axes.n=[50]", "replications=10", "grid.num=5", "results_dir=res", "n_jobs=1"],
-        example_dir)
+    run(
+        [
+            *ROCSIM,
+            "study=fig4_8",
+            "interval=logit",
+            "study.axes.method=[score,logit]",
+            "study.axes.n=[50]",
+            "replications=10",
+            "grid.num=5",
+            "results_dir=res",
+            "n_jobs=1",
+        ],
+        example_dir,
+    )
     table = pd.read_csv(example_dir / "res" / "fig4_8" / "coverage.csv")
     assert set(table["method"]) == {"score", "logit"}
 
@@ -282,9 +336,24 @@ def test_example_method_reaches_the_report_through_the_config_path(example_dir, 
     """From another folder: configs through ROCSIM_CONFIG_PATH, the module on PYTHONPATH."""
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    run([*REPRODUCE, "--only", "fig4_3", "--replications", "10", "--results-dir", "rep",
-         "--n-jobs", "1", "interval=mine", "grid.num=5"], elsewhere,
-        ROCSIM_CONFIG_PATH=str(example_dir / "configs"), PYTHONPATH=str(example_dir))
+    run(
+        [
+            *REPRODUCE,
+            "--only",
+            "fig4_3",
+            "--replications",
+            "10",
+            "--results-dir",
+            "rep",
+            "--n-jobs",
+            "1",
+            "interval=mine",
+            "grid.num=5",
+        ],
+        elsewhere,
+        ROCSIM_CONFIG_PATH=str(example_dir / "configs"),
+        PYTHONPATH=str(example_dir),
+    )
     index = (elsewhere / "rep" / "index.md").read_text()
     assert "interval method `mine`" in index
 
@@ -298,8 +367,13 @@ def test_wrong_user_configs_fail_in_one_line(example_dir):
         (["interval=mine", "interval.pseudo_count=2"], "pseudo_count"),
     ]
     for args, words in cases:
-        done = subprocess.run([*ROCSIM, "study=fig4_4", *args, "results_dir=res"],
-                              cwd=example_dir, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [*ROCSIM, "study=fig4_4", *args, "results_dir=res"],
+            cwd=example_dir,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and words in lines[0], done.stderr
         assert not (example_dir / "res").exists()

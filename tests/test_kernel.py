@@ -20,8 +20,12 @@ def direct(pos, neg, p, level):
     def pdf(x, h, u):
         return stats.norm.pdf((u - x) / h).mean() / h
 
-    u = np.array([optimize.brentq(lambda t, q=q: cdf(neg, hn, t) - (1 - q), -100, 100,
-                                  xtol=1e-13) for q in p])
+    u = np.array(
+        [
+            optimize.brentq(lambda t, q=q: cdf(neg, hn, t) - (1 - q), -100, 100, xtol=1e-13)
+            for q in p
+        ]
+    )
     g_cdf = np.array([cdf(pos, hp, t) for t in u])
     ratio = np.array([pdf(pos, hp, t) / pdf(neg, hn, t) for t in u])
     sigma = np.sqrt(g_cdf * (1 - g_cdf) / pos.size + p * (1 - p) * ratio**2 / neg.size)
@@ -45,8 +49,12 @@ def test_bandwidth_formula_by_hand():
     x = np.array([0.0, 1.0, 2.0, 4.0])
     y = np.array([1.0, 3.0, 5.0])
     sx, sy, d = np.std(x, ddof=1), np.std(y, ddof=1), x.mean() - y.mean()
-    num = 4 * sx**3 * (sx**2 + sy**2) ** 2.5 * np.exp(
-        sx**2 * d**2 / ((sx**2 + sy**2) * (2 * sx**2 + sy**2)))
+    num = (
+        4
+        * sx**3
+        * (sx**2 + sy**2) ** 2.5
+        * np.exp(sx**2 * d**2 / ((sx**2 + sy**2) * (2 * sx**2 + sy**2)))
+    )
     den = 4 * np.sqrt(2 * sx**2 + sy**2) * (sy**4 + sx**2 * sy**2 + 2 * sx**2 * d**2)
     assert hall_hyndman_bandwidth(x, y) == pytest.approx((num / den) ** (1 / 3), rel=1e-14)
 

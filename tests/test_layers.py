@@ -21,12 +21,22 @@ STUDIES = Path(__import__("rocsim.studies").studies.__file__).parent
 
 #: Layer -> rocsim modules (prefixes) and third-party packages it must never import.
 FORBIDDEN = {
-    "core": (("rocsim.sim", "rocsim.studies", "rocsim.views", "rocsim.cli", "rocsim.analysis"),
-             ("hydra", "omegaconf", "matplotlib", "joblib", "tqdm", "pyarrow", "distributed")),
+    "core": (
+        ("rocsim.sim", "rocsim.studies", "rocsim.views", "rocsim.cli", "rocsim.analysis"),
+        ("hydra", "omegaconf", "matplotlib", "joblib", "tqdm", "pyarrow", "distributed"),
+    ),
     "sim": (("rocsim.views", "rocsim.cli", "rocsim.analysis"), ("matplotlib",)),
     "studies": (("rocsim.views", "rocsim.cli", "rocsim.analysis"), ("matplotlib", "hydra")),
-    "views": (("rocsim.cli", "rocsim.analysis", "rocsim.studies", "rocsim.sim.runner",
-               "rocsim.sim.pipeline"), ("joblib",)),
+    "views": (
+        (
+            "rocsim.cli",
+            "rocsim.analysis",
+            "rocsim.studies",
+            "rocsim.sim.runner",
+            "rocsim.sim.pipeline",
+        ),
+        ("joblib",),
+    ),
     "analysis": (("rocsim.sim", "rocsim.studies", "rocsim.cli"), ("hydra", "joblib")),
 }
 
@@ -59,9 +69,12 @@ def test_layers_import_downward_only(layer):
     rocsim_modules, packages = FORBIDDEN[layer]
     files = layer_files(layer)
     assert files, f"no modules found for layer {layer}"
-    wrong = [f"{path.name} imports {name}" for path in files
-             for name in sorted(imported_modules(path))
-             if any(_under(name, p) for p in (*rocsim_modules, *packages))]
+    wrong = [
+        f"{path.name} imports {name}"
+        for path in files
+        for name in sorted(imported_modules(path))
+        if any(_under(name, p) for p in (*rocsim_modules, *packages))
+    ]
     assert not wrong, wrong
 
 
@@ -73,21 +86,27 @@ def test_the_package_is_laid_out_by_layer():
 
 
 def test_no_library_module_selects_a_matplotlib_backend():
-    offenders = [str(p.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("*.py")
-                 if "cli" not in p.parts and "matplotlib.use(" in p.read_text()]
+    offenders = [
+        str(p.relative_to(PACKAGE.parent))
+        for p in PACKAGE.rglob("*.py")
+        if "cli" not in p.parts and "matplotlib.use(" in p.read_text()
+    ]
     assert not offenders
 
 
 def run_python(code: str, cwd: Path | None = None) -> str:
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, cwd=cwd)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
+    )
     return done.stdout.strip()
 
 
 def test_import_rocsim_loads_neither_hydra_joblib_nor_matplotlib():
-    out = run_python("import rocsim, sys; "
-                     "print('hydra' in sys.modules, 'joblib' in sys.modules, "
-                     "'matplotlib' in sys.modules)")
+    out = run_python(
+        "import rocsim, sys; "
+        "print('hydra' in sys.modules, 'joblib' in sys.modules, "
+        "'matplotlib' in sys.modules)"
+    )
     assert out == "False False False"
 
 
@@ -97,7 +116,8 @@ def test_plotting_keeps_the_backend_the_user_chose():
         "rng = np.random.default_rng(0); y = rng.integers(0, 2, 200); "
         "s = rng.normal(y, 1.0); rocsim.roc_ci(y, s).plot(); "
         "rocsim.cost_curve_ci(y, s).plot(); "
-        "print(matplotlib.get_backend())")
+        "print(matplotlib.get_backend())"
+    )
     assert out == "svg"
 
 
@@ -105,6 +125,10 @@ def test_version_comes_from_the_package_metadata():
     from importlib import metadata
 
     assert rocsim.__version__ == metadata.version("rocsim")
-    done = subprocess.run([sys.executable, "-c", "from rocsim.cli import main; main()",
-                           "--version"], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "from rocsim.cli import main; main()", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip() == f"rocsim {rocsim.__version__}"

@@ -10,8 +10,13 @@ from rocsim.sim.models import make_paired_model
 
 
 def model(rho=0.6, shift=2.0, theta=1.0):
-    return make_paired_model({"mu": theta, "sd": 3.75}, {"mu": -theta, "sd": 3.0},
-                             {"mu": theta + shift, "sd": 3.75}, {"mu": -theta, "sd": 3.0}, rho)
+    return make_paired_model(
+        {"mu": theta, "sd": 3.75},
+        {"mu": -theta, "sd": 3.0},
+        {"mu": theta + shift, "sd": 3.75},
+        {"mu": -theta, "sd": 3.0},
+        rho,
+    )
 
 
 def test_sample_moments_and_correlation():
@@ -31,8 +36,9 @@ def test_truths_are_marginal_survival_functions():
     np.testing.assert_allclose(dtpr, stats.norm(1, 3.75).sf(t1) - stats.norm(3, 3.75).sf(t2))
     np.testing.assert_allclose(dfpr, stats.norm(-1, 3).sf(t1) - stats.norm(-1, 3).sf(t2))
     f = np.array([0.1, 0.5])
-    want = stats.norm(1, 3.75).sf(stats.norm(-1, 3).isf(f)) - \
-        stats.norm(3, 3.75).sf(stats.norm(-1, 3).isf(f))
+    want = stats.norm(1, 3.75).sf(stats.norm(-1, 3).isf(f)) - stats.norm(3, 3.75).sf(
+        stats.norm(-1, 3).isf(f)
+    )
     np.testing.assert_allclose(m.tpr_difference_at_fpr(f), want)
 
 
@@ -51,8 +57,9 @@ def test_bad_parameters():
     with pytest.raises(ValueError, match="rho"):
         model(rho=1.5)
     with pytest.raises(ValueError, match="sd"):
-        make_paired_model({"mu": 0, "sd": -1}, {"mu": 0, "sd": 1}, {"mu": 0, "sd": 1},
-                          {"mu": 0, "sd": 1}, 0.3)
+        make_paired_model(
+            {"mu": 0, "sd": -1}, {"mu": 0, "sd": 1}, {"mu": 0, "sd": 1}, {"mu": 0, "sd": 1}, 0.3
+        )
 
 
 def test_same_seed_same_draw():

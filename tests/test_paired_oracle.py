@@ -170,12 +170,18 @@ def as_triple(ci):
 @pytest.mark.parametrize("level", LEVELS)
 def test_paired_wald_score_and_agresti_min_by_hand(level):
     for b, c, n in COUNT_GRID:
-        check_interval(as_triple(paired_difference_ci(b, c, n, level, method="wald")),
-                       wald_by_hand(b, c, n, level))
-        check_interval(as_triple(paired_difference_ci(b, c, n, level, method="score")),
-                       score_by_hand(b, c, n, level))
-        check_interval(as_triple(paired_difference_ci(b, c, n, level, method="agresti")),
-                       agresti_min_by_hand(b, c, n, level))
+        check_interval(
+            as_triple(paired_difference_ci(b, c, n, level, method="wald")),
+            wald_by_hand(b, c, n, level),
+        )
+        check_interval(
+            as_triple(paired_difference_ci(b, c, n, level, method="score")),
+            score_by_hand(b, c, n, level),
+        )
+        check_interval(
+            as_triple(paired_difference_ci(b, c, n, level, method="agresti")),
+            agresti_min_by_hand(b, c, n, level),
+        )
         for a in (0.25, 1.0, 2.0):
             got = paired_difference_ci(b, c, n, level, method="agresti", pseudo_count=a)
             check_interval(as_triple(got), agresti_min_by_hand(b, c, n, level, a))
@@ -255,7 +261,8 @@ def test_wald_variance_is_the_exact_variance_of_a_multinomial_difference(n):
             low, high = paired_difference_ci(b, c, n, 0.9, method="wald")
             if float(low) > -1 and float(high) < 1:  # unclipped: half width = z sd
                 assert ((float(high) - float(low)) / (2 * z)) ** 2 == pytest.approx(
-                    float(var), abs=1e-14)
+                    float(var), abs=1e-14
+                )
 
 
 @pytest.mark.parametrize("level", [0.8, 0.95])
@@ -288,8 +295,17 @@ def test_paired_difference_ci_rejects_bad_input():
     for bad in (-0.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="pseudo_count"):
             paired_difference_ci(1, 2, 10, method="agresti", pseudo_count=bad)
-    for b, c, n in [(6, 5, 10), (11, 0, 10), (0, 11, 10), (-1, 0, 10), (0, -1, 10),
-                    (0, 0, 0), (0, 0, -3), (float("nan"), 0, 10), (1, 1, float("nan"))]:
+    for b, c, n in [
+        (6, 5, 10),
+        (11, 0, 10),
+        (0, 11, 10),
+        (-1, 0, 10),
+        (0, -1, 10),
+        (0, 0, 0),
+        (0, 0, -3),
+        (float("nan"), 0, 10),
+        (1, 1, float("nan")),
+    ]:
         with pytest.raises(ValueError):
             paired_difference_ci(b, c, n)
     with pytest.raises(ValueError):
@@ -301,18 +317,40 @@ def test_paired_difference_ci_rejects_bad_input():
 # (pos1, pos2, neg1, neg2)
 PAIRED_TINY = [
     pytest.param([0.9, 0.4], [0.3, 0.8], [0.7, 0.2], [0.1, 0.6], id="2x2-no-ties"),
-    pytest.param([0.9, 0.5, 0.5], [0.5, 0.9, 0.1], [0.5, 0.3, 0.1], [0.3, 0.5, 0.5],
-                 id="3x3-ties"),
-    pytest.param([1.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0], [1.0, 0.0], [0.0, 1.0],
-                 id="4x2-binary-scores"),
-    pytest.param([2.0, 1.0, 0.0], [2.0, 1.0, 0.0], [1.0, 0.0, -1.0, 1.0],
-                 [1.0, 0.0, -1.0, 1.0], id="3x4-identical-classifiers"),
-    pytest.param([0.1, 0.2], [0.8, 0.9], [0.5, 0.5, 0.5, 0.5, 0.5],
-                 [0.4, 0.6, 0.5, 0.5, 0.1], id="2x5-neg1-all-tied"),
-    pytest.param([0.9, 0.6, 0.6, 0.3, 0.1], [0.2, 0.6, 0.9, 0.3, 0.6],
-                 [0.7, 0.6, 0.3, 0.3, 0.0], [0.6, 0.1, 0.3, 0.7, 0.2], id="5x5-ties"),
-    pytest.param([3.0, 2.0, 1.0, 0.5], [30.0, 20.0, 10.0, 5.0], [2.5, 1.5, 0.7],
-                 [25.0, 15.0, 7.0], id="4x3-rescaled"),
+    pytest.param(
+        [0.9, 0.5, 0.5], [0.5, 0.9, 0.1], [0.5, 0.3, 0.1], [0.3, 0.5, 0.5], id="3x3-ties"
+    ),
+    pytest.param(
+        [1.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0], [1.0, 0.0], [0.0, 1.0], id="4x2-binary-scores"
+    ),
+    pytest.param(
+        [2.0, 1.0, 0.0],
+        [2.0, 1.0, 0.0],
+        [1.0, 0.0, -1.0, 1.0],
+        [1.0, 0.0, -1.0, 1.0],
+        id="3x4-identical-classifiers",
+    ),
+    pytest.param(
+        [0.1, 0.2],
+        [0.8, 0.9],
+        [0.5, 0.5, 0.5, 0.5, 0.5],
+        [0.4, 0.6, 0.5, 0.5, 0.1],
+        id="2x5-neg1-all-tied",
+    ),
+    pytest.param(
+        [0.9, 0.6, 0.6, 0.3, 0.1],
+        [0.2, 0.6, 0.9, 0.3, 0.6],
+        [0.7, 0.6, 0.3, 0.3, 0.0],
+        [0.6, 0.1, 0.3, 0.7, 0.2],
+        id="5x5-ties",
+    ),
+    pytest.param(
+        [3.0, 2.0, 1.0, 0.5],
+        [30.0, 20.0, 10.0, 5.0],
+        [2.5, 1.5, 0.7],
+        [25.0, 15.0, 7.0],
+        id="4x3-rescaled",
+    ),
 ]
 EXTRA_THRESHOLDS = [np.inf, -np.inf, 0.55, 100.0, -100.0]
 
@@ -355,8 +393,9 @@ def check_threshold_law(pos1, pos2, neg1, neg2, t1, t2):
             (neg1, neg2, n_neg, law.pmf_dfpr, law.dfpr, law.var_dfpr, law.b_neg, law.c_neg),
         ):
             want = difference_law(s1, s2, a, b)
-            np.testing.assert_allclose(pmf[j], law_as_pmf(want, n), rtol=0, atol=1e-12,
-                                       err_msg=f"t1={a}, t2={b}")
+            np.testing.assert_allclose(
+                pmf[j], law_as_pmf(want, n), rtol=0, atol=1e-12, err_msg=f"t1={a}, t2={b}"
+            )
             mean, v = law_moments(want, n)
             observed = Fraction(sum(x >= a for x in s1) - sum(x >= b for x in s2), n)
             assert mean == observed  # the bootstrap mean is the observed difference
@@ -394,8 +433,10 @@ def test_identical_classifiers_never_differ():
 TINY_PAIRED_INTEGER_SCORES = st.integers(2, 4).flatmap(
     lambda n_pos: st.integers(2, 4).flatmap(
         lambda n_neg: st.tuples(
-            *(st.lists(st.integers(0, 3), min_size=n, max_size=n)
-              for n in (n_pos, n_pos, n_neg, n_neg))
+            *(
+                st.lists(st.integers(0, 3), min_size=n, max_size=n)
+                for n in (n_pos, n_pos, n_neg, n_neg)
+            )
         )
     )
 )
@@ -404,8 +445,9 @@ TINY_PAIRED_INTEGER_SCORES = st.integers(2, 4).flatmap(
 @settings(max_examples=40, deadline=None)
 @given(
     data=TINY_PAIRED_INTEGER_SCORES,
-    t1=st.lists(st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.0, 3.0, np.inf]), min_size=1,
-                max_size=4),
+    t1=st.lists(
+        st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.0, 3.0, np.inf]), min_size=1, max_size=4
+    ),
     shift=st.sampled_from([-1.0, 0.0, 1.0, 2.5]),
 )
 def test_threshold_difference_law_on_random_tied_integer_scores(data, t1, shift):
@@ -440,12 +482,18 @@ def test_dominance_by_hand_on_a_two_by_two_case():
     assert f1[0] == pytest.approx(0.0, abs=1e-15)
     assert f2[0] == pytest.approx(15 / 16, abs=1e-15)
     assert joint_dominance([1.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0], 0.5, 0.5) == (
-        0, Fraction(15, 16))
+        0,
+        Fraction(15, 16),
+    )
 
 
 def test_dominance_is_symmetric_under_swapping_classifiers():
-    pos1, pos2, neg1, neg2 = [0.9, 0.6, 0.6, 0.3, 0.1], [0.2, 0.6, 0.9, 0.3, 0.6], [
-        0.7, 0.6, 0.3, 0.3, 0.0], [0.6, 0.1, 0.3, 0.7, 0.2]
+    pos1, pos2, neg1, neg2 = (
+        [0.9, 0.6, 0.6, 0.3, 0.1],
+        [0.2, 0.6, 0.9, 0.3, 0.6],
+        [0.7, 0.6, 0.3, 0.3, 0.0],
+        [0.6, 0.1, 0.3, 0.7, 0.2],
+    )
     t1, t2 = some_pairs(pos1, pos2, neg1, neg2)
     f1, f2 = dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
     g1, g2 = dominance_probability(pos2, pos1, neg2, neg1, t2, t1)
@@ -468,7 +516,6 @@ def paired_binormal(n, rho, shift, seed, mean_pos=1.0):
     return pos[:, 0], pos[:, 1], neg[:, 0], neg[:, 1]
 
 
-
 def test_monte_carlo_bootstrap_agrees_with_exact_threshold_law():
     pos1, pos2, neg1, neg2 = paired_binormal(100, 0.6, 0.0, seed=20090405)
     pooled = np.concatenate([pos1, neg1])
@@ -489,8 +536,10 @@ def test_monte_carlo_bootstrap_agrees_with_exact_threshold_law():
         assert_mc_agrees(dtp / 100, law.dtpr[j], law.var_dtpr[j])
         assert_mc_agrees(dfp / 100, law.dfpr[j], law.var_dfpr[j])
         both_equal = (dtp == 0) & (dfp == 0)
-        for f, event in ((f1[j], (dtp >= 0) & (dfp <= 0) & ~both_equal),
-                         (f2[j], (dtp <= 0) & (dfp >= 0) & ~both_equal)):
+        for f, event in (
+            (f1[j], (dtp >= 0) & (dfp <= 0) & ~both_equal),
+            (f2[j], (dtp <= 0) & (dfp >= 0) & ~both_equal),
+        ):
             freq = event.mean()
             mcse = math.sqrt(max(f * (1 - f), 1e-12) / MC_B)
             assert abs(freq - f) <= 4 * mcse, (j, freq, f, mcse)
@@ -517,12 +566,25 @@ def test_monte_carlo_bootstrap_agrees_with_exact_threshold_law():
 @pytest.mark.parametrize(("pos1", "pos2", "neg1", "neg2"), PAIRED_TINY)
 def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_count, level):
     t1, t2 = some_pairs(pos1, pos2, neg1, neg2)
-    ci = threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level=level,
-                                 method=method, pseudo_count=pseudo_count)
+    ci = threshold_difference_ci(
+        pos1,
+        pos2,
+        neg1,
+        neg2,
+        t1,
+        t2,
+        confidence_level=level,
+        method=method,
+        pseudo_count=pseudo_count,
+    )
     axis = math.sqrt(level)
-    hand = {"score": score_by_hand, "wald": wald_by_hand,
-            "agresti": lambda b, c, n, lv: agresti_min_by_hand(
-                b, c, n, lv, 0.5 if pseudo_count is None else pseudo_count)}[method]
+    hand = {
+        "score": score_by_hand,
+        "wald": wald_by_hand,
+        "agresti": lambda b, c, n, lv: agresti_min_by_hand(
+            b, c, n, lv, 0.5 if pseudo_count is None else pseudo_count
+        ),
+    }[method]
     for j, (a, b) in enumerate(zip(t1, t2)):
         for s1, s2, diff, low, high in (
             (pos1, pos2, ci.dtpr, ci.dtpr_low, ci.dtpr_high),
@@ -533,8 +595,7 @@ def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_
             assert diff[j] == pytest.approx((bb - cc) / n, abs=1e-15)
             want = np.clip(hand(bb, cc, n, axis), -1, 1)
             assert (low[j], high[j]) == pytest.approx(tuple(want), abs=1e-12), (a, b)
-            via = paired_difference_ci(bb, cc, n, axis, method=method,
-                                       pseudo_count=pseudo_count)
+            via = paired_difference_ci(bb, cc, n, axis, method=method, pseudo_count=pseudo_count)
             assert low[j] == pytest.approx(float(via.low), abs=1e-15)
             assert high[j] == pytest.approx(float(via.high), abs=1e-15)
 
@@ -543,15 +604,15 @@ def test_threshold_difference_ci_default_is_score_at_95_percent():
     pos1, pos2, neg1, neg2 = [0.9, 0.5, 0.5], [0.5, 0.9, 0.1], [0.5, 0.3, 0.1], [0.3, 0.5, 0.5]
     t = np.array([0.1, 0.3, 0.5, 0.9])
     default = threshold_difference_ci(pos1, pos2, neg1, neg2, t, t)
-    score = threshold_difference_ci(pos1, pos2, neg1, neg2, t, t, confidence_level=0.95,
-                                    method="score")
+    score = threshold_difference_ci(
+        pos1, pos2, neg1, neg2, t, t, confidence_level=0.95, method="score"
+    )
     for name in ("dtpr_low", "dtpr_high", "dfpr_low", "dfpr_high"):
         np.testing.assert_array_equal(getattr(default, name), getattr(score, name))
     for j, tj in enumerate(t):
         bb, cc = discordant(pos1, pos2, tj, tj)
         want = np.clip(score_by_hand(bb, cc, 3, math.sqrt(0.95)), -1, 1)
-        assert (default.dtpr_low[j], default.dtpr_high[j]) == pytest.approx(tuple(want),
-                                                                           abs=1e-12)
+        assert (default.dtpr_low[j], default.dtpr_high[j]) == pytest.approx(tuple(want), abs=1e-12)
 
 
 PAIRED_ENTRY_POINTS = [
@@ -642,23 +703,55 @@ def vertical_difference_law(pos1, pos2, neg1, neg2, r) -> dict[int, Fraction]:
 # (pos1, pos2, neg1, neg2): n+, n- in 2..4, with and without ties
 VERTICAL_TINY = [
     pytest.param([0.9, 0.4], [0.3, 0.8], [0.7, 0.2], [0.1, 0.6], id="2x2-no-ties"),
-    pytest.param([0.9, 0.6, 0.3], [0.5, 0.95, 0.1], [0.8, 0.5, 0.1, 0.05],
-                 [0.2, 0.7, 0.6, 0.0], id="3x4-no-ties"),
-    pytest.param([3.0, 2.0, 1.0, 0.5], [1.0, 3.5, 0.2, 2.2], [2.5, 1.5, 0.7],
-                 [0.3, 2.4, 1.6], id="4x3-no-ties"),
-    pytest.param([0.9, 0.3, 0.6], [0.6, 0.6, 0.3], [0.5, 0.5, 0.2], [0.2, 0.5, 0.6],
-                 id="3x3-ties"),
-    pytest.param([1.0, 0.0], [0.0, 1.0], [0.5, 0.5, 0.5, 0.1], [0.5, 0.1, 0.1, 0.5],
-                 id="2x4-ties-neg"),
-    pytest.param([0.5, 0.7, 0.2, 0.5], [0.5, 0.2, 0.9, 0.5], [0.5, 0.2, 0.9],
-                 [0.9, 0.5, 0.5], id="4x3-ties-across"),
-    pytest.param([2.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 2.0], [1.0, 1.0, 0.0, -1.0],
-                 [0.0, 1.0, -1.0, 1.0], id="4x4-ties"),
+    pytest.param(
+        [0.9, 0.6, 0.3],
+        [0.5, 0.95, 0.1],
+        [0.8, 0.5, 0.1, 0.05],
+        [0.2, 0.7, 0.6, 0.0],
+        id="3x4-no-ties",
+    ),
+    pytest.param(
+        [3.0, 2.0, 1.0, 0.5],
+        [1.0, 3.5, 0.2, 2.2],
+        [2.5, 1.5, 0.7],
+        [0.3, 2.4, 1.6],
+        id="4x3-no-ties",
+    ),
+    pytest.param(
+        [0.9, 0.3, 0.6], [0.6, 0.6, 0.3], [0.5, 0.5, 0.2], [0.2, 0.5, 0.6], id="3x3-ties"
+    ),
+    pytest.param(
+        [1.0, 0.0], [0.0, 1.0], [0.5, 0.5, 0.5, 0.1], [0.5, 0.1, 0.1, 0.5], id="2x4-ties-neg"
+    ),
+    pytest.param(
+        [0.5, 0.7, 0.2, 0.5],
+        [0.5, 0.2, 0.9, 0.5],
+        [0.5, 0.2, 0.9],
+        [0.9, 0.5, 0.5],
+        id="4x3-ties-across",
+    ),
+    pytest.param(
+        [2.0, 1.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0, 2.0],
+        [1.0, 1.0, 0.0, -1.0],
+        [0.0, 1.0, -1.0, 1.0],
+        id="4x4-ties",
+    ),
     pytest.param([1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], id="2x2-all-equal"),
-    pytest.param([0.9, 0.1, 0.5], [0.9, 0.1, 0.5], [0.4, 0.8, 0.2, 0.4],
-                 [0.4, 0.8, 0.2, 0.4], id="3x4-identical-classifiers"),
-    pytest.param([0.1, 0.8, 0.3], [1.1, 1.8, 1.3], [0.2, 0.9, 0.4, 0.0],
-                 [1.2, 1.9, 1.4, 1.0], id="3x4-shifted-copy"),
+    pytest.param(
+        [0.9, 0.1, 0.5],
+        [0.9, 0.1, 0.5],
+        [0.4, 0.8, 0.2, 0.4],
+        [0.4, 0.8, 0.2, 0.4],
+        id="3x4-identical-classifiers",
+    ),
+    pytest.param(
+        [0.1, 0.8, 0.3],
+        [1.1, 1.8, 1.3],
+        [0.2, 0.9, 0.4, 0.0],
+        [1.2, 1.9, 1.4, 1.0],
+        id="3x4-shifted-copy",
+    ),
 ]
 
 
@@ -672,8 +765,9 @@ def check_vertical_against_enumeration(pos1, pos2, neg1, neg2, ranks, algorithm=
     np.testing.assert_allclose(law.pmf.sum(axis=1), 1.0, rtol=0, atol=1e-12)
     for i, r in enumerate(ranks):
         want = vertical_difference_law(pos1, pos2, neg1, neg2, r)
-        np.testing.assert_allclose(law.pmf[i], law_as_pmf(want, n_pos), rtol=0, atol=1e-12,
-                                   err_msg=f"r={r}")
+        np.testing.assert_allclose(
+            law.pmf[i], law_as_pmf(want, n_pos), rtol=0, atol=1e-12, err_msg=f"r={r}"
+        )
         mean, var = law_moments(want, n_pos)
         assert law.mean[i] == pytest.approx(float(mean), abs=1e-12), r
         assert law.var[i] == pytest.approx(float(var), abs=1e-12), r
@@ -695,9 +789,7 @@ def test_vertical_difference_five_by_five_with_ties_and_repeated_ranks():
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    data=TINY_PAIRED_INTEGER_SCORES
-)
+@given(data=TINY_PAIRED_INTEGER_SCORES)
 def test_vertical_difference_exact_on_random_tied_integer_scores(data):
     pos1, pos2, neg1, neg2 = ([float(s) for s in v] for v in data)
     check_vertical_against_enumeration(pos1, pos2, neg1, neg2, list(range(1, len(neg1))))
@@ -740,8 +832,9 @@ def test_vertical_difference_with_a_blind_second_classifier_is_the_single_design
     neg2 = rng.normal(0.0, 1.0, 25)
     ranks = [1, 3, 8, 12, 20, 24]
     single = vertical_distribution(pos1, neg1, ranks)
-    law = vertical_difference(pos1, pos2, neg1, neg2, ranks, algorithm=algorithm,
-                              pmf=algorithm == "exact")
+    law = vertical_difference(
+        pos1, pos2, neg1, neg2, ranks, algorithm=algorithm, pmf=algorithm == "exact"
+    )
     np.testing.assert_allclose(law.mean, single.mean, rtol=0, atol=1e-12)
     np.testing.assert_allclose(law.var, single.var, rtol=0, atol=1e-12)
     if algorithm == "exact":
@@ -777,9 +870,11 @@ def _both_at_most(m, n, x, y, w, s):
     q_y = np.divide(y, n - x, out=np.zeros_like(y), where=n - x > 0)
     q_w = np.divide(w, n - x - y, out=np.zeros_like(w), where=n - x - y > 0)
     valid = (k + j <= s) & (k + j <= m)
-    terms = (stats.binom.pmf(k, m, x / n)
-             * stats.binom.pmf(j, np.maximum(m - k, 0), q_y)
-             * stats.binom.cdf(s - k, np.maximum(m - k - j, 0), q_w))
+    terms = (
+        stats.binom.pmf(k, m, x / n)
+        * stats.binom.pmf(j, np.maximum(m - k, 0), q_y)
+        * stats.binom.cdf(s - k, np.maximum(m - k - j, 0), q_w)
+    )
     return np.sum(np.where(valid, terms, 0.0), axis=(1, 2))
 
 
@@ -837,8 +932,9 @@ def test_formula_oracle_equals_enumeration(pos1, pos2, neg1, neg2, via):
             iu, iv = int(np.flatnonzero(us == u)[0]), int(np.flatnonzero(vs == v)[0])
             assert prob[i, iu, iv] == pytest.approx(float(p), abs=1e-14)
         assert prob[i].sum() == pytest.approx(1.0, abs=1e-14)
-        want_mean, want_var = law_moments(vertical_difference_law(pos1, pos2, neg1, neg2, r),
-                                          len(pos1))
+        want_mean, want_var = law_moments(
+            vertical_difference_law(pos1, pos2, neg1, neg2, r), len(pos1)
+        )
         assert mean[i] == pytest.approx(float(want_mean), abs=1e-14)
         assert var[i] == pytest.approx(float(want_var), abs=1e-14)
 
@@ -853,8 +949,9 @@ def test_small_count_table_equals_the_multinomial_lower_tail(n):
     a = np.concatenate([rng.integers(0, top, 40), [0, 10, 25, 40, 30, 12, n - 20, 5, n]])
     b = np.concatenate([rng.integers(0, top, 40), [15, 0, 25, 10, 30, 12, 20, n - 5, 0]])
     low, high = np.maximum(0, a + b - n), np.minimum(a, b)
-    c = np.concatenate([low[:40] + rng.integers(0, high[:40] - low[:40] + 1),
-                        [0, 0, 25, 10, 0, 12, 20, 0, 0]])  # nested, disjoint, covering
+    c = np.concatenate(
+        [low[:40] + rng.integers(0, high[:40] - low[:40] + 1), [0, 0, 25, 10, 0, 12, 20, 0, 0]]
+    )  # nested, disjoint, covering
     assert np.all((low <= c) & (c <= high))
     table = small_count_table(n, a, b, c, 30)
     for u in (0, 4, 17, 29):
@@ -868,7 +965,9 @@ def ranks_near(n):
 
 MODERATE = [
     pytest.param(n, rho, shift, id=f"n{n}-rho{rho}-shift{shift}")
-    for n in (20, 40) for rho in (0.3, 0.9) for shift in (0.0, 2.0)
+    for n in (20, 40)
+    for rho in (0.3, 0.9)
+    for shift in (0.0, 2.0)
 ]
 
 
@@ -951,7 +1050,7 @@ def monte_carlo_dtpr(pos1, pos2, neg1, neg2, ranks, b, seed, chunk=10_000):
         p1, p2 = pos1[ip], pos2[ip]  # the same resampled positives for both
         for i, r in enumerate(ranks):
             t1, t2 = desc1[:, r - 1 : r], desc2[:, r - 1 : r]
-            out[i, start:start + size] = ((p1 >= t1).sum(1) - (p2 >= t2).sum(1)) / pos1.size
+            out[i, start : start + size] = ((p1 >= t1).sum(1) - (p2 >= t2).sum(1)) / pos1.size
     return out
 
 
@@ -968,14 +1067,16 @@ def test_vertical_difference_auto_agrees_with_monte_carlo_bootstrap():
 
 # vertical_difference_ci -------------------------------------------------------------------------
 
+
 def test_vertical_difference_wald_is_mean_plus_minus_z_sd():
     pos1, pos2, neg1, neg2 = paired_binormal(30, 0.6, 0.5, seed=31)
     ci = vertical_difference_ci(pos1, pos2, neg1, neg2, [3, 15, 27], 0.9, "wald")
     law = vertical_difference(pos1, pos2, neg1, neg2, [3, 15, 27])
     z = stats.norm.ppf(0.95)
     np.testing.assert_allclose(ci.low, np.clip(law.mean - z * np.sqrt(law.var), -1, 1), atol=1e-15)
-    np.testing.assert_allclose(ci.high, np.clip(law.mean + z * np.sqrt(law.var), -1, 1),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        ci.high, np.clip(law.mean + z * np.sqrt(law.var), -1, 1), atol=1e-15
+    )
 
 
 @pytest.mark.parametrize("method", ["score", "wald"])

@@ -10,14 +10,16 @@ from rocsim.views.report import ReportEntry, condition_summary, settings_line, w
 
 
 def table() -> pd.DataFrame:
-    return pd.DataFrame({
-        "condition": ["theta=1"] * 3 + ["theta=3"] * 3,
-        "grid": "w",
-        "x": [0.1, 0.5, 0.9] * 2,
-        "coverage": [0.95, 0.88, 0.91, 0.9, 0.9, 0.7],
-        "mcse": [0.007, 0.01, 0.009, 0.0095, 0.0095, 0.0145],
-        "mean_width": [0.1] * 6,
-    })
+    return pd.DataFrame(
+        {
+            "condition": ["theta=1"] * 3 + ["theta=3"] * 3,
+            "grid": "w",
+            "x": [0.1, 0.5, 0.9] * 2,
+            "coverage": [0.95, 0.88, 0.91, 0.9, 0.9, 0.7],
+            "mcse": [0.007, 0.01, 0.009, 0.0095, 0.0095, 0.0145],
+            "mean_width": [0.1] * 6,
+        }
+    )
 
 
 def test_condition_summary_by_hand():
@@ -34,9 +36,9 @@ def test_report_has_figure_caption_settings_verdict_and_table(tmp_path):
     text, html = md.read_text(), page.read_text()
     for doc in (text, html):
         assert "fig5_8/coverage.png" in doc
-        assert "The Agresti" in doc                   # the thesis's caption, translated
+        assert "The Agresti" in doc  # the thesis's caption, translated
         assert "pseudo-count 0.5" in doc and "level 0.9" in doc
-        assert "Partly agrees" in doc                 # the thesis-vs-ours line
+        assert "Partly agrees" in doc  # the thesis-vs-ours line
         assert "0.9133" in doc and "wall time 1.2 s" in doc
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
 

@@ -59,8 +59,21 @@ def test_changed_settings_are_not_reused(small_study, tmp_path):
 
 def test_summary_columns_and_mcse(small_study, tmp_path):
     table = run_study(small_study("fig4_3"), tmp_path / "r").table
-    contract = ["study", "condition", "theta", "method", "grid", "x", "target", "coverage",
-                "mcse", "mean_width", "miss_low", "miss_high", "replications"]
+    contract = [
+        "study",
+        "condition",
+        "theta",
+        "method",
+        "grid",
+        "x",
+        "target",
+        "coverage",
+        "mcse",
+        "mean_width",
+        "miss_low",
+        "miss_high",
+        "replications",
+    ]
     assert list(table.columns[: len(contract)]) == contract
     assert (table["grid"] == "q").all() and (table["replications"] == 40).all()
     c = table["coverage"]
@@ -71,8 +84,9 @@ def test_summary_columns_and_mcse(small_study, tmp_path):
 
 
 def test_full_sampling_counts_redraws(small_study, tmp_path):
-    cfg = small_study("fig4_10", "study.axes.n=[1]", "study.axes.scheme=[full]",
-                      "replications=200")
+    cfg = small_study(
+        "fig4_10", "study.axes.n=[1]", "study.axes.scheme=[full]", "replications=200"
+    )
     table = run_study(cfg, tmp_path / "r").table
     # N+ ~ Bin(2, 1/2): a class is empty with probability 1/2, so about 200 redraws
     redraws = int(table["redraws"].iloc[0])
@@ -81,8 +95,9 @@ def test_full_sampling_counts_redraws(small_study, tmp_path):
 
 def _agreement(table_sim, table_exact, k=3.5):
     diff = np.abs(table_sim["coverage"].to_numpy() - table_exact["coverage"].to_numpy())
-    mcse = np.sqrt(table_exact["coverage"] * (1 - table_exact["coverage"]) /
-                   table_sim["replications"]).to_numpy()
+    mcse = np.sqrt(
+        table_exact["coverage"] * (1 - table_exact["coverage"]) / table_sim["replications"]
+    ).to_numpy()
     return np.mean(diff <= k * mcse)
 
 
@@ -108,8 +123,9 @@ def test_exact_coverage_of_the_worked_example(small_study, tmp_path):
 
 def test_exact_full_sampling_matches_simulation(small_study, tmp_path):
     overrides = ("study.axes.n=[25]", "study.axes.scheme=[full]")
-    sim = run_study(small_study("fig4_10", *overrides, "replications=2000", "n_jobs=2"),
-                    tmp_path / "s")
+    sim = run_study(
+        small_study("fig4_10", *overrides, "replications=2000", "n_jobs=2"), tmp_path / "s"
+    )
     exact = run_study(small_study("fig4_10", *overrides, "coverage=exact"), tmp_path / "e")
     assert _agreement(sim.table, exact.table, k=4.0) >= 0.97
 
@@ -127,9 +143,18 @@ def test_expressions_and_axes():
         evaluate("rho", {"theta": 1.0})
     with pytest.raises(ValueError, match="only numbers"):
         evaluate("__import__('os')", {})
-    conds = expand_conditions("s", {"a": [1, 2], "n": [5]},
-                              {"model": {"family": "binormal", "pos": {"mu": "a", "sd": 1},
-                                         "neg": {"mu": 0, "sd": 1}}, "n": 1})
+    conds = expand_conditions(
+        "s",
+        {"a": [1, 2], "n": [5]},
+        {
+            "model": {
+                "family": "binormal",
+                "pos": {"mu": "a", "sd": 1},
+                "neg": {"mu": 0, "sd": 1},
+            },
+            "n": 1,
+        },
+    )
     assert [c.label for c in conds] == ["a=1,n=5", "a=2,n=5"]
     assert conds[1].settings["model"]["pos"]["mu"] == 2.0 and conds[1].settings["n"] == 5
 

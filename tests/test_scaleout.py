@@ -17,30 +17,54 @@ SMALL = ["replications=30", "grid.num=7", "runner.progress=false"]
 
 
 def test_dask_cluster_gives_the_local_bytes(small_study, tmp_path):
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         local = run_study(small_study("fig5_3", *SMALL, "n_jobs=2"), tmp_path / "local")
-        on_dask = run_study(small_study("fig5_3", *SMALL, "runner=dask",
-                                        f"runner.scheduler={cluster.scheduler_address}",
-                                        "runner.block_size=11"), tmp_path / "dask")
+        on_dask = run_study(
+            small_study(
+                "fig5_3",
+                *SMALL,
+                "runner=dask",
+                f"runner.scheduler={cluster.scheduler_address}",
+                "runner.block_size=11",
+            ),
+            tmp_path / "dask",
+        )
         # the replication blocks really ran on the cluster's workers
         assert any("run_block" in name for name in cluster.scheduler.task_prefixes)
-    assert (local.directory / "coverage.csv").read_bytes() == \
-        (on_dask.directory / "coverage.csv").read_bytes()
+    assert (local.directory / "coverage.csv").read_bytes() == (
+        on_dask.directory / "coverage.csv"
+    ).read_bytes()
 
 
 def test_dask_runner_without_address_starts_a_local_cluster(small_study, tmp_path):
     local = run_study(small_study("fig4_2", *SMALL), tmp_path / "local")
     on_dask = run_study(small_study("fig4_2", *SMALL, "runner=dask"), tmp_path / "dask")
-    assert (local.directory / "coverage.csv").read_bytes() == \
-        (on_dask.directory / "coverage.csv").read_bytes()
+    assert (local.directory / "coverage.csv").read_bytes() == (
+        on_dask.directory / "coverage.csv"
+    ).read_bytes()
 
 
 def sweep(results: Path, *launcher: str) -> Path:
     """Run ``rocsim -m`` for one study and return its coverage.csv."""
-    subprocess.run([sys.executable, "-c", "from rocsim.cli import main; main()", "-m",
-                    *launcher, "study=fig4_2", *SMALL, "n_jobs=1", f"results_dir={results}"],
-                   check=True, capture_output=True, text=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from rocsim.cli import main; main()",
+            "-m",
+            *launcher,
+            "study=fig4_2",
+            *SMALL,
+            "n_jobs=1",
+            f"results_dir={results}",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     (table,) = results.glob("fig4_2/*/coverage.csv")
     return table
 
@@ -61,9 +85,11 @@ def test_slurm_launcher_config_composes():
 
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
-        cfg = compose("config", overrides=["study=fig4_3", "hydra/launcher=slurm",
-                                           "hydra.launcher.partition=cpu"],
-                      return_hydra_config=True)
+        cfg = compose(
+            "config",
+            overrides=["study=fig4_3", "hydra/launcher=slurm", "hydra.launcher.partition=cpu"],
+            return_hydra_config=True,
+        )
     launcher = cfg.hydra.launcher
     assert launcher._target_.endswith("SlurmLauncher")
     assert launcher.partition == "cpu" and launcher.cpus_per_task == 8

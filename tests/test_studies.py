@@ -26,8 +26,21 @@ def test_every_study_runs_small(small_study, tmp_path, name):
 def test_full_size_reproduction_under_a_minute(tmp_path):
     """Done-when: `rocsim-reproduce --only fig4_2 fig4_3 fig4_4 fig4_10` at R = 1000 < 60 s."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()",
-                    "--only", "fig4_2", "fig4_3", "fig4_4", "fig4_10",
-                    "--results-dir", str(tmp_path)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from rocsim.cli import reproduce; reproduce()",
+            "--only",
+            "fig4_2",
+            "fig4_3",
+            "fig4_4",
+            "fig4_10",
+            "--results-dir",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+    )
     assert time.perf_counter() - start < 60
     assert (tmp_path / "index.md").exists()

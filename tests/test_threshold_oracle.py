@@ -30,7 +30,6 @@ def thresholds_for(pos, neg):
     return np.array(sorted(set(pos) | set(neg)) + EXTRA_THRESHOLDS)
 
 
-
 def stratified_law(pos, neg, t):
     """{(FPR, TPR): probability} over all stratified resamples."""
     law = {}
@@ -164,7 +163,6 @@ def mc_rates(pos, neg, thresholds, bootstrap, seed):
     tp = np.stack([((scores >= t) & is_pos)[idx].sum(1) for t in thresholds], axis=1)
     fp = np.stack([((scores >= t) & ~is_pos)[idx].sum(1) for t in thresholds], axis=1)
     return fp / n_neg[:, None], tp / n_pos[:, None]
-
 
 
 @pytest.mark.parametrize(("bootstrap", "seed"), [("stratified", 1), ("full", 2)])

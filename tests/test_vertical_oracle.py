@@ -48,7 +48,6 @@ TINY_DATA = [
 # --- brute-force enumeration of resamples ------------------------------------------------------
 
 
-
 def rth_largest(scores, counts, r):
     """The ``r``-th largest score of the resample, counting multiplicity."""
     expanded = sorted((s for s, c in zip(scores, counts) for _ in range(c)), reverse=True)
@@ -159,8 +158,9 @@ def test_rows_follow_the_order_of_r_including_repeats():
     neg=st.lists(st.integers(0, 3), min_size=2, max_size=4),
 )
 def test_stratified_law_on_random_tied_integer_scores(pos, neg):
-    check_against_enumeration([float(s) for s in pos], [float(s) for s in neg],
-                              list(range(1, len(neg))))
+    check_against_enumeration(
+        [float(s) for s in pos], [float(s) for s in neg], list(range(1, len(neg)))
+    )
 
 
 # --- 2. seeded Monte Carlo bootstrap ------------------------------------------------------------
@@ -179,7 +179,7 @@ def monte_carlo_tpr(pos, neg, ranks, b, seed, chunk=10_000):
         pos_boot = pos[rng.integers(0, pos.size, size=(size, pos.size))]
         for i, r in enumerate(ranks):
             threshold = neg_desc[:, r - 1]
-            out[i, start:start + size] = (pos_boot >= threshold[:, None]).sum(1) / pos.size
+            out[i, start : start + size] = (pos_boot >= threshold[:, None]).sum(1) / pos.size
     return out
 
 
@@ -262,8 +262,9 @@ def test_wald_and_score_intervals_by_hand(pos, neg, level):
         # Algorithm 4.3 lines 20-21
         centre = e + z * z / (2 * m)
         half = z * math.sqrt(v + z * z / (4 * m * m))
-        want_score = np.clip([(centre - half) / (1 + z * z / m),
-                              (centre + half) / (1 + z * z / m)], 0, 1)
+        want_score = np.clip(
+            [(centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)], 0, 1
+        )
         assert [score.low[i], score.high[i]] == pytest.approx(want_score, abs=1e-12), r
         assert [default.low[i], default.high[i]] == pytest.approx(want_score, abs=1e-12), r
 
@@ -283,10 +284,12 @@ def test_wald_and_score_on_moderate_data_use_the_exact_moments():
         score = vertical_ci(pos, neg, ranks, level, method="score")
         centre = e + z**2 / (2 * m)
         half = z * np.sqrt(v + z**2 / (4 * m**2))
-        np.testing.assert_allclose(score.low, np.clip((centre - half) / (1 + z**2 / m), 0, 1),
-                                   atol=1e-14)
-        np.testing.assert_allclose(score.high, np.clip((centre + half) / (1 + z**2 / m), 0, 1),
-                                   atol=1e-14)
+        np.testing.assert_allclose(
+            score.low, np.clip((centre - half) / (1 + z**2 / m), 0, 1), atol=1e-14
+        )
+        np.testing.assert_allclose(
+            score.high, np.clip((centre + half) / (1 + z**2 / m), 0, 1), atol=1e-14
+        )
         assert np.all(score.low <= e) and np.all(e <= score.high)
 
 
@@ -433,8 +436,9 @@ def test_rank_weights_when_bootstrap_size_differs_from_n():
             inside = cols < n
             got = np.zeros(n)
             got[cols[inside]] = banded.weights[i, inside]
-            np.testing.assert_allclose(got, dense[i], rtol=0, atol=1e-15,
-                                       err_msg=f"n={n} m={m} r={ranks[i]}")
+            np.testing.assert_allclose(
+                got, dense[i], rtol=0, atol=1e-15, err_msg=f"n={n} m={m} r={ranks[i]}"
+            )
 
 
 # --- 5. FPR grid -> ranks -----------------------------------------------------------------------
@@ -492,8 +496,9 @@ def test_full_bootstrap_wald_and_score_use_full_moments():
                 m = len(pos)
                 centre = e + z * z / (2 * m)
                 half = z * math.sqrt(v + z * z / (4 * m * m))
-                want = np.clip([(centre - half) / (1 + z * z / m),
-                                (centre + half) / (1 + z * z / m)], 0, 1)
+                want = np.clip(
+                    [(centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)], 0, 1
+                )
             assert [ci.low[i], ci.high[i]] == pytest.approx(want, abs=1e-12)
 
 

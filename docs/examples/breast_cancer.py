@@ -33,8 +33,9 @@ FIGURES = Path(__file__).resolve().parents[1] / "figures"
 def scored_test_set(seed: int = 0):
     """Labels ("malignant" / "benign") and the two models' malignancy scores on the test half."""
     x, y = load_breast_cancer(return_X_y=True)  # y = 0: malignant
-    x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.5, stratify=y,
-                                                        random_state=seed)
+    x_train, x_test, y_train, y_test = train_test_split(
+        x, y, test_size=0.5, stratify=y, random_state=seed
+    )
     logistic = make_pipeline(StandardScaler(), LogisticRegression()).fit(x_train, y_train)
     bayes = GaussianNB().fit(x_train, y_train)
     labels = np.where(y_test == 0, "malignant", "benign")
@@ -67,15 +68,21 @@ def main() -> None:
 
     for method in ("delong", "exact_bootstrap"):
         auc = rocsim.compare_auc(labels, logistic, bayes, method=method, **kw)
-        print(f"AUC logistic {auc.auc1[0]:.4f}, naive Bayes {auc.auc2[0]:.4f}; difference "
-              f"{auc.difference[0]:+.4f} [{auc.low[0]:+.4f}, {auc.high[0]:+.4f}], "
-              f"p = {auc.p_value[0]:.3g} ({method})")
+        print(
+            f"AUC logistic {auc.auc1[0]:.4f}, naive Bayes {auc.auc2[0]:.4f}; difference "
+            f"{auc.difference[0]:+.4f} [{auc.low[0]:+.4f}, {auc.high[0]:+.4f}], "
+            f"p = {auc.p_value[0]:.3g} ({method})"
+        )
     better = roc.fpr[roc.verdict == "first better"]
-    print(f"logistic significantly better at {better.size} of {roc.fpr.size} FPRs"
-          + (f" ({better.min():.2f}-{better.max():.2f})" if better.size else ""))
+    print(
+        f"logistic significantly better at {better.size} of {roc.fpr.size} FPRs"
+        + (f" ({better.min():.2f}-{better.max():.2f})" if better.size else "")
+    )
     cheaper = cost.w[cost.verdict == "first better"]
-    print(f"logistic significantly cheaper at {cheaper.size} of {cost.w.size} operating "
-          "conditions" + (f" (w {cheaper.min():.2f}-{cheaper.max():.2f})" if cheaper.size else ""))
+    print(
+        f"logistic significantly cheaper at {cheaper.size} of {cost.w.size} operating "
+        "conditions" + (f" (w {cheaper.min():.2f}-{cheaper.max():.2f})" if cheaper.size else "")
+    )
     print(f"figure: {args.out / 'breast_cancer.png'}")
 
 

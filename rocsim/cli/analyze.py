@@ -33,27 +33,51 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rocsim analyze",
         description="Exact bootstrap confidence intervals for one or two classifiers' ROC and "
-                    "cost curves, from a CSV or parquet file of labels and scores.")
+        "cost curves, from a CSV or parquet file of labels and scores.",
+    )
     p.add_argument("data", type=Path, help="CSV or parquet file, one row per instance")
     p.add_argument("--label", required=True, help="column of the true labels")
-    p.add_argument("--score", required=True, action="append", metavar="COLUMN",
-                   help="column of a classifier's scores (higher = positive); give it twice "
-                        "to compare two classifiers (differences are second minus first)")
-    p.add_argument("--pos-label", help="the positive label (needed unless labels are 0/1, "
-                                       "-1/1 or booleans)")
+    p.add_argument(
+        "--score",
+        required=True,
+        action="append",
+        metavar="COLUMN",
+        help="column of a classifier's scores (higher = positive); give it twice "
+        "to compare two classifiers (differences are second minus first)",
+    )
+    p.add_argument(
+        "--pos-label", help="the positive label (needed unless labels are 0/1, -1/1 or booleans)"
+    )
     p.add_argument("--averaging", choices=AVERAGING, default="threshold")
-    p.add_argument("--at", type=float, nargs="+", metavar="X",
-                   help="FPRs (vertical) or total positive ratios (threshold) in (0, 1); "
-                        "default 0.01 ... 0.99")
-    p.add_argument("--w", type=float, nargs="+", metavar="W",
-                   help="operating conditions of the cost curves, default 0.01 ... 0.99")
+    p.add_argument(
+        "--at",
+        type=float,
+        nargs="+",
+        metavar="X",
+        help="FPRs (vertical) or total positive ratios (threshold) in (0, 1); "
+        "default 0.01 ... 0.99",
+    )
+    p.add_argument(
+        "--w",
+        type=float,
+        nargs="+",
+        metavar="W",
+        help="operating conditions of the cost curves, default 0.01 ... 0.99",
+    )
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--method", default="score", help="ROC interval method (default score)")
     p.add_argument("--auc-method", choices=("delong", "exact_bootstrap"), default="delong")
-    p.add_argument("--dropna", action="store_true",
-                   help="drop rows with a missing label or score (otherwise an error)")
-    p.add_argument("--out", type=Path, default=Path("rocsim-analysis"),
-                   help="output folder (default ./rocsim-analysis)")
+    p.add_argument(
+        "--dropna",
+        action="store_true",
+        help="drop rows with a missing label or score (otherwise an error)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("rocsim-analysis"),
+        help="output folder (default ./rocsim-analysis)",
+    )
     return p
 
 
@@ -92,8 +116,10 @@ def read_table(path: Path, columns: list[str], dropna: bool) -> tuple[pd.DataFra
     missing = frame.isna().any(axis=1)
     if missing.any() and not dropna:
         where = ", ".join(f"{c} ({int(n)})" for c, n in frame.isna().sum().items() if n)
-        raise ValueError(f"{int(missing.sum())} row(s) have missing values in {where}; "
-                         "pass --dropna to drop them")
+        raise ValueError(
+            f"{int(missing.sum())} row(s) have missing values in {where}; "
+            "pass --dropna to drop them"
+        )
     return frame[~missing], int(missing.sum())
 
 
@@ -106,8 +132,10 @@ def _parquet_columns(path: Path) -> list[str]:
 def _check_columns(wanted: list[str], available: list[str], path: Path) -> None:
     absent = [c for c in wanted if c not in available]
     if absent:
-        raise ValueError(f"{path.name} has no column {', '.join(map(repr, absent))}; it has "
-                         f"{', '.join(available[:12])}{' ...' if len(available) > 12 else ''}")
+        raise ValueError(
+            f"{path.name} has no column {', '.join(map(repr, absent))}; it has "
+            f"{', '.join(available[:12])}{' ...' if len(available) > 12 else ''}"
+        )
 
 
 def _pos_label(labels: pd.Series, option: str | None):
@@ -117,8 +145,10 @@ def _pos_label(labels: pd.Series, option: str | None):
     for value in pd.unique(labels):
         if str(value) == option:
             return value
-    raise ValueError(f"--pos-label {option!r} is not a label of the data: "
-                     f"{[str(v) for v in pd.unique(labels)[:5]]}")
+    raise ValueError(
+        f"--pos-label {option!r} is not a label of the data: "
+        f"{[str(v) for v in pd.unique(labels)[:5]]}"
+    )
 
 
 def _scores(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -140,24 +170,30 @@ def analyze(frame: pd.DataFrame, args) -> str:
     at = None if args.at is None else np.asarray(args.at)
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
-    bands = [roc_ci(y, s, averaging=args.averaging, at=at, method=args.method, **common)
-             for s in scores]
+    bands = [
+        roc_ci(y, s, averaging=args.averaging, at=at, method=args.method, **common) for s in scores
+    ]
     costs = [cost_curve_ci(y, s, w=args.w, **common) for s in scores]
     aucs = [auc_interval(y, s, method=args.auc_method, **common) for s in scores]
     info = bands[0].info
-    lines = [f"{args.data.name}: {len(y)} rows, {info['n_pos']} positive and {info['n_neg']} "
-             f"negative; level {args.confidence:g}"]
+    lines = [
+        f"{args.data.name}: {len(y)} rows, {info['n_pos']} positive and {info['n_neg']} "
+        f"negative; level {args.confidence:g}"
+    ]
     for name, band, cost, auc in zip(names, bands, costs, aucs):
         band.to_frame().to_csv(out / f"roc_{name}.csv", index=False)
         cost.to_frame().to_csv(out / f"cost_{name}.csv", index=False)
-        lines.append(f"AUC {name}: {auc.auc[0]:.4f} [{auc.low[0]:.4f}, {auc.high[0]:.4f}] "
-                     f"({args.auc_method})")
+        lines.append(
+            f"AUC {name}: {auc.auc[0]:.4f} [{auc.low[0]:.4f}, {auc.high[0]:.4f}] "
+            f"({args.auc_method})"
+        )
     _figure(out / "roc", [b.plot for b in bands], names)
     _figure(out / "cost", [c.plot for c in costs], names)
     if len(names) == 2:
         lines += _compare(y, scores, names, args, common, at, out)
     pd.concat([a.to_frame().assign(model=n) for n, a in zip(names, aucs)]).to_csv(
-        out / "auc.csv", index=False)
+        out / "auc.csv", index=False
+    )
     lines.append(f"wrote tables and figures to {out}/")
     return "\n".join(lines)
 
@@ -165,8 +201,9 @@ def analyze(frame: pd.DataFrame, args) -> str:
 def _compare(y, scores, names, args, common, at, out) -> list[str]:
     # second minus first: "model B better" reads directly off the signs
     first, second = names
-    roc = compare_roc(y, scores[1], scores[0], averaging=args.averaging, at=at,
-                      method=args.method, **common)
+    roc = compare_roc(
+        y, scores[1], scores[0], averaging=args.averaging, at=at, method=args.method, **common
+    )
     cost = compare_cost(y, scores[1], scores[0], w=args.w, **common)
     auc = compare_auc(y, scores[1], scores[0], method=args.auc_method, **common)
     roc.to_frame().to_csv(out / "roc_difference.csv", index=False)
@@ -190,8 +227,11 @@ def _where(x: np.ndarray, verdict: np.ndarray, axis: str, good: str, bad: str) -
     parts = []
     for label, word in (("first better", good), ("second better", bad)):
         hit = verdict == label
-        parts.append(f"significantly {word} at {axis} {_ranges(x, hit)} ({hit.sum()} of "
-                     f"{hit.size})" if hit.any() else f"{word} nowhere")
+        parts.append(
+            f"significantly {word} at {axis} {_ranges(x, hit)} ({hit.sum()} of {hit.size})"
+            if hit.any()
+            else f"{word} nowhere"
+        )
     return "; ".join(parts)
 
 
@@ -220,4 +260,3 @@ def _figure(stem: Path, plotters, titles) -> None:
     fig.tight_layout()
     for suffix in (".png", ".pdf"):
         fig.savefig(stem.with_suffix(suffix), dpi=120)
-

@@ -23,10 +23,15 @@ def parser(studies: list[str]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rocsim-reproduce",
         description="Reproduce the thesis's coverage studies and write an index of results. "
-                    "Arguments key=value are Hydra overrides applied to every study.",
+        "Arguments key=value are Hydra overrides applied to every study.",
     )
-    p.add_argument("--only", nargs="+", metavar="STUDY", choices=studies,
-                   help=f"run only these studies (default: all of {', '.join(studies)})")
+    p.add_argument(
+        "--only",
+        nargs="+",
+        metavar="STUDY",
+        choices=studies,
+        help=f"run only these studies (default: all of {', '.join(studies)})",
+    )
     p.add_argument("--replications", type=int, default=1000)
     p.add_argument("--n-jobs", type=int, default=-1)
     p.add_argument("--results-dir", type=Path, default=Path("results"))
@@ -67,14 +72,22 @@ def reproduce(argv: list[str] | None = None) -> None:
         fail(str(err), "rocsim-reproduce")
     entries = []
     started, started_at = time.perf_counter(), time.time()
-    with tqdm(total=sum(units), unit="rep", desc="rocsim-reproduce", smoothing=0.05,
-              disable=not sys.stderr.isatty()) as bar:
+    with tqdm(
+        total=sum(units),
+        unit="rep",
+        desc="rocsim-reproduce",
+        smoothing=0.05,
+        disable=not sys.stderr.isatty(),
+    ) as bar:
         for name, cfg in zip(names, configs):
             bar.set_postfix_str(name)
             output = run_and_draw(cfg, progress_bar=bar)
             tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
-            entries.append(ReportEntry(name, plain_config(cfg), output.table,
-                                       output.directory, output.wall_seconds))
+            entries.append(
+                ReportEntry(
+                    name, plain_config(cfg), output.table, output.directory, output.wall_seconds
+                )
+            )
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing

@@ -22,8 +22,9 @@ def run(args: list[str]) -> None:
     reject_unknown_choices(args)
     if not any(a.startswith("hydra.searchpath") for a in args):
         sys.argv[1:] = [*args, *searchpath_override()]
-    decorated = hydra.main(version_base=None, config_path=str(package_config_dir()),
-                           config_name="config")(_study_job)
+    decorated = hydra.main(
+        version_base=None, config_path=str(package_config_dir()), config_name="config"
+    )(_study_job)
     decorated()
 
 
@@ -75,5 +76,6 @@ def compose_study(name: str, overrides: list[str] | None = None):
     from hydra import compose, initialize_config_dir
 
     with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
-        return compose("config", overrides=[f"study={name}", *(overrides or []),
-                                            *searchpath_override()])
+        return compose(
+            "config", overrides=[f"study={name}", *(overrides or []), *searchpath_override()]
+        )

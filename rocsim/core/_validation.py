@@ -32,12 +32,15 @@ def check_two_classes(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray]:
 def check_paired(pos1, pos2, neg1, neg2) -> tuple[np.ndarray, ...]:
     """Validate two classifiers' scores of the same instances: ``pos1[i]`` and ``pos2[i]`` are
     the scores of positive ``i``, likewise for the negatives."""
-    arrays = [check_scores(v, name) for v, name in
-              ((pos1, "pos1"), (pos2, "pos2"), (neg1, "neg1"), (neg2, "neg2"))]
+    arrays = [
+        check_scores(v, name)
+        for v, name in ((pos1, "pos1"), (pos2, "pos2"), (neg1, "neg1"), (neg2, "neg2"))
+    ]
     for a, b, cls in ((arrays[0], arrays[1], "positives"), (arrays[2], arrays[3], "negatives")):
         if a.size != b.size:
-            raise ValueError(f"the two classifiers must score the same {cls}: "
-                             f"{a.size} != {b.size} scores")
+            raise ValueError(
+                f"the two classifiers must score the same {cls}: {a.size} != {b.size} scores"
+            )
     return tuple(arrays)
 
 
@@ -53,8 +56,9 @@ def check_labels(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     if values.size > 2:
         raise ValueError(f"y_true must be binary, got {values.size} labels: {values[:5].tolist()}")
     if pos_label not in values.tolist():
-        raise ValueError(f"pos_label {pos_label!r} is not among the labels of y_true "
-                         f"{values.tolist()}")
+        raise ValueError(
+            f"pos_label {pos_label!r} is not among the labels of y_true {values.tolist()}"
+        )
     if values.size < 2:
         raise ValueError(f"y_true holds one class only ({values[0]!r}); both are needed")
     positive = y == pos_label

@@ -175,8 +175,11 @@ def _kernel(pos: np.ndarray, neg: np.ndarray) -> _Kernel:
     neg_ge, neg_gt = _counts_above(neg, pos)
     pos_ge, pos_gt = _counts_above(pos, neg)
     # 2 psi = [x > y] + [x >= y]; its square is 4 above and 1 on a tie: 3 [x > y] + [x >= y]
-    return _Kernel(rows=2 * neg.size - neg_ge - neg_gt, cols=pos_ge + pos_gt,
-                   quad=int(3 * pos_gt.sum() + pos_ge.sum()))
+    return _Kernel(
+        rows=2 * neg.size - neg_ge - neg_gt,
+        cols=pos_ge + pos_gt,
+        quad=int(3 * pos_gt.sum() + pos_ge.sum()),
+    )
 
 
 def _difference_kernel(pos1, pos2, neg1, neg2, method: str):
@@ -259,7 +262,7 @@ def _split_level(state: np.ndarray, index: np.ndarray, k: int):
     left_pos_before = np.cumsum(left & cls, dtype=state.dtype)
     # every earlier block is full, so it holds 2^k left instances; positives vary: look up
     block_left = (half_id >> 1) << k
-    firsts = np.concatenate(([0], left_pos_before[step - 1:n - 1:step])).astype(state.dtype)
+    firsts = np.concatenate(([0], left_pos_before[step - 1 : n - 1 : step])).astype(state.dtype)
     block_left_pos = np.repeat(firsts, step)[:n]  # blocks are contiguous and in order
     pos_here = left_pos_before - block_left_pos
     neg_here = left_before - block_left - pos_here
@@ -276,8 +279,9 @@ def _split_level(state: np.ndarray, index: np.ndarray, k: int):
     return count, out
 
 
-def _normal_interval(estimate: float, var: float, level: float, lower: float,
-                     upper: float) -> tuple[float, float]:
+def _normal_interval(
+    estimate: float, var: float, level: float, lower: float, upper: float
+) -> tuple[float, float]:
     """``estimate -+ z sqrt(var)`` clipped to ``[lower, upper]``."""
     half = normal_quantile(level) * float(np.sqrt(var))
     return max(estimate - half, lower), min(estimate + half, upper)
@@ -286,12 +290,15 @@ def _normal_interval(estimate: float, var: float, level: float, lower: float,
 def _check_method(method: str, n_pos: int, n_neg: int) -> None:
     check_choice(method, AUC_METHODS, "AUC method")
     if method == "delong" and min(n_pos, n_neg) < 2:
-        raise ValueError("method='delong' needs at least 2 positives and 2 negatives "
-                         f"(sample variances of placements), got {n_pos} and {n_neg}")
+        raise ValueError(
+            "method='delong' needs at least 2 positives and 2 negatives "
+            f"(sample variances of placements), got {n_pos} and {n_neg}"
+        )
 
 
-def auc_interval(pos_scores, neg_scores, confidence_level: float = 0.95,
-                 method: str = "delong") -> AUCInterval:
+def auc_interval(
+    pos_scores, neg_scores, confidence_level: float = 0.95, method: str = "delong"
+) -> AUCInterval:
     """AUC of a classifier on a test set with a normal confidence interval.
 
     Parameters
@@ -336,8 +343,9 @@ def auc_interval(pos_scores, neg_scores, confidence_level: float = 0.95,
     return AUCInterval(auc, var, low, high, level, method, pos.size, neg.size)
 
 
-def auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level: float = 0.95,
-                            method: str = "delong") -> AUCDifferenceInterval:
+def auc_difference_interval(
+    pos1, pos2, neg1, neg2, confidence_level: float = 0.95, method: str = "delong"
+) -> AUCDifferenceInterval:
     """Difference of the AUCs of two classifiers scored on the same instances.
 
     Parameters
@@ -387,5 +395,6 @@ def auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level: float = 0.
         p_value = float(2.0 * special.ndtr(-abs(difference) / np.sqrt(var)))
     else:
         p_value = 1.0 if difference == 0 else 0.0
-    return AUCDifferenceInterval(auc1, auc2, difference, var, low, high, p_value, level,
-                                 method, pos1.size, neg1.size)
+    return AUCDifferenceInterval(
+        auc1, auc2, difference, var, low, high, p_value, level, method, pos1.size, neg1.size
+    )

@@ -242,8 +242,13 @@ def _envelope(pos: np.ndarray, neg: np.ndarray, w: np.ndarray) -> CostEnvelope:
     # on a concave hull these breakpoints increase, so the winners are a prefix of the edges
     breakpoints = d_fpr / (d_tpr + d_fpr)
     vertex = hull[np.searchsorted(breakpoints, w, side="left")]
-    return CostEnvelope(w, normalized_cost(w, tpr[vertex], fpr[vertex]), thresholds[vertex],
-                        tpr[vertex], fpr[vertex])
+    return CostEnvelope(
+        w,
+        normalized_cost(w, tpr[vertex], fpr[vertex]),
+        thresholds[vertex],
+        tpr[vertex],
+        fpr[vertex],
+    )
 
 
 def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -332,9 +337,16 @@ class CostDifferenceCI:
     clipped: np.ndarray
 
 
-def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.95,
-            method: str = "agresti", pseudo_count: float | None = None,
-            bootstrap: str = "stratified") -> CostCI:
+def cost_ci(
+    pos_scores,
+    neg_scores,
+    w,
+    thresholds,
+    confidence_level: float = 0.95,
+    method: str = "agresti",
+    pseudo_count: float | None = None,
+    bootstrap: str = "stratified",
+) -> CostCI:
     """Confidence intervals for a classifier's normalized cost, exact bootstrap moments.
 
     Parameters
@@ -374,21 +386,47 @@ def cost_ci(pos_scores, neg_scores, w, thresholds, confidence_level: float = 0.9
     >>> float(ci.cost[0]), float(ci.var[0])
     (0.375, 0.02734375)
     """
-    level, method, a = _check_interval(confidence_level, method, pseudo_count,
-                                       AGRESTI_PSEUDO_COUNT, bootstrap, "proportion")
+    level, method, a = _check_interval(
+        confidence_level, method, pseudo_count, AGRESTI_PSEUDO_COUNT, bootstrap, "proportion"
+    )
     pos, neg = check_two_classes(pos_scores, neg_scores)
     w_arr, thr = _conditions_and_thresholds(w, thresholds, pos, neg, bootstrap)
     tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
-    mean, var, low, high = cost_interval_from_counts(tp, fp, pos.size, neg.size, w_arr, level,
-                                                     method, a, bootstrap)
+    mean, var, low, high = cost_interval_from_counts(
+        tp, fp, pos.size, neg.size, w_arr, level, method, a, bootstrap
+    )
     clipped = (low < 0.0) | (high > 1.0)
-    return CostCI(w_arr, thr, mean, mean, var, np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0),
-                  tp / pos.size, fp / neg.size, level, method_name(method), bootstrap, a, clipped)
+    return CostCI(
+        w_arr,
+        thr,
+        mean,
+        mean,
+        var,
+        np.clip(low, 0.0, 1.0),
+        np.clip(high, 0.0, 1.0),
+        tp / pos.size,
+        fp / neg.size,
+        level,
+        method_name(method),
+        bootstrap,
+        a,
+        clipped,
+    )
 
 
-def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: float = 0.95,
-                       method: str = "agresti", pseudo_count: float | None = None,
-                       bootstrap: str = "stratified") -> CostDifferenceCI:
+def cost_difference_ci(
+    pos1,
+    pos2,
+    neg1,
+    neg2,
+    w,
+    t1,
+    t2,
+    confidence_level: float = 0.95,
+    method: str = "agresti",
+    pseudo_count: float | None = None,
+    bootstrap: str = "stratified",
+) -> CostDifferenceCI:
     """Confidence intervals for the cost difference ``cost2 - cost1`` of two classifiers
     scored on the same instances (eq. 5.6), from exact bootstrap moments.
 
@@ -427,49 +465,95 @@ def cost_difference_ci(pos1, pos2, neg1, neg2, w, t1, t2, confidence_level: floa
     >>> round(float(ci.cost[0]), 4), round(float(ci.var[0]), 4)
     (0.1667, 0.0185)
     """
-    level, method, a = _check_interval(confidence_level, method, pseudo_count,
-                                       AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired")
+    level, method, a = _check_interval(
+        confidence_level, method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired"
+    )
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap)
     _, thr2 = _conditions_and_thresholds(w_arr, t2, pos2, neg2, bootstrap)
     b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
     b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
     mean, var, low, high = cost_difference_interval_from_counts(
-        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w_arr, level, method, a, bootstrap)
+        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w_arr, level, method, a, bootstrap
+    )
     clipped = (low < -1.0) | (high > 1.0)
-    return CostDifferenceCI(w_arr, thr1, thr2, mean, mean, var, np.clip(low, -1.0, 1.0),
-                            np.clip(high, -1.0, 1.0), b_pos, c_pos, b_neg, c_neg, level,
-                            method_name(method), bootstrap, a, clipped)
+    return CostDifferenceCI(
+        w_arr,
+        thr1,
+        thr2,
+        mean,
+        mean,
+        var,
+        np.clip(low, -1.0, 1.0),
+        np.clip(high, -1.0, 1.0),
+        b_pos,
+        c_pos,
+        b_neg,
+        c_neg,
+        level,
+        method_name(method),
+        bootstrap,
+        a,
+        clipped,
+    )
 
 
-def cost_interval_from_counts(tp, fp, n_pos: int, n_neg: int, w, level: float, method: str,
-                              pseudo_count, bootstrap: str):
+def cost_interval_from_counts(
+    tp, fp, n_pos: int, n_neg: int, w, level: float, method: str, pseudo_count, bootstrap: str
+):
     """``(mean, var, low, high)`` of one classifier's cost from validated counts, unclipped.
 
     ``tp``, ``fp`` and ``w`` broadcast together. The fast path of :func:`cost_ci`, of the
     simulation studies and of :func:`rocsim.core.coverage.cost_exact_coverage`.
     """
     tpr, fpr = tp / n_pos, fp / n_neg
-    mean, var = _combine(1.0 - tpr, tpr * (1.0 - tpr) / n_pos, fpr, fpr * (1.0 - fpr) / n_neg,
-                         w, n_pos, n_neg, bootstrap)
+    mean, var = _combine(
+        1.0 - tpr,
+        tpr * (1.0 - tpr) / n_pos,
+        fpr,
+        fpr * (1.0 - fpr) / n_neg,
+        w,
+        n_pos,
+        n_neg,
+        bootstrap,
+    )
     z = normal_quantile(level)
     formula = proportion_formula(method)
     tpr_centre, tpr_var = _as_gaussian(formula(tp, n_pos, level, pseudo_count), z)
     fpr_centre, fpr_var = _as_gaussian(formula(fp, n_neg, level, pseudo_count), z)
-    centre, spread = _combine(1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg,
-                              bootstrap)
+    centre, spread = _combine(
+        1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg, bootstrap
+    )
     half = z * np.sqrt(spread)
     return mean, var, centre - half, centre + half
 
 
-def cost_difference_interval_from_counts(b_pos, c_pos, b_neg, c_neg, n_pos: int, n_neg: int, w,
-                                         level: float, method: str, pseudo_count,
-                                         bootstrap: str):
+def cost_difference_interval_from_counts(
+    b_pos,
+    c_pos,
+    b_neg,
+    c_neg,
+    n_pos: int,
+    n_neg: int,
+    w,
+    level: float,
+    method: str,
+    pseudo_count,
+    bootstrap: str,
+):
     """``(mean, var, low, high)`` of ``cost2 - cost1`` from validated discordant counts."""
     d_pos, g_pos = (b_pos - c_pos) / n_pos, (b_pos + c_pos) / n_pos
     d_neg, g_neg = (c_neg - b_neg) / n_neg, (b_neg + c_neg) / n_neg
-    mean, var = _combine(d_pos, (g_pos - d_pos**2) / n_pos, d_neg, (g_neg - d_neg**2) / n_neg,
-                         w, n_pos, n_neg, bootstrap)
+    mean, var = _combine(
+        d_pos,
+        (g_pos - d_pos**2) / n_pos,
+        d_neg,
+        (g_neg - d_neg**2) / n_neg,
+        w,
+        n_pos,
+        n_neg,
+        bootstrap,
+    )
     z = normal_quantile(level)
     formula = paired_formula(method)
     x_centre, x_var = _as_gaussian(formula(b_pos, c_pos, n_pos, level, pseudo_count), z)
@@ -503,8 +587,9 @@ def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
     return (low + high) / 2.0, ((high - low) / (2.0 * z)) ** 2
 
 
-def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count, bootstrap,
-                    protocol: str):
+def _check_interval(
+    confidence_level, method, pseudo_count, default_pseudo_count, bootstrap, protocol: str
+):
     level = check_confidence_level(confidence_level)
     method = check_method(method, COST_METHODS, protocol, "cost interval method")
     a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
@@ -512,8 +597,7 @@ def _check_interval(confidence_level, method, pseudo_count, default_pseudo_count
     return level, method, a
 
 
-def _conditions_and_thresholds(w, thresholds, pos: np.ndarray, neg: np.ndarray,
-                               bootstrap: str):
+def _conditions_and_thresholds(w, thresholds, pos: np.ndarray, neg: np.ndarray, bootstrap: str):
     w_arr = check_conditions(w)
     if isinstance(thresholds, str):
         if thresholds != "empirical":

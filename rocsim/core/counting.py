@@ -52,8 +52,9 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     return counts
 
 
-def count_jointly_at_or_above(scores1: np.ndarray, scores2: np.ndarray, thresholds1: np.ndarray,
-                              thresholds2: np.ndarray) -> np.ndarray:
+def count_jointly_at_or_above(
+    scores1: np.ndarray, scores2: np.ndarray, thresholds1: np.ndarray, thresholds2: np.ndarray
+) -> np.ndarray:
     """Number of instances ``i`` with ``scores1[i] >= t1`` and ``scores2[i] >= t2`` for every
     threshold pair ``(t1, t2)`` of ``zip(thresholds1, thresholds2)``.
 
@@ -69,8 +70,8 @@ def count_jointly_at_or_above(scores1: np.ndarray, scores2: np.ndarray, threshol
     counts = np.zeros(thresholds1.size, dtype=np.int64)
     block = max(1, 2**22 // max(thresholds1.size, 1))
     for start in range(0, scores1.size, block):
-        above1 = scores1[start:start + block, None] >= thresholds1[None, :]
-        above2 = scores2[start:start + block, None] >= thresholds2[None, :]
+        above1 = scores1[start : start + block, None] >= thresholds1[None, :]
+        above2 = scores2[start : start + block, None] >= thresholds2[None, :]
         counts += np.count_nonzero(above1 & above2, axis=0)
     return counts
 

@@ -158,8 +158,9 @@ def threshold_exact_coverage(
     tpr_true = _check_rates(tpr_true, "tpr_true")
     fpr_true = _check_rates(fpr_true, "fpr_true")
     if tpr_true.shape != fpr_true.shape:
-        raise ValueError(f"tpr_true and fpr_true differ in shape: {tpr_true.shape} != "
-                         f"{fpr_true.shape}")
+        raise ValueError(
+            f"tpr_true and fpr_true differ in shape: {tpr_true.shape} != {fpr_true.shape}"
+        )
     _check_sizes(n_pos, n_neg)
     axis_level = float(np.sqrt(confidence_level))
     if sampling == "stratified":
@@ -272,8 +273,9 @@ def cost_exact_coverage(
     y, py = binomial_support(n_neg, fpr_true)
     fields = {name: np.empty(w.size) for name in ("cover", "below", "above", "width")}
     for g in range(w.size):  # one grid point at a time: the (x, y) table can be large
-        _, _, low, high = cost_interval_from_counts(x[g][:, None], y[g][None, :], n_pos, n_neg,
-                                                    w[g], level, method, a, bootstrap)
+        _, _, low, high = cost_interval_from_counts(
+            x[g][:, None], y[g][None, :], n_pos, n_neg, w[g], level, method, a, bootstrap
+        )
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
         prob = px[g][:, None] * py[g][None, :]
         c = target[g]

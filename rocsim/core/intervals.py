@@ -138,14 +138,16 @@ def check_paired_method(method: str | Callable) -> str | Callable:
     return check_method_choice(method, PAIRED_METHODS, "paired", "paired interval method")
 
 
-def check_pseudo_count(method: str, pseudo_count: float | None,
-                       default: float = AGRESTI_PSEUDO_COUNT) -> float | None:
+def check_pseudo_count(
+    method: str, pseudo_count: float | None, default: float = AGRESTI_PSEUDO_COUNT
+) -> float | None:
     """Resolve the pseudo-count: ``default`` for ``agresti``, ``None`` for other methods."""
     if pseudo_count is None:
         return default if method == "agresti" else None
     if method != "agresti":
-        raise ValueError(f"pseudo_count applies to method='agresti' only, not "
-                         f"{method_name(method)!r}")
+        raise ValueError(
+            f"pseudo_count applies to method='agresti' only, not {method_name(method)!r}"
+        )
     value = float(pseudo_count)
     if not np.isfinite(value) or value < 0:
         raise ValueError(f"pseudo_count must be a finite number >= 0, got {pseudo_count!r}")
@@ -257,8 +259,9 @@ PAIRED_METHODS: dict[str, Callable] = {
 }
 
 
-def paired_interval_from_counts(b, c, n, confidence_level: float, method: str,
-                                pseudo_count) -> ProportionInterval:
+def paired_interval_from_counts(
+    b, c, n, confidence_level: float, method: str, pseudo_count
+) -> ProportionInterval:
     """Interval for validated counts, clipped to [-1, 1]: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
         low, high = paired_formula(method)(b, c, n, confidence_level, pseudo_count)
@@ -267,8 +270,14 @@ def paired_interval_from_counts(b, c, n, confidence_level: float, method: str,
     return ProportionInterval(np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), clipped)
 
 
-def paired_difference_ci(b, c, n, confidence_level: float = 0.95, method: str = "score",
-                         pseudo_count: float | None = None) -> ProportionInterval:
+def paired_difference_ci(
+    b,
+    c,
+    n,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    pseudo_count: float | None = None,
+) -> ProportionInterval:
     """Confidence interval for the difference ``(b - c)/n`` of two paired proportions.
 
     Two classifiers judge the same ``n`` instances; ``b`` are judged positive by the first only

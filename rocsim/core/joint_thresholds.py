@@ -38,8 +38,13 @@ def _bivariate_normal_cdf(h: np.ndarray, k: np.ndarray, rho: np.ndarray) -> np.n
         a_h = (k - rho * h) / (h * root)
         a_k = (h - rho * k) / (k * root)
     offset = np.where((h * k < 0) | ((h * k == 0) & (h + k < 0)), 0.5, 0.0)
-    value = (0.5 * special.ndtr(h) + 0.5 * special.ndtr(k) - special.owens_t(h, a_h)
-             - special.owens_t(k, a_k) - offset)
+    value = (
+        0.5 * special.ndtr(h)
+        + 0.5 * special.ndtr(k)
+        - special.owens_t(h, a_h)
+        - special.owens_t(k, a_k)
+        - offset
+    )
     origin = 0.25 + np.arcsin(np.clip(rho, -1, 1)) / (2 * np.pi)
     return np.where((h == 0) & (k == 0), origin, value)
 
@@ -140,8 +145,13 @@ def small_count_table(n: int, a, b, c, size: int) -> np.ndarray:
     for branch, rows in enumerate((np.flatnonzero(~down & (tau < 1)), np.flatnonzero(down))):
         for block in np.array_split(rows, -(-rows.size // _TABLE_BLOCK)) if rows.size else ():
             joint = ((ratio[block, None] ** k) @ coef.poly[branch]).reshape(-1, size, size)
-            log_row = (coef.log_comb + la[block, None] * k + l1a[block, None] * (n - k)
-                       + (lr, l1r)[branch == 0][block, None] * k + l1t[block, None] * (n - k))
+            log_row = (
+                coef.log_comb
+                + la[block, None] * k
+                + l1a[block, None] * (n - k)
+                + (lr, l1r)[branch == 0][block, None] * k
+                + l1t[block, None] * (n - k)
+            )
             joint *= np.exp(log_row)[:, :, None]
             odds_tau = (lt - l1t)[block, None]
             if branch == 0:
@@ -216,8 +226,13 @@ class JointThresholdLaw:
         # Pr{N_A > u, N_B > u} = Pr{N_A' <= n - 1 - u, N_B' <= n - 1 - u} for the complements
         keep_a = _binomial_below(n, u_low, n - a_values)[0][0] > keep
         keep_b = _binomial_below(n, u_low, n - b_values)[0][0] > keep
-        self.high = self._table(keep_a, keep_b, n - a_values, n - b_values,
-                                n - a_values[:, None] - b_values[None, :] + overlap)
+        self.high = self._table(
+            keep_a,
+            keep_b,
+            n - a_values,
+            n - b_values,
+            n - a_values[:, None] - b_values[None, :] + overlap,
+        )
         self.below_a, self.probit_a = _binomial_below(n, self.u, a_values)
         self.below_b, self.probit_b = _binomial_below(n, self.u, b_values)
         self.sure_a = self.below_a >= 1 - _NEGLIGIBLE
@@ -230,8 +245,9 @@ class JointThresholdLaw:
         index_a = np.full(keep_a.size, -1)
         index_b = np.full(keep_b.size, -1)
         index_a[rows], index_b[cols] = np.arange(rows.size), np.arange(cols.size)
-        grid = small_count_table(self.n, a[rows][:, None], b[cols][None, :],
-                                  c[np.ix_(rows, cols)], self.small)
+        grid = small_count_table(
+            self.n, a[rows][:, None], b[cols][None, :], c[np.ix_(rows, cols)], self.small
+        )
         return index_a, index_b, grid
 
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
@@ -248,8 +264,9 @@ class JointThresholdLaw:
         out[high] = np.clip(self.below_a[kh, ah] + self.below_b[kh, bh] - 1 + both_above, 0, 1)
         mid = ~low & ~high
         km, am, bm = k[mid], ia[mid], ib[mid]
-        out[mid] = _copula_below(n, self.probit_a[km, am], self.probit_b[km, bm],
-                                 self.a[am], self.b[bm], self.c[am, bm])
+        out[mid] = _copula_below(
+            n, self.probit_a[km, am], self.probit_b[km, bm], self.a[am], self.b[bm], self.c[am, bm]
+        )
         return out
 
     def _open_blocks(self, ranks: np.ndarray):
@@ -276,19 +293,22 @@ class JointThresholdLaw:
     def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
         """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``."""
         below_a, below_b, sure_a, sure_b = self.below_a, self.below_b, self.sure_a, self.sure_b
-        product = ((sure_a @ weight_a) * (below_b @ weight_b)
-                   + ((below_a * self.open_a) @ weight_a) * (sure_b @ weight_b))
+        product = (sure_a @ weight_a) * (below_b @ weight_b) + (
+            (below_a * self.open_a) @ weight_a
+        ) * (sure_b @ weight_b)
         pa, pb = pairs
-        diagonal = np.where(sure_a[:, pa], below_b[:, pb],
-                            np.where(sure_b[:, pb], below_a[:, pa], 0.0))
+        diagonal = np.where(
+            sure_a[:, pa], below_b[:, pb], np.where(sure_b[:, pb], below_a[:, pa], 0.0)
+        )
         # a pair open in both is a cell of its rank's block: row = rank among the open a's
         row = np.cumsum(self.open_a, axis=1) - 1
         col = np.cumsum(self.open_b, axis=1) - 1
         for ranks in self._rank_groups():
             k, ia, ib, offset, width = self._open_blocks(ranks)
             value = self.values(k, ia, ib)
-            product[ranks] += np.bincount(k - ranks[0], weight_a[ia] * weight_b[ib] * value,
-                                          minlength=ranks.size)[ranks - ranks[0]]
+            product[ranks] += np.bincount(
+                k - ranks[0], weight_a[ia] * weight_b[ib] * value, minlength=ranks.size
+            )[ranks - ranks[0]]
             kk, ii = np.nonzero(self.open_a[ranks][:, pa] & self.open_b[ranks][:, pb])
             flat = offset[kk] + row[ranks[kk], pa[ii]] * width[kk] + col[ranks[kk], pb[ii]]
             diagonal[ranks[kk], ii] = value[flat]
@@ -296,8 +316,11 @@ class JointThresholdLaw:
 
     def grid(self, k: int) -> np.ndarray:
         """``L_k`` on the whole value grid."""
-        out = np.where(self.sure_a[k][:, None], self.below_b[k][None, :],
-                       np.where(self.sure_b[k][None, :], self.below_a[k][:, None], 0.0))
+        out = np.where(
+            self.sure_a[k][:, None],
+            self.below_b[k][None, :],
+            np.where(self.sure_b[k][None, :], self.below_a[k][:, None], 0.0),
+        )
         _, ia, ib, _, _ = self._open_blocks(np.array([k]))
         out[ia, ib] = self.values(np.full(ia.shape, k), ia, ib)
         return out

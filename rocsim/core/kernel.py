@@ -72,8 +72,8 @@ def _binned_cdf_pdf(x: np.ndarray, h: float, grid: np.ndarray):
     frac = pos - left
     counts = np.bincount(left, 1 - frac, minlength=m) + np.bincount(left + 1, frac, minlength=m)
     lags = np.arange(-(m - 1), m) * delta / h
-    cdf = signal.fftconvolve(counts, special.ndtr(lags))[m - 1: 2 * m - 1] / x.size
-    pdf = signal.fftconvolve(counts, np.exp(-0.5 * lags * lags))[m - 1: 2 * m - 1]
+    cdf = signal.fftconvolve(counts, special.ndtr(lags))[m - 1 : 2 * m - 1] / x.size
+    pdf = signal.fftconvolve(counts, np.exp(-0.5 * lags * lags))[m - 1 : 2 * m - 1]
     pdf /= x.size * h * np.sqrt(2 * np.pi)
     return np.clip(cdf, 0.0, 1.0), np.maximum(pdf, 0.0)
 
@@ -107,8 +107,9 @@ def kernel_roc_ci(pos_scores, neg_scores, fpr, confidence_level: float = 0.95) -
         raise ValueError("fpr must be a 1-D array of rates in (0, 1)")
     h_neg, h_pos = hall_hyndman_bandwidth(neg, pos), hall_hyndman_bandwidth(pos, neg)
     reach = 8 * max(h_neg, h_pos)
-    grid = np.linspace(min(pos.min(), neg.min()) - reach, max(pos.max(), neg.max()) + reach,
-                       GRID_SIZE)
+    grid = np.linspace(
+        min(pos.min(), neg.min()) - reach, max(pos.max(), neg.max()) + reach, GRID_SIZE
+    )
     big_f, small_f = _binned_cdf_pdf(neg, h_neg, grid)
     big_g, small_g = _binned_cdf_pdf(pos, h_pos, grid)
     u = np.interp(1 - p, np.maximum.accumulate(big_f), grid)
@@ -117,5 +118,6 @@ def kernel_roc_ci(pos_scores, neg_scores, fpr, confidence_level: float = 0.95) -
     sigma = np.sqrt(g_u * (1 - g_u) / pos.size + p * (1 - p) * ratio**2 / neg.size)
     tpr = 1 - g_u
     z = normal_quantile(level)
-    return KernelROC(p, tpr, np.clip(tpr - z * sigma, 0, 1), np.clip(tpr + z * sigma, 0, 1),
-                     h_pos, h_neg)
+    return KernelROC(
+        p, tpr, np.clip(tpr - z * sigma, 0, 1), np.clip(tpr + z * sigma, 0, 1), h_pos, h_neg
+    )

@@ -82,8 +82,9 @@ PROTOCOLS: dict[str, MethodProtocol] = {
     "proportion": MethodProtocol("f(x, n, confidence_level) -> (low, high)", _proportion_probe),
     "paired": MethodProtocol("f(b, c, n, confidence_level) -> (low, high)", _paired_probe),
     "vertical": MethodProtocol("f(law, confidence_level) -> (low, high)", _vertical_probe),
-    "vertical_difference": MethodProtocol("f(law, confidence_level) -> (low, high)",
-                                          _vertical_difference_probe),
+    "vertical_difference": MethodProtocol(
+        "f(law, confidence_level) -> (low, high)", _vertical_difference_probe
+    ),
 }
 
 # methods already probed, by (id, protocol); the method is kept so that its id stays its own
@@ -110,16 +111,20 @@ def check_method_function(method: Callable, protocol: str) -> Callable:
     try:
         inspect.signature(method).bind(*args)
     except TypeError:
-        raise ValueError(f"interval method {name!r} must be callable as {spec.signature} "
-                         f"({protocol} methods); its signature is "
-                         f"{_signature(method)}") from None
+        raise ValueError(
+            f"interval method {name!r} must be callable as {spec.signature} "
+            f"({protocol} methods); its signature is "
+            f"{_signature(method)}"
+        ) from None
     except ValueError:  # some builtins have no signature: let the call decide
         pass
     try:
         bounds = method(*args)
     except Exception as err:
-        raise ValueError(f"interval method {name!r} failed on a test input of its protocol "
-                         f"{spec.signature}: {type(err).__name__}: {err}") from err
+        raise ValueError(
+            f"interval method {name!r} failed on a test input of its protocol "
+            f"{spec.signature}: {type(err).__name__}: {err}"
+        ) from err
     _check_bounds(bounds, shape, name, spec.signature)
     _CHECKED[key] = method
     return method
@@ -135,20 +140,25 @@ def _signature(method: Callable) -> str:
 def _check_bounds(bounds, shape: tuple[int, ...], name: str, signature: str) -> None:
     expected = f"must return (low, high), two arrays of shape {shape} ({signature})"
     if isinstance(bounds, str | bytes) or not hasattr(bounds, "__len__") or len(bounds) != 2:
-        raise ValueError(f"interval method {name!r} {expected}; it returned "
-                         f"{type(bounds).__name__}")
+        raise ValueError(
+            f"interval method {name!r} {expected}; it returned {type(bounds).__name__}"
+        )
     try:
         low, high = (np.broadcast_to(np.asarray(b, dtype=float), shape) for b in bounds)
     except (TypeError, ValueError):
         got = [np.shape(b) for b in bounds]
-        raise ValueError(f"interval method {name!r} {expected}; it returned shapes "
-                         f"{got}") from None
+        raise ValueError(
+            f"interval method {name!r} {expected}; it returned shapes {got}"
+        ) from None
     if not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
-        raise ValueError(f"interval method {name!r} returned non-finite bounds on a test "
-                         f"input where every bound is defined: low={low}, high={high}")
+        raise ValueError(
+            f"interval method {name!r} returned non-finite bounds on a test "
+            f"input where every bound is defined: low={low}, high={high}"
+        )
     if np.any(low > high + 1e-12):
-        raise ValueError(f"interval method {name!r} returned low > high on a test input: "
-                         f"low={low}, high={high}")
+        raise ValueError(
+            f"interval method {name!r} returned low > high on a test input: low={low}, high={high}"
+        )
 
 
 def check_method(method: str | Callable, valid, protocol: str, what: str) -> str | Callable:
@@ -158,6 +168,8 @@ def check_method(method: str | Callable, valid, protocol: str, what: str) -> str
         return check_method_function(method, protocol)
     valid = list(valid)
     if not isinstance(method, str) or method not in valid:
-        raise ValueError(f"unknown {what} {method!r}; valid: {', '.join(valid)}, or a function "
-                         f"{PROTOCOLS[protocol].signature}")
+        raise ValueError(
+            f"unknown {what} {method!r}; valid: {', '.join(valid)}, or a function "
+            f"{PROTOCOLS[protocol].signature}"
+        )
     return method

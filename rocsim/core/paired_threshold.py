@@ -37,8 +37,9 @@ from rocsim.core.intervals import (
 from rocsim.core.methods import method_name
 
 
-def discordant_counts(scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray,
-                      t2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def discordant_counts(
+    scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray, t2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``(b, c)``: instances judged positive (score ``>=`` threshold) by the first classifier
     only, and by the second only, at each threshold pair (categories (a) and (b) of 4.3.2)."""
     both = count_jointly_at_or_above(scores1, scores2, t1, t2)
@@ -88,7 +89,7 @@ def difference_pmf(b, c, n: int, m: int) -> np.ndarray:
     for total in range(m + 1):
         first = np.arange(total + 1)
         cond = stats.binom.pmf(first[None, :], total, theta)
-        out[:, 2 * first - total + m] += weight[:, total:total + 1] * cond
+        out[:, 2 * first - total + m] += weight[:, total : total + 1] * cond
     return out
 
 
@@ -154,8 +155,9 @@ class ThresholdDifferenceDistribution:
         return f1, f2
 
 
-def threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2
-                                      ) -> ThresholdDifferenceDistribution:
+def threshold_difference_distribution(
+    pos1, pos2, neg1, neg2, t1, t2
+) -> ThresholdDifferenceDistribution:
     """Exact stratified bootstrap law of the paired differences at threshold pairs (4.3.2).
 
     Parameters
@@ -183,8 +185,9 @@ def threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2
         raise ValueError(f"t1 and t2 must pair up: shapes {t1.shape} and {t2.shape}")
     b_pos, c_pos = discordant_counts(pos1, pos2, t1, t2)
     b_neg, c_neg = discordant_counts(neg1, neg2, t1, t2)
-    return ThresholdDifferenceDistribution(t1, t2, pos1.size, neg1.size, b_pos, c_pos,
-                                           b_neg, c_neg)
+    return ThresholdDifferenceDistribution(
+        t1, t2, pos1.size, neg1.size, b_pos, c_pos, b_neg, c_neg
+    )
 
 
 def dominance_probability(pos1, pos2, neg1, neg2, t1, t2) -> tuple[np.ndarray, np.ndarray]:
@@ -224,9 +227,17 @@ class ThresholdDifferenceCI:
     method: str
 
 
-def threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level: float = 0.95,
-                            method: str = "score", pseudo_count: float | None = None
-                            ) -> ThresholdDifferenceCI:
+def threshold_difference_ci(
+    pos1,
+    pos2,
+    neg1,
+    neg2,
+    t1,
+    t2,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    pseudo_count: float | None = None,
+) -> ThresholdDifferenceCI:
     """Confidence rectangles for the paired differences ``(dFPR, dTPR)`` at threshold pairs.
 
     Parameters
@@ -263,5 +274,15 @@ def threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level: fl
     axis = float(np.sqrt(level))
     tpr = paired_interval_from_counts(law.b_pos, law.c_pos, law.n_pos, axis, method, a)
     fpr = paired_interval_from_counts(law.b_neg, law.c_neg, law.n_neg, axis, method, a)
-    return ThresholdDifferenceCI(law.t1, law.t2, law.dtpr, law.dfpr, tpr.low, tpr.high,
-                                 fpr.low, fpr.high, level, method_name(method))
+    return ThresholdDifferenceCI(
+        law.t1,
+        law.t2,
+        law.dtpr,
+        law.dfpr,
+        tpr.low,
+        tpr.high,
+        fpr.low,
+        fpr.high,
+        level,
+        method_name(method),
+    )

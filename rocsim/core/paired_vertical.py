@@ -51,13 +51,16 @@ class VerticalDifference:
     def pmf(self) -> np.ndarray:
         """``pmf[i, d + m+] = Pr{dTPR = d / m+}`` (exact algorithm only, eq. 4.17)."""
         if self._pmf is None:
-            raise NotImplementedError("the pmf of dTPR is computed only by "
-                                      "vertical_difference(..., algorithm='exact', pmf=True)")
+            raise NotImplementedError(
+                "the pmf of dTPR is computed only by "
+                "vertical_difference(..., algorithm='exact', pmf=True)"
+            )
         return self._pmf
 
 
-def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
-                        pmf: bool = False) -> VerticalDifference:
+def vertical_difference(
+    pos1, pos2, neg1, neg2, r, algorithm: str = "auto", pmf: bool = False
+) -> VerticalDifference:
     """Stratified bootstrap law of ``dTPR = TPR1 - TPR2`` at FPR ``r / n-`` (Algorithm 4.4).
 
     In a resample, ``T1`` and ``T2`` are the ``r``-th largest resampled negative scores under
@@ -152,8 +155,9 @@ def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
     a_values, a_count = np.unique(a_i, return_counts=True)
     b_values, b_count = np.unique(b_i, return_counts=True)
     small = -(-n_neg // 2) if algorithm == "exact" else SMALL_COUNT
-    joint = JointThresholdLaw(n_neg, a_values, b_values,
-                               overlaps(rank2[order1], a_values, b_values), small, ranks)
+    joint = JointThresholdLaw(
+        n_neg, a_values, b_values, overlaps(rank2[order1], a_values, b_values), small, ranks
+    )
     pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
     product, joint12 = joint.moments(a_count / n_pos, b_count / n_pos, pairs)
     mean1, mean2 = law1.mean, law2.mean
@@ -161,8 +165,9 @@ def vertical_difference(pos1, pos2, neg1, neg2, r, algorithm: str = "auto",
     cov = (1 - 1 / n_pos) * product + joint12 / n_pos - mean1 * mean2
     var = np.maximum(law1.var + law2.var - 2 * cov, 0.0)
     discordance = mean1 + mean2 - 2 * joint12
-    return VerticalDifference(ranks, ranks / n_neg, mean1 - mean2, var, discordance, n_pos,
-                              algorithm, exact_pmf)
+    return VerticalDifference(
+        ranks, ranks / n_neg, mean1 - mean2, var, discordance, n_pos, algorithm, exact_pmf
+    )
 
 
 @dataclass(frozen=True)
@@ -173,9 +178,16 @@ class VerticalDifferenceCI(VerticalCI):
     algorithm: str
 
 
-def vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level: float = 0.95,
-                           method: str = "score", algorithm: str = "auto"
-                           ) -> VerticalDifferenceCI:
+def vertical_difference_ci(
+    pos1,
+    pos2,
+    neg1,
+    neg2,
+    r,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    algorithm: str = "auto",
+) -> VerticalDifferenceCI:
     """Confidence intervals for ``TPR1 - TPR2`` at FPR ``r / m-`` from the exact bootstrap moments.
 
     With ``e``, ``v`` the bootstrap mean and variance of :func:`vertical_difference`:
@@ -214,13 +226,26 @@ def vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level: float = 
     ([0.2407], [-0.227], [0.514])
     """
     level = check_confidence_level(confidence_level)
-    method = check_method(method, VERTICAL_DIFFERENCE_METHODS, "vertical_difference",
-                          "vertical difference interval method")
+    method = check_method(
+        method,
+        VERTICAL_DIFFERENCE_METHODS,
+        "vertical_difference",
+        "vertical difference interval method",
+    )
     law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm)
     formula = VERTICAL_DIFFERENCE_METHODS[method] if isinstance(method, str) else method
     low, high = formula(law, level)
-    return VerticalDifferenceCI(law.r, law.fpr, law.mean, law.var, np.clip(low, -1, 1),
-                                np.clip(high, -1, 1), level, method_name(method), law.algorithm)
+    return VerticalDifferenceCI(
+        law.r,
+        law.fpr,
+        law.mean,
+        law.var,
+        np.clip(low, -1, 1),
+        np.clip(high, -1, 1),
+        level,
+        method_name(method),
+        law.algorithm,
+    )
 
 
 def _wald(law: VerticalDifference, level: float):
@@ -253,8 +278,9 @@ def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndar
     ``g`` is constant on the block, so the sum is exact.
     """
     grid = np.arange(n_neg + 1)
-    joint = JointThresholdLaw(n_neg, grid, grid,
-                               overlaps(order1_rank2, grid, grid), -(-n_neg // 2), ranks)
+    joint = JointThresholdLaw(
+        n_neg, grid, grid, overlaps(order1_rank2, grid, grid), -(-n_neg // 2), ranks
+    )
     # positives reaching s1_(k) and s2_(j): a_i <= k - 1 and b_i <= j - 1
     reach = np.zeros((n_neg + 1, n_neg + 1))
     np.add.at(reach, (a_i, b_i), 1.0)

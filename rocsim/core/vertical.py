@@ -164,8 +164,11 @@ def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     """
     out = np.zeros((q.shape[0], m_pos + 1))
     successes = np.arange(m_pos + 1)
-    log_choose = (special.gammaln(m_pos + 1) - special.gammaln(successes + 1)
-                  - special.gammaln(m_pos - successes + 1))
+    log_choose = (
+        special.gammaln(m_pos + 1)
+        - special.gammaln(successes + 1)
+        - special.gammaln(m_pos - successes + 1)
+    )
     for i in range(q.shape[0]):
         keep = w[i] > 0
         qi, wi = q[i, keep], w[i, keep]
@@ -173,9 +176,12 @@ def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
         first = int(max(np.floor(np.min(m_pos * qi - reach)), 0))
         last = int(min(np.ceil(np.max(m_pos * qi + reach)), m_pos))
         k = np.arange(first, last + 1)
-        log_pmf = (log_choose[k][None, :] + special.xlogy(k[None, :], qi[:, None])
-                   + special.xlog1py(m_pos - k[None, :], -qi[:, None]))
-        out[i, first:last + 1] = wi @ np.exp(log_pmf)
+        log_pmf = (
+            log_choose[k][None, :]
+            + special.xlogy(k[None, :], qi[:, None])
+            + special.xlog1py(m_pos - k[None, :], -qi[:, None])
+        )
+        out[i, first : last + 1] = wi @ np.exp(log_pmf)
     return out
 
 
@@ -277,8 +283,9 @@ def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
     return np.unique(r)
 
 
-def vertical_distribution(pos_scores, neg_scores, r, bootstrap: str = "stratified"
-                          ) -> VerticalDistribution:
+def vertical_distribution(
+    pos_scores, neg_scores, r, bootstrap: str = "stratified"
+) -> VerticalDistribution:
     """Exact bootstrap law of TPR at FPR ``r / m-`` (eqs. 4.10-4.14).
 
     Parameters
@@ -314,8 +321,7 @@ def vertical_distribution(pos_scores, neg_scores, r, bootstrap: str = "stratifie
     neg_desc = np.sort(neg)[::-1]
     if bootstrap == "stratified":
         mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size)
-        return VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap,
-                                    q, w)
+        return VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap, q, w)
     return _full_distribution(pos, neg_desc, ranks)
 
 
@@ -340,8 +346,9 @@ def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
         second += weight * sec
     total = prob[keep].sum()
     mean, second = mean / total, second / total
-    return VerticalDistribution(ranks, ranks / n_neg, mean, np.maximum(second - mean**2, 0.0),
-                                n_pos, "full")
+    return VerticalDistribution(
+        ranks, ranks / n_neg, mean, np.maximum(second - mean**2, 0.0), n_pos, "full"
+    )
 
 
 @dataclass(frozen=True)
@@ -358,9 +365,15 @@ class VerticalCI:
     method: str
 
 
-def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
-                method: str = "score", bootstrap: str = "stratified",
-                pseudo_count: float | None = None) -> VerticalCI:
+def vertical_ci(
+    pos_scores,
+    neg_scores,
+    r,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    bootstrap: str = "stratified",
+    pseudo_count: float | None = None,
+) -> VerticalCI:
     """Confidence intervals for TPR at FPR ``r / m-`` from the exact bootstrap law.
 
     Parameters
@@ -406,8 +419,16 @@ def vertical_ci(pos_scores, neg_scores, r, confidence_level: float = 0.95,
         law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
     formula = VERTICAL_METHODS[method] if isinstance(method, str) else method
     low, high = formula(law, level)
-    return VerticalCI(law.r, law.fpr, law.mean, law.var, np.clip(low, 0, 1),
-                      np.clip(high, 0, 1), level, method_name(method))
+    return VerticalCI(
+        law.r,
+        law.fpr,
+        law.mean,
+        law.var,
+        np.clip(low, 0, 1),
+        np.clip(high, 0, 1),
+        level,
+        method_name(method),
+    )
 
 
 def _score(law: VerticalDistribution, level: float):

@@ -73,8 +73,12 @@ def stable_int(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
-def expand_conditions(study: str, axes: Mapping[str, list], base: Mapping[str, Any],
-                      models: Mapping[str, Mapping] | None = None) -> list[Condition]:
+def expand_conditions(
+    study: str,
+    axes: Mapping[str, list],
+    base: Mapping[str, Any],
+    models: Mapping[str, Mapping] | None = None,
+) -> list[Condition]:
     """All conditions of a study: the product of ``axes`` applied to ``base`` settings.
 
     Parameters
@@ -99,8 +103,9 @@ def expand_conditions(study: str, axes: Mapping[str, list], base: Mapping[str, A
     return conditions
 
 
-def resolve_settings(base: Mapping[str, Any], params: Mapping[str, Any],
-                     models: Mapping[str, Mapping]) -> dict[str, Any]:
+def resolve_settings(
+    base: Mapping[str, Any], params: Mapping[str, Any], models: Mapping[str, Mapping]
+) -> dict[str, Any]:
     """Apply one condition's axis values to the base settings."""
     settings = json.loads(json.dumps(dict(base)))
     variables = dict(settings.pop("variables", {}) or {})
@@ -170,8 +175,10 @@ def _eval_node(node, variables, text):
         return node.value
     if isinstance(node, ast.Name):
         if node.id not in variables:
-            raise ValueError(f"model parameter {text!r} uses {node.id!r}, which no axis or "
-                             f"variable defines (known: {', '.join(variables) or 'none'})")
+            raise ValueError(
+                f"model parameter {text!r} uses {node.id!r}, which no axis or "
+                f"variable defines (known: {', '.join(variables) or 'none'})"
+            )
         return float(variables[node.id])
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left = _eval_node(node.left, variables, text)

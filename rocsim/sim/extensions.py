@@ -84,16 +84,21 @@ def locate(target: str, what: str) -> Any:
         except ModuleNotFoundError as err:
             if err.name and module_name.startswith(err.name):
                 continue  # a shorter prefix may be the module
-            raise ValueError(f"{what} _target_ {target!r}: importing {module_name!r} failed: "
-                             f"{err}") from err
+            raise ValueError(
+                f"{what} _target_ {target!r}: importing {module_name!r} failed: {err}"
+            ) from err
         try:
             return functools.reduce(getattr, parts[cut:], obj)
         except AttributeError:
-            raise ValueError(f"{what} _target_ {target!r}: module {module_name!r} has no "
-                             f"{'.'.join(parts[cut:])!r}") from None
-    raise ValueError(f"{what} _target_ {target!r} cannot be imported: no module "
-                     f"{parts[0]!r}; it must be importable (in the working folder, on "
-                     f"PYTHONPATH, or installed)")
+            raise ValueError(
+                f"{what} _target_ {target!r}: module {module_name!r} has no "
+                f"{'.'.join(parts[cut:])!r}"
+            ) from None
+    raise ValueError(
+        f"{what} _target_ {target!r} cannot be imported: no module "
+        f"{parts[0]!r}; it must be importable (in the working folder, on "
+        f"PYTHONPATH, or installed)"
+    )
 
 
 def build_model(spec: Mapping[str, Any]) -> ScoreModel | PairedScoreModel:
@@ -102,8 +107,7 @@ def build_model(spec: Mapping[str, Any]) -> ScoreModel | PairedScoreModel:
     if "_target_" in spec:
         return _build_target_model(json.dumps(dict(spec), sort_keys=True))
     if "pos2" in spec:
-        return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"],
-                                 spec["rho"])
+        return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"], spec["rho"])
     return make_model(spec["family"], spec["pos"], spec["neg"])
 
 
@@ -115,8 +119,9 @@ def _build_target_model(spec_json: str) -> ScoreModel | PairedScoreModel:
     try:
         model = factory(**spec)
     except Exception as err:
-        raise ValueError(f"score model {target!r} failed with arguments {spec}: "
-                         f"{type(err).__name__}: {err}") from err
+        raise ValueError(
+            f"score model {target!r} failed with arguments {spec}: {type(err).__name__}: {err}"
+        ) from err
     return check_score_model(model, target)
 
 
@@ -124,9 +129,11 @@ def check_score_model(model: Any, name: str) -> ScoreModel | PairedScoreModel:
     """``model`` if it is a :class:`~rocsim.ScoreModel` (or a paired one) whose draws and
     truths look right on a small probe; otherwise ``ValueError`` naming ``name``."""
     if not isinstance(model, ScoreModel | PairedScoreModel):
-        raise ValueError(f"score model {name!r} returned {type(model).__name__}; it must return "
-                         f"a rocsim.ScoreModel, e.g. rocsim.ScoreModel.from_distributions("
-                         f"pos, neg) with two scipy.stats distributions")
+        raise ValueError(
+            f"score model {name!r} returned {type(model).__name__}; it must return "
+            f"a rocsim.ScoreModel, e.g. rocsim.ScoreModel.from_distributions("
+            f"pos, neg) with two scipy.stats distributions"
+        )
     if isinstance(model, PairedScoreModel):
         return model
     try:
@@ -136,8 +143,10 @@ def check_score_model(model: Any, name: str) -> ScoreModel | PairedScoreModel:
             raise
         raise ValueError(f"score model {name!r}: {str(err).splitlines()[0]}") from err
     except Exception as err:
-        raise ValueError(f"score model {name!r} failed on a probe of its draws and truths: "
-                         f"{type(err).__name__}: {err}") from err
+        raise ValueError(
+            f"score model {name!r} failed on a probe of its draws and truths: "
+            f"{type(err).__name__}: {err}"
+        ) from err
     return model
 
 
@@ -146,11 +155,15 @@ def _probe_score_model(model: ScoreModel, name: str) -> None:
     for cls in ("pos", "neg"):
         draw = np.asarray(getattr(model, cls).sample(rng, 7))
         if draw.shape != (7,) or not np.all(np.isfinite(draw)):
-            raise ValueError(f"score model {name!r}: sampling 7 {cls} scores gave "
-                             f"{draw.shape} values (finite: {np.all(np.isfinite(draw))})")
+            raise ValueError(
+                f"score model {name!r}: sampling 7 {cls} scores gave "
+                f"{draw.shape} values (finite: {np.all(np.isfinite(draw))})"
+            )
     q = np.array([0.1, 0.5, 0.9])
     t = model.threshold_for_total_positive_ratio(q)
     rates = np.concatenate([model.tpr(t), model.fpr(t)])
     if not (np.all(np.isfinite(t)) and np.all((rates >= 0) & (rates <= 1))):
-        raise ValueError(f"score model {name!r}: its survival functions do not give rates in "
-                         f"[0, 1] (thresholds {t}, rates {rates})")
+        raise ValueError(
+            f"score model {name!r}: its survival functions do not give rates in "
+            f"[0, 1] (thresholds {t}, rates {rates})"
+        )

@@ -26,7 +26,6 @@ FAMILIES = {
 }
 
 
-
 class _ScipyFunctions:
     """The functions of a class's score distribution, read off its frozen ``scipy.stats``
     distribution ``self.dist``."""
@@ -96,11 +95,16 @@ class FrozenDistribution(_ScipyFunctions):
     dist: Any
 
     def __post_init__(self) -> None:
-        missing = [m for m in ("sf", "isf", "cdf", "ppf", "pdf", "rvs")
-                   if not callable(getattr(self.dist, m, None))]
+        missing = [
+            m
+            for m in ("sf", "isf", "cdf", "ppf", "pdf", "rvs")
+            if not callable(getattr(self.dist, m, None))
+        ]
         if missing:
-            raise ValueError(f"a class distribution needs the methods of a frozen scipy.stats "
-                             f"distribution; {type(self.dist).__name__} lacks {missing}")
+            raise ValueError(
+                f"a class distribution needs the methods of a frozen scipy.stats "
+                f"distribution; {type(self.dist).__name__} lacks {missing}"
+            )
 
     @property
     def family(self) -> str:
@@ -210,9 +214,12 @@ class ScoreModel:
         out = np.empty(w.size)
         for k, (wk, j) in enumerate(zip(w, best)):
             lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
-            found = optimize.minimize_scalar(lambda t, wk=wk: float(self.cost(wk, t)),
-                                             bounds=(lo, hi), method="bounded",
-                                             options={"xatol": 1e-10 * max(1.0, abs(lo))})
+            found = optimize.minimize_scalar(
+                lambda t, wk=wk: float(self.cost(wk, t)),
+                bounds=(lo, hi),
+                method="bounded",
+                options={"xatol": 1e-10 * max(1.0, abs(lo))},
+            )
             candidates = [grid[j], float(found.x), np.inf, -np.inf]
             out[k] = min(candidates, key=lambda t, wk=wk: float(self.cost(wk, t)))
         return out
@@ -252,8 +259,9 @@ def draw_test_set(
     return model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg), redraws
 
 
-def draw_class_counts(n_pos: int, n_neg: int, sampling: str, rng: np.random.Generator
-                      ) -> tuple[int, int, int]:
+def draw_class_counts(
+    n_pos: int, n_neg: int, sampling: str, rng: np.random.Generator
+) -> tuple[int, int, int]:
     """Class sizes of a simulated test set: ``(n_pos, n_neg, redraws)``.
 
     ``stratified`` keeps ``n_pos`` and ``n_neg`` (and draws nothing); ``full`` draws
@@ -312,14 +320,14 @@ class PairedScoreModel:
 
     def differences_at(self, t1, t2) -> tuple[np.ndarray, np.ndarray]:
         """True ``(dTPR, dFPR)`` = classifier 1 at ``t1`` minus classifier 2 at ``t2``."""
-        return (self.first.tpr(t1) - self.second.tpr(t2),
-                self.first.fpr(t1) - self.second.fpr(t2))
+        return (self.first.tpr(t1) - self.second.tpr(t2), self.first.fpr(t1) - self.second.fpr(t2))
 
     def tpr_difference_at_fpr(self, fpr) -> np.ndarray:
         """True ``TPR1 - TPR2`` at FPR ``f``: ``S1+(S1-^{-1}(f)) - S2+(S2-^{-1}(f))``."""
         f = np.asarray(fpr, dtype=float)
-        return (self.first.pos.sf(self.first.neg.isf(f))
-                - self.second.pos.sf(self.second.neg.isf(f)))
+        return self.first.pos.sf(self.first.neg.isf(f)) - self.second.pos.sf(
+            self.second.neg.isf(f)
+        )
 
     def label(self) -> str:
         return f"{self.first.label()} vs {self.second.label()}, rho {self.rho:g}"
@@ -327,5 +335,6 @@ class PairedScoreModel:
 
 def make_paired_model(pos1, neg1, pos2, neg2, rho: float) -> PairedScoreModel:
     """Binormal paired model from ``{"mu", "sd"}`` mappings (or ``(mu, sd)`` pairs)."""
-    return PairedScoreModel(make_model("binormal", pos1, neg1), make_model("binormal", pos2, neg2),
-                            float(rho))
+    return PairedScoreModel(
+        make_model("binormal", pos1, neg1), make_model("binormal", pos2, neg2), float(rho)
+    )

@@ -36,8 +36,17 @@ from rocsim.sim.runner import (
 )
 from rocsim.studies import get_kind
 
-PACKAGES = ("rocsim", "numpy", "scipy", "pandas", "hydra-core", "joblib", "matplotlib",
-            "pyarrow", "tqdm")
+PACKAGES = (
+    "rocsim",
+    "numpy",
+    "scipy",
+    "pandas",
+    "hydra-core",
+    "joblib",
+    "matplotlib",
+    "pyarrow",
+    "tqdm",
+)
 
 
 @dataclass
@@ -57,8 +66,10 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """Settings shared by all conditions of the study described by ``cfg``."""
     model, interval = cfg["model"], cfg["interval"]
     if "method" not in interval and not interval.get("_target_"):
-        raise ValueError("an interval config needs `method:` (a built-in method's name) or "
-                         "`_target_:` (a function of yours)")
+        raise ValueError(
+            "an interval config needs `method:` (a built-in method's name) or "
+            "`_target_:` (a function of yours)"
+        )
     settings = {
         "model": {k: model[k] for k in model if k != "variables"},
         "variables": dict(model.get("variables") or {}),
@@ -85,11 +96,16 @@ def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     cfg = plain_config(cfg)
     study = cfg["study"]
     if not study.get("name") or not study.get("kind"):
-        raise ValueError(f"no study chosen; pass study=<name>, one of: "
-                         f"{', '.join(available_studies())}")
+        raise ValueError(
+            f"no study chosen; pass study=<name>, one of: {', '.join(available_studies())}"
+        )
     kind = get_kind(study["kind"])
-    conditions = expand_conditions(study["name"], dict(study.get("axes") or {}),
-                                   base_settings(cfg), dict(study.get("models") or {}))
+    conditions = expand_conditions(
+        study["name"],
+        dict(study.get("axes") or {}),
+        base_settings(cfg),
+        dict(study.get("models") or {}),
+    )
     _check_method_axis(study, cfg["interval"])
     for condition in conditions:
         validate_settings(condition.settings, kind)
@@ -102,9 +118,11 @@ def _check_method_axis(study: Mapping[str, Any], interval: Mapping[str, Any]) ->
     axis = list((study.get("axes") or {}).get("method") or [])
     label = method_label(interval) if interval.get("_target_") else None
     if axis and label and label not in axis:
-        raise ValueError(f"study {study['name']} compares the methods of its axis "
-                         f"({', '.join(axis)}); to run {label!r} add it: "
-                         f"'study.axes.method=[{','.join([*axis, label])}]'")
+        raise ValueError(
+            f"study {study['name']} compares the methods of its axis "
+            f"({', '.join(axis)}); to run {label!r} add it: "
+            f"'study.axes.method=[{','.join([*axis, label])}]'"
+        )
 
 
 def validate_settings(s: Mapping[str, Any], kind) -> None:
@@ -126,8 +144,9 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
         raise ValueError(f"pi must be a number in (0, 1), got {pi!r}")
 
 
-def run_study(cfg: Mapping[str, Any], out_dir: Path | None = None,
-              progress_bar=None) -> StudyOutput:
+def run_study(
+    cfg: Mapping[str, Any], out_dir: Path | None = None, progress_bar=None
+) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
     Writes ``coverage.csv``, ``coverage.parquet`` and ``meta.json`` to ``out_dir`` (default
@@ -205,8 +224,10 @@ def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall
         "git_commit": _git_commit(),
         "command": sys.argv,
     }
-    atomic_write(out_dir / "meta.json",
-                 lambda p: p.write_text(json.dumps(meta, indent=2, default=str) + "\n"))
+    atomic_write(
+        out_dir / "meta.json",
+        lambda p: p.write_text(json.dumps(meta, indent=2, default=str) + "\n"),
+    )
 
 
 def plain_config(cfg) -> dict:
@@ -239,8 +260,13 @@ def _git_commit() -> str | None:
     if not (checkout / "pyproject.toml").is_file() or not (checkout / "studies").is_dir():
         return None
     try:
-        done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, timeout=10, check=False)
+        done = subprocess.run(
+            ["git", "-C", str(checkout), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() or None

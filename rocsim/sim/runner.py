@@ -69,8 +69,9 @@ def replication_rng(seed: int, condition: Condition, replication: int) -> np.ran
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def run_block(kind: StudyKind, condition: Condition, setup: Setup, seed: int,
-              start: int, stop: int) -> dict[str, np.ndarray]:
+def run_block(
+    kind: StudyKind, condition: Condition, setup: Setup, seed: int, start: int, stop: int
+) -> dict[str, np.ndarray]:
     """Replications ``start .. stop-1`` of a condition, stacked per outcome."""
     rows = []
     for r in range(start, stop):
@@ -79,13 +80,15 @@ def run_block(kind: StudyKind, condition: Condition, setup: Setup, seed: int,
     return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
 
 
-def summarise(condition: Condition, setup: Setup, outcomes: dict[str, np.ndarray],
-              replications: int) -> pd.DataFrame:
+def summarise(
+    condition: Condition, setup: Setup, outcomes: dict[str, np.ndarray], replications: int
+) -> pd.DataFrame:
     """Coverage table of one condition.
 
     ``outcomes`` holds per-replication arrays of shape (R, g) (simulation) or, with
     ``replications == 0``, exact probabilities/expectations of shape (g,).
     """
+
     def mean(name):
         values = outcomes[name]
         return values.mean(axis=0) if replications else values
@@ -199,8 +202,19 @@ def run_conditions(
             if progress_bar is not None:
                 progress_bar.update(1)
     elif todo:
-        blocks = _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size,
-                           progress, backend, progress_bar)
+        blocks = _simulate(
+            kind,
+            conditions,
+            setups,
+            todo,
+            reps,
+            seed,
+            n_jobs,
+            block_size,
+            progress,
+            backend,
+            progress_bar,
+        )
         for i, result, elapsed in blocks:
             finish(i, result, elapsed)
     frames = []
@@ -229,8 +243,9 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError("runner=dask needs dask.distributed: "
-                         "python -m pip install 'rocsim[cluster]'") from None
+        raise ValueError(
+            "runner=dask needs dask.distributed: python -m pip install 'rocsim[cluster]'"
+        ) from None
     cluster = None if scheduler else LocalCluster(processes=True, dashboard_address=None)
     client = Client(scheduler or cluster)
     try:
@@ -242,8 +257,19 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
             cluster.close()
 
 
-def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, progress,
-              backend, shared_bar=None):
+def _simulate(
+    kind,
+    conditions,
+    setups,
+    todo,
+    reps,
+    seed,
+    n_jobs,
+    block_size,
+    progress,
+    backend,
+    shared_bar=None,
+):
     """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
 
     Tasks are ordered condition by condition and results come back in task order, so a
@@ -252,9 +278,17 @@ def _simulate(kind, conditions, setups, todo, reps, seed, n_jobs, block_size, pr
     import time
 
     tasks = [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
-    bar = shared_bar if shared_bar is not None else tqdm(
-        total=len(todo) * reps, disable=not progress, desc=conditions[0].study, unit="rep",
-        leave=False)
+    bar = (
+        shared_bar
+        if shared_bar is not None
+        else tqdm(
+            total=len(todo) * reps,
+            disable=not progress,
+            desc=conditions[0].study,
+            unit="rep",
+            leave=False,
+        )
+    )
     pending: dict[int, list] = {i: [] for i in todo}
     # dask is set up by backend_context (parallel_config); naming it here again makes
     # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)

@@ -24,11 +24,17 @@ GRID_LABELS = {
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
 
 
-def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
-                  lines: str | None = None,
-                  layout: tuple[int, int] | None = None, colors: Mapping[str, str] | None = None,
-                  styles: Mapping[str, str] | None = None, nominal: float | None = None,
-                  title: str | None = None):
+def plot_coverage(
+    table: pd.DataFrame,
+    *,
+    panels: str | list[str] | None = None,
+    lines: str | None = None,
+    layout: tuple[int, int] | None = None,
+    colors: Mapping[str, str] | None = None,
+    styles: Mapping[str, str] | None = None,
+    nominal: float | None = None,
+    title: str | None = None,
+):
     """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
 
     Parameters
@@ -54,7 +60,7 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
     matplotlib.figure.Figure
     """
     keys = [panels] if isinstance(panels, str) else list(panels or [])
-    panel_values = (list(dict.fromkeys(zip(*(table[k] for k in keys)))) if keys else [None])
+    panel_values = list(dict.fromkeys(zip(*(table[k] for k in keys)))) if keys else [None]
     rows, cols = layout or _layout(len(panel_values))
     from matplotlib.figure import Figure
 
@@ -78,7 +84,7 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
         if lines:
             ax.legend(fontsize=7, loc="lower center")
         ax.grid(alpha=0.2)
-    for ax in list(axes.flat)[len(panel_values):]:
+    for ax in list(axes.flat)[len(panel_values) :]:
         ax.set_visible(False)
     low = min(0.5, float(np.nanmin(table["coverage"])) - 0.02)
     for ax in axes[:, 0]:
@@ -86,7 +92,7 @@ def plot_coverage(table: pd.DataFrame, *, panels: str | list[str] | None = None,
         ax.set_ylim(max(0.0, low), 1.005)
     for ax in axes[-1, :]:
         ax.set_xlabel(GRID_LABELS.get(grid, grid))
-    for ax in list(axes.flat)[len(panel_values):]:
+    for ax in list(axes.flat)[len(panel_values) :]:
         below = axes[list(axes.flat).index(ax) // cols - 1, list(axes.flat).index(ax) % cols]
         below.xaxis.set_tick_params(labelbottom=True)
         below.set_xlabel(GRID_LABELS.get(grid, grid))
@@ -102,8 +108,9 @@ def _draw_line(ax, part: pd.DataFrame, color: str, style: str, label: str | None
     band = 1.96 * part["mcse"].to_numpy()
     ax.plot(x, c, color=color, linestyle=style, linewidth=1.2, label=label)
     if np.any(band > 0):
-        ax.fill_between(x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2,
-                        linewidth=0)
+        ax.fill_between(
+            x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2, linewidth=0
+        )
 
 
 def _panel_title(sub: pd.DataFrame, keys: list[str], value: tuple) -> str:

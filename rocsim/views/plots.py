@@ -41,15 +41,32 @@ def plot_roc_bands(bands, ax=None):
     level = f"{bands.confidence_level:.0%}"
     if bands.info["averaging"] == "threshold":
         for x0, x1, y0, y1 in zip(bands.fpr_low, bands.fpr_high, bands.tpr_low, bands.tpr_high):
-            ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, color="tab:blue", alpha=0.12,
-                                       lw=0))
-        ax.plot(bands.fpr, bands.tpr, "o", ms=2.5, color="tab:blue",
-                label=f"{level} rectangles (threshold averaging)")
+            ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, color="tab:blue", alpha=0.12, lw=0))
+        ax.plot(
+            bands.fpr,
+            bands.tpr,
+            "o",
+            ms=2.5,
+            color="tab:blue",
+            label=f"{level} rectangles (threshold averaging)",
+        )
     else:
-        ax.fill_between(bands.fpr, bands.tpr_low, bands.tpr_high, color="tab:blue", alpha=0.25,
-                        step="mid", label=f"{level} band (vertical averaging)")
-    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="false positive rate",
-           ylabel="true positive rate", aspect="equal")
+        ax.fill_between(
+            bands.fpr,
+            bands.tpr_low,
+            bands.tpr_high,
+            color="tab:blue",
+            alpha=0.25,
+            step="mid",
+            label=f"{level} band (vertical averaging)",
+        )
+    ax.set(
+        xlim=(0, 1),
+        ylim=(0, 1.01),
+        xlabel="false positive rate",
+        ylabel="true positive rate",
+        aspect="equal",
+    )
     ax.legend(loc="lower right", fontsize=8)
     return ax
 
@@ -60,11 +77,21 @@ def plot_cost_bands(bands, ax=None):
     ax = _axes(ax)
     w = bands.w
     ax.plot(w, np.minimum(w, 1 - w), color="0.6", ls=":", lw=1, label="trivial classifiers")
-    ax.fill_between(w, bands.low, bands.high, color="tab:blue", alpha=0.25,
-                    label=f"{bands.confidence_level:.0%} interval")
+    ax.fill_between(
+        w,
+        bands.low,
+        bands.high,
+        color="tab:blue",
+        alpha=0.25,
+        label=f"{bands.confidence_level:.0%} interval",
+    )
     ax.plot(w, bands.cost, color="black", lw=1.2, label="cost")
-    ax.set(xlim=(0, 1), ylim=(0, None), xlabel="operating condition w",
-           ylabel="normalized expected cost")
+    ax.set(
+        xlim=(0, 1),
+        ylim=(0, None),
+        xlabel="operating condition w",
+        ylabel="normalized expected cost",
+    )
     ax.legend(fontsize=8)
     return ax
 
@@ -83,8 +110,14 @@ def plot_difference(comparison, ax=None):
         xlabel = GRID_LABELS[key]
         ylabel = "TPR1 - TPR2 (> 0: first better)"
     ax.axhline(0.0, color="0.4", lw=0.8, ls="--")
-    ax.fill_between(x, low, high, color="tab:blue", alpha=0.25,
-                    label=f"{comparison.confidence_level:.0%} interval")
+    ax.fill_between(
+        x,
+        low,
+        high,
+        color="tab:blue",
+        alpha=0.25,
+        label=f"{comparison.confidence_level:.0%} interval",
+    )
     ax.plot(x, y, color="black", lw=1.2, label="difference")
     for verdict, color in (("first better", "tab:green"), ("second better", "tab:red")):
         hit = columns["verdict"] == verdict
@@ -103,16 +136,28 @@ def plot_auc(result, ax=None):
     level = f"{result.confidence_level:.0%}"
     columns = result.columns
     if "auc" in columns:
-        labels = [f"AUC {columns['auc'][0]:.3f}, {level} CI [{columns['low'][0]:.3f}, "
-                  f"{columns['high'][0]:.3f}]"]
+        labels = [
+            f"AUC {columns['auc'][0]:.3f}, {level} CI [{columns['low'][0]:.3f}, "
+            f"{columns['high'][0]:.3f}]"
+        ]
     else:
-        labels = [f"classifier 1: AUC {columns['auc1'][0]:.3f}",
-                  f"classifier 2: AUC {columns['auc2'][0]:.3f}"]
-        ax.set_title(f"AUC1 - AUC2 = {columns['difference'][0]:+.3f}, {level} CI "
-                     f"[{columns['low'][0]:+.3f}, {columns['high'][0]:+.3f}]", fontsize=9)
+        labels = [
+            f"classifier 1: AUC {columns['auc1'][0]:.3f}",
+            f"classifier 2: AUC {columns['auc2'][0]:.3f}",
+        ]
+        ax.set_title(
+            f"AUC1 - AUC2 = {columns['difference'][0]:+.3f}, {level} CI "
+            f"[{columns['low'][0]:+.3f}, {columns['high'][0]:+.3f}]",
+            fontsize=9,
+        )
     for curve, label, color in zip(result.info["curves"], labels, DEFAULT_COLORS):
         ax.plot(*_thinned(*curve), color=color, lw=1.2, label=label)
-    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="false positive rate",
-           ylabel="true positive rate", aspect="equal")
+    ax.set(
+        xlim=(0, 1),
+        ylim=(0, 1.01),
+        xlabel="false positive rate",
+        ylabel="true positive rate",
+        aspect="equal",
+    )
     ax.legend(loc="lower right", fontsize=8)
     return ax

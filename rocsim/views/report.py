@@ -34,14 +34,16 @@ def condition_summary(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for label, part in table.groupby("condition", sort=False):
         worst = part["coverage"].idxmin()
-        rows.append({
-            "condition": label,
-            "mean coverage": part["coverage"].mean(),
-            "lowest coverage": part.loc[worst, "coverage"],
-            f"at {part['grid'].iloc[0]}": part.loc[worst, "x"],
-            "mean MCSE": part["mcse"].mean(),
-            "mean width": part["mean_width"].mean(),
-        })
+        rows.append(
+            {
+                "condition": label,
+                "mean coverage": part["coverage"].mean(),
+                "lowest coverage": part.loc[worst, "coverage"],
+                f"at {part['grid'].iloc[0]}": part.loc[worst, "x"],
+                "mean MCSE": part["mcse"].mean(),
+                "mean width": part["mean_width"].mean(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -56,7 +58,8 @@ def settings_line(cfg: Mapping[str, Any]) -> str:
         f"kind `{cfg['study']['kind']}`",
         f"interval method `{method}`",
         f"level {cfg['confidence_level']:g}",
-        f"n = {cfg['size']['n']} per class" if "n" not in (cfg["study"].get("axes") or {})
+        f"n = {cfg['size']['n']} per class"
+        if "n" not in (cfg["study"].get("axes") or {})
         else None,
         f"sampling {cfg['sampling']['scheme']}, bootstrap {cfg['bootstrap']['scheme']}",
         f"axes: {axes}" if axes else None,
@@ -67,8 +70,9 @@ def settings_line(cfg: Mapping[str, Any]) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def write_report(results_dir: Path, entries: Sequence[ReportEntry],
-                 total_seconds: float) -> tuple[Path, Path]:
+def write_report(
+    results_dir: Path, entries: Sequence[ReportEntry], total_seconds: float
+) -> tuple[Path, Path]:
     """Write ``index.md`` and ``index.html`` into ``results_dir``; returns both paths."""
     results_dir = Path(results_dir)
     md = _markdown(results_dir, entries, total_seconds)
@@ -81,28 +85,40 @@ def write_report(results_dir: Path, entries: Sequence[ReportEntry],
 
 def _relative(results_dir: Path, directory: Path) -> str:
     directory = Path(directory)
-    return (directory.relative_to(results_dir) if directory.is_relative_to(results_dir)
-            else directory).as_posix()
+    return (
+        directory.relative_to(results_dir) if directory.is_relative_to(results_dir) else directory
+    ).as_posix()
 
 
 def _comparison(cfg) -> str:
-    return (cfg["study"].get("thesis") or "No comparison with the thesis's text written yet.")
+    return cfg["study"].get("thesis") or "No comparison with the thesis's text written yet."
 
 
 def _markdown(results_dir: Path, entries, total_seconds: float) -> str:
-    lines = ["# rocsim: reproduced studies", "",
-             f"{len(entries)} studies; total wall time {total_seconds:.1f} s.", ""]
+    lines = [
+        "# rocsim: reproduced studies",
+        "",
+        f"{len(entries)} studies; total wall time {total_seconds:.1f} s.",
+        "",
+    ]
     for e in entries:
         rel = _relative(results_dir, e.directory)
         lines += [
-            f"## {e.cfg['study'].get('title') or e.name}", "",
-            f"![{e.name}]({rel}/coverage.png)", "",
-            f"*Thesis caption (translated):* {e.cfg['study'].get('caption') or ''}", "",
-            f"Settings: {settings_line(e.cfg)}; wall time {e.wall_seconds:.1f} s.", "",
-            f"**Thesis vs ours:** {_comparison(e.cfg)}", "",
-            _markdown_table(condition_summary(e.table)), "",
+            f"## {e.cfg['study'].get('title') or e.name}",
+            "",
+            f"![{e.name}]({rel}/coverage.png)",
+            "",
+            f"*Thesis caption (translated):* {e.cfg['study'].get('caption') or ''}",
+            "",
+            f"Settings: {settings_line(e.cfg)}; wall time {e.wall_seconds:.1f} s.",
+            "",
+            f"**Thesis vs ours:** {_comparison(e.cfg)}",
+            "",
+            _markdown_table(condition_summary(e.table)),
+            "",
             f"Table: [{rel}/coverage.csv]({rel}/coverage.csv), figure as PDF: "
-            f"[{rel}/coverage.pdf]({rel}/coverage.pdf)", "",
+            f"[{rel}/coverage.pdf]({rel}/coverage.pdf)",
+            "",
         ]
     return "\n".join(lines)
 
@@ -112,8 +128,9 @@ def _markdown_table(frame: pd.DataFrame) -> str:
         return f"{v:.4g}" if isinstance(v, float) else str(v)
 
     rows = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * frame.shape[1]]
-    rows += ["| " + " | ".join(cell(v) for v in row) + " |"
-             for row in frame.itertuples(index=False)]
+    rows += [
+        "| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)
+    ]
     return "\n".join(rows)
 
 
@@ -134,15 +151,20 @@ td:first-child, th:first-child { text-align: left; }
 def _html(results_dir: Path, entries, total_seconds: float) -> str:
     esc = html.escape
     nav = " · ".join(f'<a href="#{esc(e.name)}">{esc(e.name)}</a>' for e in entries)
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             "<title>rocsim: reproduced studies</title>", f"<style>{_STYLE}</style></head>",
-             "<body><h1>rocsim: reproduced studies</h1>",
-             f"<p>{len(entries)} studies; total wall time {total_seconds:.1f} s.</p>",
-             f"<p>{nav}</p>"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>rocsim: reproduced studies</title>",
+        f"<style>{_STYLE}</style></head>",
+        "<body><h1>rocsim: reproduced studies</h1>",
+        f"<p>{len(entries)} studies; total wall time {total_seconds:.1f} s.</p>",
+        f"<p>{nav}</p>",
+    ]
     for e in entries:
         rel = _relative(results_dir, e.directory)
-        summary = condition_summary(e.table).to_html(index=False, float_format="{:.4g}".format,
-                                                     border=0)
+        summary = condition_summary(e.table).to_html(
+            index=False, float_format="{:.4g}".format, border=0
+        )
         parts += [
             f'<section id="{esc(e.name)}">',
             f"<h2>{esc(e.cfg['study'].get('title') or e.name)}</h2>",

@@ -42,19 +42,22 @@ def method_summary(table: pd.DataFrame) -> pd.DataFrame:
     """
     error = (table["coverage"] - table["level"]).abs()
     grouped = table.assign(error=error).groupby("method", sort=False)
-    return pd.DataFrame({
-        "mean_abs_coverage_error": grouped["error"].mean(),
-        "max_abs_coverage_error": grouped["error"].max(),
-        "min_coverage": grouped["coverage"].min(),
-        "mean_coverage": grouped["coverage"].mean(),
-        "mean_mcse": grouped["mcse"].mean(),
-        "mean_width": grouped["mean_width"].mean(),
-        "grid_points": grouped.size(),
-    }).reset_index()
+    return pd.DataFrame(
+        {
+            "mean_abs_coverage_error": grouped["error"].mean(),
+            "max_abs_coverage_error": grouped["error"].max(),
+            "min_coverage": grouped["coverage"].min(),
+            "mean_coverage": grouped["coverage"].mean(),
+            "mean_mcse": grouped["mcse"].mean(),
+            "mean_width": grouped["mean_width"].mean(),
+            "grid_points": grouped.size(),
+        }
+    ).reset_index()
 
 
-def overlay(table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str,
-            path: Path) -> None:
+def overlay(
+    table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str, path: Path
+) -> None:
     """Coverage of ``table`` with one line per value of ``lines``, written as PNG and PDF at
     ``path`` (no suffix). Panels follow the study's own panels, with its line variable (if
     any) as a further panel axis, since lines now show something else."""
@@ -66,12 +69,14 @@ def overlay(table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str
         panels.append(plot["lines"])
     fig = plot_coverage(table, panels=panels or None, lines=lines, title=title)
     for suffix in ("png", "pdf"):
-        atomic_write(path.with_suffix(f".{suffix}"),
-                     lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
+        atomic_write(
+            path.with_suffix(f".{suffix}"), lambda p, s=suffix: fig.savefig(p, dpi=130, format=s)
+        )
 
 
-def write_comparison(tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str,
-                     out_dir: Path) -> Path:
+def write_comparison(
+    tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str, out_dir: Path
+) -> Path:
     """Overlay the methods of ``tables`` (one per method) and write the figure and summary."""
     table = pd.concat(tables, ignore_index=True)
     overlay(table, "method", plot, f"{title}\nmethods compared", out_dir / "method_comparison")
@@ -85,8 +90,9 @@ def write_sweep(paths: list[Path], plot: Mapping[str, Any], title: str, out_dir:
     """Stack the coverage tables of a sweep's jobs (column ``job``: the overrides in which the
     job differs from the others) and overlay them."""
     labels = distinct_overrides([p.parent.name for p in paths])
-    table = pd.concat([pd.read_csv(p).assign(job=label) for p, label in zip(paths, labels)],
-                      ignore_index=True)
+    table = pd.concat(
+        [pd.read_csv(p).assign(job=label) for p, label in zip(paths, labels)], ignore_index=True
+    )
     path = out_dir / "sweep.csv"
     atomic_write(path, lambda p: table.to_csv(p, index=False))
     overlay(table, "job", plot, f"{title}\n{len(paths)} jobs of one sweep", out_dir / "sweep")
@@ -132,8 +138,11 @@ def summarise_sweep(results_dir: Path, since: float) -> list[Path]:
     for study_dir, paths in _sweep_tables(results_dir, since).items():
         if len(paths) >= 2:
             study = _study_config(paths[0])["study"]
-            written.append(write_sweep(paths, study.get("plot") or {},
-                                       study.get("title") or study_dir.name, study_dir))
+            written.append(
+                write_sweep(
+                    paths, study.get("plot") or {}, study.get("title") or study_dir.name, study_dir
+                )
+            )
     return written + compare_sweep(results_dir, since)
 
 
@@ -154,9 +163,14 @@ def compare_sweep(results_dir: Path, since: float) -> list[Path]:
             continue
         config = _study_config(paths[0])
         out_dir = study_dir / key if key else study_dir
-        written.append(write_comparison(tables, config["study"].get("plot") or {},
-                                        config["study"].get("title") or study_dir.name,
-                                        out_dir))
+        written.append(
+            write_comparison(
+                tables,
+                config["study"].get("plot") or {},
+                config["study"].get("title") or study_dir.name,
+                out_dir,
+            )
+        )
     return written
 
 

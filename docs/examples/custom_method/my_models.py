@@ -16,5 +16,6 @@ import rocsim
 
 def gamma_classes(shape_pos: float, shape_neg: float, scale: float = 1.0) -> rocsim.ScoreModel:
     """Positives score ``Gamma(shape_pos, scale)``, negatives ``Gamma(shape_neg, scale)``."""
-    return rocsim.ScoreModel.from_distributions(stats.gamma(shape_pos, scale=scale),
-                                                stats.gamma(shape_neg, scale=scale))
+    return rocsim.ScoreModel.from_distributions(
+        stats.gamma(shape_pos, scale=scale), stats.gamma(shape_neg, scale=scale)
+    )
