@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from rocsim.core.vertical import fpr_ranks
 from rocsim.sim.extensions import build_model, resolve_method
 from rocsim.sim.models import PairedScoreModel, ScoreModel
 
@@ -16,6 +17,12 @@ def grid_values(grid: Mapping) -> np.ndarray:
     if num < 1:
         raise ValueError(f"grid needs num >= 1, got {num}")
     return np.round(np.linspace(float(grid["start"]), float(grid["stop"]), num), 12)
+
+
+def fpr_grid(settings: Mapping, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
+    """FPR ranks ``r`` nearest to the grid of ``settings`` and the FPRs ``r / n-``."""
+    r = fpr_ranks(grid_values(settings["grid"]), n_neg)
+    return r, r / n_neg
 
 
 def class_sizes(n: int, pi: float) -> tuple[int, int]:
@@ -47,6 +54,15 @@ def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
     if not isinstance(model, PairedScoreModel):
         raise ValueError("paired studies need a paired score model (model=paired_dispersion)")
     return model
+
+
+def interval_options(settings: Mapping, *names: str) -> dict:
+    """Keyword arguments of the core's interval functions from a condition's settings:
+    ``confidence_level`` and ``method`` (:func:`interval_method`), and those of ``names``
+    (``pseudo_count``, ``bootstrap``, ``sampling``) the function takes."""
+    options = {"confidence_level": settings["confidence_level"]}
+    options["method"] = interval_method(settings)
+    return options | {name: settings[name] for name in names}
 
 
 def interval_method(settings: Mapping) -> str | Callable:

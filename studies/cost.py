@@ -36,12 +36,15 @@ from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
     grid_values,
-    interval_method,
+    interval_options,
     interval_outcome,
     model_from_settings,
     paired_model_from_settings,
 )
 from rocsim.studies.paired import _PairedStudy
+
+#: Settings the cost intervals take besides the level and the method.
+COST_OPTIONS = ("pseudo_count", "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -118,16 +121,8 @@ class CostStudy:
         s, p = condition.settings, setup.payload
         pos, neg, redraws = data
         empirical = s["threshold"] == "empirical"
-        ci = cost_ci(
-            pos,
-            neg,
-            p.w,
-            "empirical" if empirical else p.thresholds[0],
-            s["confidence_level"],
-            interval_method(s),
-            s["pseudo_count"],
-            s["bootstrap"],
-        )
+        thresholds = "empirical" if empirical else p.thresholds[0]
+        ci = cost_ci(pos, neg, p.w, thresholds, **interval_options(s, *COST_OPTIONS))
         target = setup.target
         if not _fixed_target(s):
             (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
@@ -141,17 +136,9 @@ class CostStudy:
                 "(a fixed threshold); use coverage=simulate"
             )
         (model,), (t,) = p.models, p.thresholds
-        c = cost_exact_coverage(
-            model.tpr(t),
-            model.fpr(t),
-            p.w,
-            p.n_pos,
-            p.n_neg,
-            s["confidence_level"],
-            interval_method(s),
-            s["pseudo_count"],
-            s["bootstrap"],
-        )
+        truths = (model.tpr(t), model.fpr(t))
+        options = interval_options(s, *COST_OPTIONS)
+        c = cost_exact_coverage(*truths, p.w, p.n_pos, p.n_neg, **options)
         return {"cover": c.cover, "below": c.below, "above": c.above, "width": c.width}
 
 
@@ -179,16 +166,7 @@ class PairedCostStudy(_PairedStudy):
         s, p = condition.settings, setup.payload
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        ci = cost_difference_ci(
-            *data,
-            p.w,
-            t1,
-            t2,
-            s["confidence_level"],
-            interval_method(s),
-            s["pseudo_count"],
-            s["bootstrap"],
-        )
+        ci = cost_difference_ci(*data, p.w, t1, t2, **interval_options(s, *COST_OPTIONS))
         target = setup.target
         if not _fixed_target(s):
             cost1, cost2 = _replication_targets(s, p, (ci.t1, ci.t2), data[0].size, data[2].size)

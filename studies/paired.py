@@ -19,14 +19,14 @@ import numpy as np
 from rocsim.core.intervals import PAIRED_METHODS
 from rocsim.core.paired_threshold import threshold_difference_ci
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS, vertical_difference_ci
-from rocsim.core.vertical import fpr_ranks
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, draw_class_counts
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
+    fpr_grid,
     grid_values,
-    interval_method,
+    interval_options,
     interval_outcome,
     paired_model_from_settings,
     rectangle_outcome,
@@ -43,9 +43,11 @@ class _Prepared:
     r: np.ndarray | None = None
 
 
-def _check_stratified(settings) -> None:
+def _paired_design(settings) -> tuple[PairedScoreModel, int, int]:
+    """The paired model and class sizes of a condition (stratified sampling and bootstrap)."""
     if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
         raise ValueError("paired studies use sampling=stratified and bootstrap=stratified")
+    return paired_model_from_settings(settings), *class_sizes(settings["n"], settings["pi"])
 
 
 class _PairedStudy:
@@ -74,9 +76,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
-        _check_stratified(s)
-        model = paired_model_from_settings(s)
-        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        model, n_pos, n_neg = _paired_design(s)
         q = grid_values(s["grid"])
         t1, t2 = model.thresholds_for_total_positive_ratio(
             q, pi=n_pos / (n_pos + n_neg), common=bool(s["model"].get("common_threshold"))
@@ -91,9 +91,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        ci = threshold_difference_ci(
-            *data, p.t1, p.t2, s["confidence_level"], interval_method(s), s["pseudo_count"]
-        )
+        ci = threshold_difference_ci(*data, p.t1, p.t2, **interval_options(s, "pseudo_count"))
         return rectangle_outcome(
             setup.target,
             setup.extra["target_fpr"],
@@ -112,12 +110,8 @@ class PairedVerticalStudy(_PairedStudy):
     protocol = "vertical_difference"
 
     def setup(self, condition: Condition) -> Setup:
-        s = condition.settings
-        _check_stratified(s)
-        model = paired_model_from_settings(s)
-        n_pos, n_neg = class_sizes(s["n"], s["pi"])
-        r = fpr_ranks(grid_values(s["grid"]), n_neg)
-        fpr = r / n_neg
+        model, n_pos, n_neg = _paired_design(condition.settings)
+        r, fpr = fpr_grid(condition.settings, n_neg)
         return Setup(
             x=fpr,
             target=model.tpr_difference_at_fpr(fpr),
@@ -126,7 +120,5 @@ class PairedVerticalStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
-        ci = vertical_difference_ci(
-            *data, setup.payload.r, s["confidence_level"], interval_method(s)
-        )
+        ci = vertical_difference_ci(*data, setup.payload.r, **interval_options(s))
         return interval_outcome(setup.target, ci.low, ci.high)

@@ -21,7 +21,7 @@ from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
     grid_values,
-    interval_method,
+    interval_options,
     model_from_settings,
     rectangle_outcome,
 )
@@ -62,15 +62,8 @@ class ThresholdStudy:
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, redraws = data
         s = condition.settings
-        ci = threshold_ci(
-            pos,
-            neg,
-            setup.payload.thresholds,
-            s["confidence_level"],
-            interval_method(s),
-            s["bootstrap"],
-            s["pseudo_count"],
-        )
+        options = interval_options(s, "bootstrap", "pseudo_count")
+        ci = threshold_ci(pos, neg, setup.payload.thresholds, **options)
         return {
             **rectangle_outcome(
                 setup.target,
@@ -85,17 +78,9 @@ class ThresholdStudy:
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        c = threshold_exact_coverage(
-            setup.target,
-            setup.extra["target_fpr"],
-            p.n_pos,
-            p.n_neg,
-            s["confidence_level"],
-            interval_method(s),
-            s["pseudo_count"],
-            s["bootstrap"],
-            s["sampling"],
-        )
+        options = interval_options(s, "pseudo_count", "bootstrap", "sampling")
+        truths = (setup.target, setup.extra["target_fpr"])
+        c = threshold_exact_coverage(*truths, p.n_pos, p.n_neg, **options)
         return {
             "cover": c.cover,
             "below": c.below,

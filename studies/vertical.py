@@ -13,14 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocsim.core.kernel import kernel_roc_ci
-from rocsim.core.vertical import VERTICAL_METHODS, fpr_ranks, vertical_ci
+from rocsim.core.vertical import VERTICAL_METHODS, vertical_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     class_sizes,
-    grid_values,
-    interval_method,
+    fpr_grid,
+    interval_options,
     interval_outcome,
     model_from_settings,
 )
@@ -50,8 +50,7 @@ class VerticalStudy:
             )
         model = model_from_settings(s)
         n_pos, n_neg = class_sizes(s["n"], s["pi"])
-        r = fpr_ranks(grid_values(s["grid"]), n_neg)
-        fpr = r / n_neg
+        r, fpr = fpr_grid(s, n_neg)
         return Setup(
             x=fpr,
             target=model.pos.sf(model.neg.isf(fpr)),
@@ -68,15 +67,8 @@ class VerticalStudy:
         if s["method"] == "kernel" and not s.get("method_target"):
             _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"])
         else:
-            ci = vertical_ci(
-                pos,
-                neg,
-                setup.payload.r,
-                s["confidence_level"],
-                interval_method(s),
-                s["bootstrap"],
-                s["pseudo_count"],
-            )
+            options = interval_options(s, "bootstrap", "pseudo_count")
+            ci = vertical_ci(pos, neg, setup.payload.r, **options)
             low, high = ci.low, ci.high
         return interval_outcome(setup.target, low, high)
 

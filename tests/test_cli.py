@@ -161,21 +161,9 @@ def test_sigkill_then_rerun_gives_the_same_bytes(tmp_path):
 
 
 def test_reproduce_writes_an_index(tmp_path):
-    done = run(
-        [
-            *REPRODUCE,
-            "--only",
-            "fig4_2",
-            "fig4_4",
-            "--replications",
-            "10",
-            "--n-jobs",
-            "1",
-            "--results-dir",
-            str(tmp_path),
-        ],
-        tmp_path,
-    )
+    options = "--only fig4_2 fig4_4 --replications 10 --n-jobs 1 --results-dir".split()
+    command = [*REPRODUCE, *options, str(tmp_path)]
+    done = run(command, tmp_path)
     assert done.returncode == 0, done.stderr
     index = (tmp_path / "index.md").read_text()
     page = (tmp_path / "index.html").read_text()
@@ -185,21 +173,7 @@ def test_reproduce_writes_an_index(tmp_path):
         assert (tmp_path / name / "coverage.csv").exists()
     assert "fig4_3" not in index and "fig4_3" not in page
     # a rerun recomputes nothing: every condition comes from the cache
-    again = run(
-        [
-            *REPRODUCE,
-            "--only",
-            "fig4_2",
-            "fig4_4",
-            "--replications",
-            "10",
-            "--n-jobs",
-            "1",
-            "--results-dir",
-            str(tmp_path),
-        ],
-        tmp_path,
-    )
+    again = run(command, tmp_path)
     assert again.returncode == 0, again.stderr
     for name in ("fig4_2", "fig4_4"):
         meta = json.loads((tmp_path / name / "meta.json").read_text())

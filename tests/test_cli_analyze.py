@@ -33,8 +33,11 @@ def data(tmp_path):
 
 
 def run(*args):
+    """``rocsim analyze`` with ``args``: strings are split at spaces into options, paths are
+    passed whole."""
+    tokens = [t for a in args for t in (a.split() if isinstance(a, str) else [str(a)])]
     return subprocess.run(
-        [sys.executable, "-c", SCRIPT, "analyze", *map(str, args)], capture_output=True, text=True
+        [sys.executable, "-c", SCRIPT, "analyze", *tokens], capture_output=True, text=True
     )
 
 
@@ -43,17 +46,7 @@ def test_two_models_from_csv_write_tables_figures_and_a_summary(data, tmp_path):
     out = tmp_path / "out"
     done = run(
         path,
-        "--label",
-        "outcome",
-        "--pos-label",
-        "sick",
-        "--score",
-        "old",
-        "--score",
-        "new",
-        "--averaging",
-        "vertical",
-        "--out",
+        "--label outcome --pos-label sick --score old --score new --averaging vertical --out",
         out,
     )
     assert done.returncode == 0, done.stderr
@@ -111,32 +104,11 @@ def test_missing_values_need_dropna(data, tmp_path):
     path, frame = data
     frame.loc[[3, 10], "new"] = np.nan
     frame.to_csv(path, index=False)
-    failed = run(
-        path,
-        "--label",
-        "outcome",
-        "--pos-label",
-        "sick",
-        "--score",
-        "new",
-        "--out",
-        tmp_path / "x",
-    )
+    failed = run(path, "--label outcome --pos-label sick --score new --out", tmp_path / "x")
     assert failed.returncode == 2
     assert failed.stderr.count("\n") == 1 and "--dropna" in failed.stderr
     assert "new (2)" in failed.stderr
-    done = run(
-        path,
-        "--label",
-        "outcome",
-        "--pos-label",
-        "sick",
-        "--score",
-        "new",
-        "--dropna",
-        "--out",
-        tmp_path / "x",
-    )
+    done = run(path, "--label outcome --pos-label sick --score new --dropna --out", tmp_path / "x")
     assert done.returncode == 0 and "dropped 2 row(s)" in done.stdout
 
 

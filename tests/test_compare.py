@@ -44,25 +44,15 @@ def test_jobs_are_grouped_by_everything_but_the_method(folder, key):
     assert group_key(folder) == key
 
 
+def sweep(results_dir, overrides: str) -> None:
+    """``rocsim`` with space-separated ``overrides``, writing to ``results_dir``."""
+    command = [sys.executable, "-c", "from rocsim.cli import main; main()", *overrides.split()]
+    extra = [f"results_dir={results_dir}", "n_jobs=1", "runner.progress=false"]
+    subprocess.run([*command, *extra], check=True, capture_output=True, timeout=300)
+
+
 def test_sweep_over_methods_writes_one_comparison(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from rocsim.cli import main; main()",
-            "-m",
-            "study=fig5_1",
-            "interval=wald,score,agresti",
-            "replications=40",
-            "grid.num=9",
-            "n_jobs=1",
-            "runner.progress=false",
-            f"results_dir={tmp_path}",
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    sweep(tmp_path, "-m study=fig5_1 interval=wald,score,agresti replications=40 grid.num=9")
     out = tmp_path / "fig5_1"  # overrides every job shares do not split the comparison
     summary = pd.read_csv(out / "method_comparison.csv")
     assert set(summary["method"]) == {"wald", "score", "agresti"}
@@ -79,24 +69,9 @@ def test_sweep_over_methods_writes_one_comparison(tmp_path):
 
 def test_sweep_over_a_new_grid_writes_one_table_and_figure(tmp_path):
     """An unbalanced design the thesis did not run: pi = 0.1 against 0.5, n = 50 and 500."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from rocsim.cli import main; main()",
-            "-m",
-            "study=fig4_4",
-            "size.pi=0.1,0.5",
-            "study.axes.n=[50,500]",
-            "replications=20",
-            "grid.num=5",
-            "n_jobs=1",
-            "runner.progress=false",
-            f"results_dir={tmp_path}",
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
+    sweep(
+        tmp_path,
+        "-m study=fig4_4 size.pi=0.1,0.5 study.axes.n=[50,500] replications=20 grid.num=5",
     )
     table = pd.read_csv(tmp_path / "fig4_4" / "sweep.csv")
     assert set(table["job"]) == {"size.pi=0.1", "size.pi=0.5"}

@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "custom_method"
 ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
 REPRODUCE = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()"]
+#: Overrides of a small study run (one n, five grid points, ten replications).
+SMALL = "study.axes.n=[50] grid.num=5 replications=10 results_dir=res n_jobs=1"
 
 
 # --- the same numbers as the built-ins, given as functions ------------------------------------
@@ -255,6 +257,11 @@ def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
     return done
 
 
+def run_rocsim(cwd: Path, arguments: str, **env: str) -> subprocess.CompletedProcess:
+    """``rocsim`` with space-separated ``arguments`` in ``cwd``; it must succeed."""
+    return run([*ROCSIM, *arguments.split()], cwd, **env)
+
+
 @pytest.fixture
 def example_dir(tmp_path):
     """A copy of the example: a user's folder with their modules and ``configs/``."""
@@ -262,18 +269,9 @@ def example_dir(tmp_path):
 
 
 def test_example_method_runs_in_a_sweep_and_its_comparison(example_dir):
-    run(
-        [
-            *ROCSIM,
-            "-m",
-            "study=fig4_3",
-            "interval=wald,mine",
-            "replications=20",
-            "grid.num=9",
-            "results_dir=res",
-            "n_jobs=1",
-        ],
+    run_rocsim(
         example_dir,
+        "-m study=fig4_3 interval=wald,mine replications=20 grid.num=9 results_dir=res n_jobs=1",
     )
     summary = pd.read_csv(example_dir / "res" / "fig4_3" / "method_comparison.csv")
     assert set(summary["method"]) == {"wald", "mine"}
@@ -285,20 +283,7 @@ def test_example_method_runs_in_a_sweep_and_its_comparison(example_dir):
 
 @pytest.mark.parametrize("study", ["fig4_4", "fig5_2"])
 def test_example_model_and_method_run_in_threshold_and_cost_studies(example_dir, study):
-    run(
-        [
-            *ROCSIM,
-            f"study={study}",
-            "model=gamma",
-            "interval=mine",
-            "replications=10",
-            "grid.num=5",
-            "study.axes.n=[50]",
-            "results_dir=res",
-            "n_jobs=1",
-        ],
-        example_dir,
-    )
+    run_rocsim(example_dir, f"study={study} model=gamma interval=mine {SMALL}")
     table = pd.read_csv(example_dir / "res" / study / "coverage.csv")
     assert set(table["method"]) == {"mine"}
     assert table["model_label"].str.startswith("gamma(3").all()
@@ -314,20 +299,7 @@ def test_example_vertical_method_joins_the_method_axis(example_dir):
         timeout=600,
     )
     assert done.returncode == 2 and "study.axes.method=[score,kernel,logit]" in done.stderr
-    run(
-        [
-            *ROCSIM,
-            "study=fig4_8",
-            "interval=logit",
-            "study.axes.method=[score,logit]",
-            "study.axes.n=[50]",
-            "replications=10",
-            "grid.num=5",
-            "results_dir=res",
-            "n_jobs=1",
-        ],
-        example_dir,
-    )
+    run_rocsim(example_dir, f"study=fig4_8 interval=logit study.axes.method=[score,logit] {SMALL}")
     table = pd.read_csv(example_dir / "res" / "fig4_8" / "coverage.csv")
     assert set(table["method"]) == {"score", "logit"}
 

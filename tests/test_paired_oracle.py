@@ -566,17 +566,8 @@ def test_monte_carlo_bootstrap_agrees_with_exact_threshold_law():
 @pytest.mark.parametrize(("pos1", "pos2", "neg1", "neg2"), PAIRED_TINY)
 def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_count, level):
     t1, t2 = some_pairs(pos1, pos2, neg1, neg2)
-    ci = threshold_difference_ci(
-        pos1,
-        pos2,
-        neg1,
-        neg2,
-        t1,
-        t2,
-        confidence_level=level,
-        method=method,
-        pseudo_count=pseudo_count,
-    )
+    data = (pos1, pos2, neg1, neg2)
+    ci = threshold_difference_ci(*data, t1, t2, level, method, pseudo_count)
     axis = math.sqrt(level)
     hand = {
         "score": score_by_hand,
@@ -700,58 +691,26 @@ def vertical_difference_law(pos1, pos2, neg1, neg2, r) -> dict[int, Fraction]:
     return law
 
 
+def case(name: str, scores: str):
+    """A tiny paired data set: ``"pos1 / pos2 / neg1 / neg2"``, scores separated by spaces."""
+    return pytest.param(*([float(x) for x in part.split()] for part in scores.split("/")), id=name)
+
+
 # (pos1, pos2, neg1, neg2): n+, n- in 2..4, with and without ties
 VERTICAL_TINY = [
-    pytest.param([0.9, 0.4], [0.3, 0.8], [0.7, 0.2], [0.1, 0.6], id="2x2-no-ties"),
-    pytest.param(
-        [0.9, 0.6, 0.3],
-        [0.5, 0.95, 0.1],
-        [0.8, 0.5, 0.1, 0.05],
-        [0.2, 0.7, 0.6, 0.0],
-        id="3x4-no-ties",
+    case("2x2-no-ties", "0.9 0.4 / 0.3 0.8 / 0.7 0.2 / 0.1 0.6"),
+    case("3x4-no-ties", "0.9 0.6 0.3 / 0.5 0.95 0.1 / 0.8 0.5 0.1 0.05 / 0.2 0.7 0.6 0.0"),
+    case("4x3-no-ties", "3.0 2.0 1.0 0.5 / 1.0 3.5 0.2 2.2 / 2.5 1.5 0.7 / 0.3 2.4 1.6"),
+    case("3x3-ties", "0.9 0.3 0.6 / 0.6 0.6 0.3 / 0.5 0.5 0.2 / 0.2 0.5 0.6"),
+    case("2x4-ties-neg", "1.0 0.0 / 0.0 1.0 / 0.5 0.5 0.5 0.1 / 0.5 0.1 0.1 0.5"),
+    case("4x3-ties-across", "0.5 0.7 0.2 0.5 / 0.5 0.2 0.9 0.5 / 0.5 0.2 0.9 / 0.9 0.5 0.5"),
+    case("4x4-ties", "2.0 1.0 1.0 0.0 / 1.0 1.0 0.0 2.0 / 1.0 1.0 0.0 -1.0 / 0.0 1.0 -1.0 1.0"),
+    case("2x2-all-equal", "1.0 1.0 / 1.0 1.0 / 1.0 1.0 / 1.0 1.0"),
+    case(
+        "3x4-identical-classifiers",
+        "0.9 0.1 0.5 / 0.9 0.1 0.5 / 0.4 0.8 0.2 0.4 / 0.4 0.8 0.2 0.4",
     ),
-    pytest.param(
-        [3.0, 2.0, 1.0, 0.5],
-        [1.0, 3.5, 0.2, 2.2],
-        [2.5, 1.5, 0.7],
-        [0.3, 2.4, 1.6],
-        id="4x3-no-ties",
-    ),
-    pytest.param(
-        [0.9, 0.3, 0.6], [0.6, 0.6, 0.3], [0.5, 0.5, 0.2], [0.2, 0.5, 0.6], id="3x3-ties"
-    ),
-    pytest.param(
-        [1.0, 0.0], [0.0, 1.0], [0.5, 0.5, 0.5, 0.1], [0.5, 0.1, 0.1, 0.5], id="2x4-ties-neg"
-    ),
-    pytest.param(
-        [0.5, 0.7, 0.2, 0.5],
-        [0.5, 0.2, 0.9, 0.5],
-        [0.5, 0.2, 0.9],
-        [0.9, 0.5, 0.5],
-        id="4x3-ties-across",
-    ),
-    pytest.param(
-        [2.0, 1.0, 1.0, 0.0],
-        [1.0, 1.0, 0.0, 2.0],
-        [1.0, 1.0, 0.0, -1.0],
-        [0.0, 1.0, -1.0, 1.0],
-        id="4x4-ties",
-    ),
-    pytest.param([1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], id="2x2-all-equal"),
-    pytest.param(
-        [0.9, 0.1, 0.5],
-        [0.9, 0.1, 0.5],
-        [0.4, 0.8, 0.2, 0.4],
-        [0.4, 0.8, 0.2, 0.4],
-        id="3x4-identical-classifiers",
-    ),
-    pytest.param(
-        [0.1, 0.8, 0.3],
-        [1.1, 1.8, 1.3],
-        [0.2, 0.9, 0.4, 0.0],
-        [1.2, 1.9, 1.4, 1.0],
-        id="3x4-shifted-copy",
-    ),
+    case("3x4-shifted-copy", "0.1 0.8 0.3 / 1.1 1.8 1.3 / 0.2 0.9 0.4 0.0 / 1.2 1.9 1.4 1.0"),
 ]
 
 

@@ -29,55 +29,41 @@ from rocsim.analysis import auc_ci as auc_interval
 EXIT_BAD_INPUT = 2
 
 
+#: Help of the options, by option.
+HELP = {
+    "data": "CSV or parquet file, one row per instance",
+    "--label": "column of the true labels",
+    "--score": "column of a classifier's scores (higher = positive); give it twice to compare "
+    "two classifiers (differences are second minus first)",
+    "--pos-label": "the positive label (needed unless labels are 0/1, -1/1 or booleans)",
+    "--at": "FPRs (vertical) or total positive ratios (threshold) in (0, 1), default 0.01..0.99",
+    "--w": "operating conditions of the cost curves, default 0.01 ... 0.99",
+    "--method": "ROC interval method (default score)",
+    "--dropna": "drop rows with a missing label or score (otherwise an error)",
+    "--out": "output folder (default ./rocsim-analysis)",
+}
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rocsim analyze",
         description="Exact bootstrap confidence intervals for one or two classifiers' ROC and "
         "cost curves, from a CSV or parquet file of labels and scores.",
     )
-    p.add_argument("data", type=Path, help="CSV or parquet file, one row per instance")
-    p.add_argument("--label", required=True, help="column of the true labels")
+    p.add_argument("data", type=Path, help=HELP["data"])
+    p.add_argument("--label", required=True, help=HELP["--label"])
     p.add_argument(
-        "--score",
-        required=True,
-        action="append",
-        metavar="COLUMN",
-        help="column of a classifier's scores (higher = positive); give it twice "
-        "to compare two classifiers (differences are second minus first)",
+        "--score", required=True, action="append", metavar="COLUMN", help=HELP["--score"]
     )
-    p.add_argument(
-        "--pos-label", help="the positive label (needed unless labels are 0/1, -1/1 or booleans)"
-    )
+    p.add_argument("--pos-label", help=HELP["--pos-label"])
     p.add_argument("--averaging", choices=AVERAGING, default="threshold")
-    p.add_argument(
-        "--at",
-        type=float,
-        nargs="+",
-        metavar="X",
-        help="FPRs (vertical) or total positive ratios (threshold) in (0, 1); "
-        "default 0.01 ... 0.99",
-    )
-    p.add_argument(
-        "--w",
-        type=float,
-        nargs="+",
-        metavar="W",
-        help="operating conditions of the cost curves, default 0.01 ... 0.99",
-    )
+    p.add_argument("--at", type=float, nargs="+", metavar="X", help=HELP["--at"])
+    p.add_argument("--w", type=float, nargs="+", metavar="W", help=HELP["--w"])
     p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--method", default="score", help="ROC interval method (default score)")
+    p.add_argument("--method", default="score", help=HELP["--method"])
     p.add_argument("--auc-method", choices=("delong", "exact_bootstrap"), default="delong")
-    p.add_argument(
-        "--dropna",
-        action="store_true",
-        help="drop rows with a missing label or score (otherwise an error)",
-    )
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=Path("rocsim-analysis"),
-        help="output folder (default ./rocsim-analysis)",
-    )
+    p.add_argument("--dropna", action="store_true", help=HELP["--dropna"])
+    p.add_argument("--out", type=Path, default=Path("rocsim-analysis"), help=HELP["--out"])
     return p
 
 

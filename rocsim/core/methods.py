@@ -99,6 +99,11 @@ def method_name(method: str | Callable) -> str:
     return getattr(target, "__qualname__", None) or getattr(target, "__name__", repr(method))
 
 
+def call_method(method: str | Callable, table: dict[str, Callable], *args):
+    """Call a checked method on ``args``: the row of ``table`` it names, or the function."""
+    return (table[method] if isinstance(method, str) else method)(*args)
+
+
 def check_method_function(method: Callable, protocol: str) -> Callable:
     """Return ``method`` once it has been seen to follow ``protocol`` (a key of
     :data:`PROTOCOLS`), or raise ``ValueError`` saying what is wrong with it."""

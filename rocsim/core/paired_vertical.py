@@ -16,9 +16,9 @@ import numpy as np
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw, overlaps
-from rocsim.core.methods import check_method, method_name
+from rocsim.core.methods import check_method
 from rocsim.core.paired_threshold import difference_pmf
-from rocsim.core.vertical import VerticalCI, check_ranks, vertical_distribution
+from rocsim.core.vertical import VerticalCI, check_ranks, vertical_distribution, wald_on_moments
 
 VERTICAL_DIFFERENCE_ALGORITHMS = ("auto", "exact", "hybrid")
 
@@ -233,25 +233,9 @@ def vertical_difference_ci(
         "vertical difference interval method",
     )
     law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm)
-    formula = VERTICAL_DIFFERENCE_METHODS[method] if isinstance(method, str) else method
-    low, high = formula(law, level)
-    return VerticalDifferenceCI(
-        law.r,
-        law.fpr,
-        law.mean,
-        law.var,
-        np.clip(low, -1, 1),
-        np.clip(high, -1, 1),
-        level,
-        method_name(method),
-        law.algorithm,
+    return VerticalDifferenceCI.of_method(
+        law, method, VERTICAL_DIFFERENCE_METHODS, level, (-1.0, 1.0), algorithm=law.algorithm
     )
-
-
-def _wald(law: VerticalDifference, level: float):
-    """``e +- z sqrt(v)`` on the bootstrap moments of ``dTPR``."""
-    half = normal_quantile(level) * np.sqrt(law.var)
-    return law.mean - half, law.mean + half
 
 
 def _score(law: VerticalDifference, level: float):
@@ -266,7 +250,7 @@ def _score(law: VerticalDifference, level: float):
 
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the bootstrap moments
 #: of ``dTPR``; a user's function with this signature works the same.
-VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = {"score": _score, "wald": _wald}
+VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = {"score": _score, "wald": wald_on_moments}
 
 
 def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndarray:

@@ -32,7 +32,7 @@ from scipy import special
 from rocsim.core._validation import check_choice, check_confidence_level, check_two_classes
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count, normal_quantile
-from rocsim.core.methods import check_method, method_name
+from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
@@ -364,6 +364,16 @@ class VerticalCI:
     confidence_level: float
     method: str
 
+    @classmethod
+    def of_method(cls, law, method, table, level: float, bounds=(0.0, 1.0), **extra):
+        """The intervals of ``method`` (a name in ``table`` or the user's function) on the
+        bootstrap law ``law``, clipped to ``bounds``; ``extra`` fields of a subclass."""
+        low, high = call_method(method, table, law, level)
+        low, high = (np.clip(b, *bounds) for b in (low, high))
+        return cls(
+            law.r, law.fpr, law.mean, law.var, low, high, level, method_name(method), **extra
+        )
+
 
 def vertical_ci(
     pos_scores,
@@ -417,18 +427,7 @@ def vertical_ci(
         law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap)
     else:
         law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
-    formula = VERTICAL_METHODS[method] if isinstance(method, str) else method
-    low, high = formula(law, level)
-    return VerticalCI(
-        law.r,
-        law.fpr,
-        law.mean,
-        law.var,
-        np.clip(low, 0, 1),
-        np.clip(high, 0, 1),
-        level,
-        method_name(method),
-    )
+    return VerticalCI.of_method(law, method, VERTICAL_METHODS, level)
 
 
 def _score(law: VerticalDistribution, level: float):
@@ -440,8 +439,9 @@ def _score(law: VerticalDistribution, level: float):
     return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
 
 
-def _wald(law: VerticalDistribution, level: float):
-    """``e +- z sqrt(v)`` on the exact bootstrap moments (``agresti``: on adjusted ones)."""
+def wald_on_moments(law, level: float):
+    """``e +- z sqrt(v)`` on the bootstrap mean and variance of ``law`` (one classifier, or
+    the difference of two; ``agresti``: on moments after adding pseudo-counts)."""
     half = normal_quantile(level) * np.sqrt(law.var)
     return law.mean - half, law.mean + half
 
@@ -459,7 +459,7 @@ def _percentile(law: VerticalDistribution, level: float):
 #: law of TPR; a user's function with this signature works the same (:mod:`rocsim.core.methods`).
 VERTICAL_METHODS: dict[str, Callable] = {
     "score": _score,
-    "wald": _wald,
-    "agresti": _wald,  # on the moments after adding pseudo-counts (see vertical_ci)
+    "wald": wald_on_moments,
+    "agresti": wald_on_moments,  # on the moments after adding pseudo-counts (see vertical_ci)
     "percentile": _percentile,
 }

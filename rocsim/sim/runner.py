@@ -202,21 +202,19 @@ def run_conditions(
             if progress_bar is not None:
                 progress_bar.update(1)
     elif todo:
-        blocks = _simulate(
-            kind,
-            conditions,
-            setups,
-            todo,
-            reps,
-            seed,
-            n_jobs,
-            block_size,
-            progress,
-            backend,
-            progress_bar,
-        )
-        for i, result, elapsed in blocks:
-            finish(i, result, elapsed)
+        own = dict(disable=not progress, desc=conditions[0].study, unit="rep", leave=False)
+        bar = progress_bar if progress_bar is not None else tqdm(total=len(todo) * reps, **own)
+        # dask is set up by backend_context (parallel_config); naming it here again makes
+        # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)
+        named = None if backend == "dask" else backend
+        with Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel:
+            tasks = _tasks(todo, reps, block_size)
+            for i, result, elapsed in _simulate(
+                parallel, kind, conditions, setups, tasks, seed, bar
+            ):
+                finish(i, result, elapsed)
+        if progress_bar is None:
+            bar.close()
     frames = []
     for i, condition in enumerate(conditions):
         frame = summarise(condition, setups[i], outcomes[i], reps)
@@ -257,57 +255,34 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
             cluster.close()
 
 
-def _simulate(
-    kind,
-    conditions,
-    setups,
-    todo,
-    reps,
-    seed,
-    n_jobs,
-    block_size,
-    progress,
-    backend,
-    shared_bar=None,
-):
+def _tasks(todo: list[int], reps: int, block_size: int) -> list[tuple[int, int, int]]:
+    """Replication blocks ``(condition index, start, stop)``, condition by condition."""
+    return [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
+
+
+def _simulate(parallel, kind, conditions, setups, tasks, seed, bar):
     """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
 
-    Tasks are ordered condition by condition and results come back in task order, so a
-    condition is complete when its last block arrives.
+    Tasks come condition by condition and ``parallel`` (a joblib generator) returns results in
+    task order, so a condition is complete when its last block (the one ending at the
+    condition's last replication) arrives.
     """
     import time
 
-    tasks = [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
-    bar = (
-        shared_bar
-        if shared_bar is not None
-        else tqdm(
-            total=len(todo) * reps,
-            disable=not progress,
-            desc=conditions[0].study,
-            unit="rep",
-            leave=False,
-        )
+    last = {i: b for i, _, b in tasks}
+    pending: dict[int, list] = {i: [] for i in last}
+    results = parallel(
+        delayed(run_block)(kind, conditions[i], setups[i], seed, a, b) for i, a, b in tasks
     )
-    pending: dict[int, list] = {i: [] for i in todo}
-    # dask is set up by backend_context (parallel_config); naming it here again makes
-    # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)
-    named = None if backend == "dask" else backend
-    with Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel:
-        results = parallel(
-            delayed(run_block)(kind, conditions[i], setups[i], seed, a, b) for i, a, b in tasks
-        )
-        clock = time.perf_counter()
-        for (i, a, b), block in zip(tasks, results):
-            pending[i].append(block)
-            bar.update(b - a)
-            if b == reps:
-                parts = pending.pop(i)
-                now = time.perf_counter()
-                yield i, {k: np.concatenate([p[k] for p in parts]) for k in block}, now - clock
-                clock = now
-    if shared_bar is None:
-        bar.close()
+    clock = time.perf_counter()
+    for (i, a, b), block in zip(tasks, results):
+        pending[i].append(block)
+        bar.update(b - a)
+        if b == last[i]:
+            parts = pending.pop(i)
+            now = time.perf_counter()
+            yield i, {k: np.concatenate([p[k] for p in parts]) for k in block}, now - clock
+            clock = now
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

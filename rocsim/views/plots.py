@@ -17,6 +17,14 @@ def _axes(ax):
     return ax
 
 
+def _roc_space(ax):
+    """Unit square, rate labels and the legend of a ROC plot."""
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+    ax.set(xlabel="false positive rate", ylabel="true positive rate")
+    ax.legend(loc="lower right", fontsize=8)
+    return ax
+
+
 def _thinned(fpr: np.ndarray, tpr: np.ndarray, points: int = 4000):
     """At most about ``points`` vertices of an empirical ROC curve (a million-row curve would
     make a slow, heavy PDF): the first and last, and one per 1/points step of the path."""
@@ -60,15 +68,7 @@ def plot_roc_bands(bands, ax=None):
             step="mid",
             label=f"{level} band (vertical averaging)",
         )
-    ax.set(
-        xlim=(0, 1),
-        ylim=(0, 1.01),
-        xlabel="false positive rate",
-        ylabel="true positive rate",
-        aspect="equal",
-    )
-    ax.legend(loc="lower right", fontsize=8)
-    return ax
+    return _roc_space(ax)
 
 
 def plot_cost_bands(bands, ax=None):
@@ -152,12 +152,4 @@ def plot_auc(result, ax=None):
         )
     for curve, label, color in zip(result.info["curves"], labels, DEFAULT_COLORS):
         ax.plot(*_thinned(*curve), color=color, lw=1.2, label=label)
-    ax.set(
-        xlim=(0, 1),
-        ylim=(0, 1.01),
-        xlabel="false positive rate",
-        ylabel="true positive rate",
-        aspect="equal",
-    )
-    ax.legend(loc="lower right", fontsize=8)
-    return ax
+    return _roc_space(ax)
