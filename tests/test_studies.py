@@ -20,6 +20,8 @@ def test_every_study_runs_small(small_study, tmp_path, name):
     assert len(table) == 9 * table["condition"].nunique()
     assert table["coverage"].between(0, 1).all() and np.isfinite(table["target"]).all()
     assert (output.directory / "coverage.png").exists()
+    # panel titles name one model (classifier 1's in paired designs), short enough to fit
+    assert table["model_label"].str.len().max() < 40
 
 
 @pytest.mark.slow

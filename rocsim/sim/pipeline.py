@@ -28,6 +28,7 @@ from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
 from rocsim.sim.io import atomic_write, remove_stale_parts
+from rocsim.sim.models import PairedScoreModel
 from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
@@ -198,10 +199,17 @@ def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:
         first += 1
     table.insert(first, "grid", grid)
     table["level"] = table["condition"].map(lambda c: by_label[c]["confidence_level"])
-    labels = {c: build_model(s["model"]).label() for c, s in by_label.items()}
+    labels = {c: _model_label(s["model"]) for c, s in by_label.items()}
     table["model_label"] = table["condition"].map(labels)
     table["mode"] = mode
     return table
+
+
+def _model_label(spec) -> str:
+    """A condition's score model in tables and panel titles; of a paired design, classifier
+    1's (the panels already name the correlation and the shift of classifier 2)."""
+    model = build_model(spec)
+    return (model.first if isinstance(model, PairedScoreModel) else model).label()
 
 
 def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float):
