@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from rocsim.sim.conditions import Condition, evaluate, expand_conditions, stable_int
+from rocsim.sim import pipeline
+from rocsim.sim.conditions import Condition, evaluate, expand_conditions
+from rocsim.sim.configs import available_studies
 from rocsim.sim.pipeline import run_study, study_conditions
+from rocsim.sim.provenance import code_hash, source_hash
 from rocsim.sim.runner import replication_rng, run_conditions
 from rocsim.studies import get_kind
 
@@ -15,22 +22,54 @@ def _csv(output):
     return (output.directory / "coverage.csv").read_bytes()
 
 
-def test_stable_int_is_not_python_hash():
-    # fixed value: sha256 of "fig4_3", first four bytes little-endian; same in every process
-    import hashlib
-
-    expected = int.from_bytes(hashlib.sha256(b"fig4_3").digest()[:4], "little")
-    assert stable_int("fig4_3") == expected
+BINORMAL = {"family": "binormal", "pos": {"mu": 1.0, "sd": 1.0}, "neg": {"mu": 0.0, "sd": 1.0}}
+DESIGN = {"model": BINORMAL, "n": 100, "pi": 0.5, "sampling": "stratified"}
 
 
-def test_replication_streams_differ_and_repeat():
-    c = Condition("s", {"theta": 1.0}, {})
-    a = replication_rng(1, c, 0).random(3)
-    assert np.array_equal(a, replication_rng(1, c, 0).random(3))
-    assert not np.array_equal(a, replication_rng(1, c, 1).random(3))
-    assert not np.array_equal(a, replication_rng(2, c, 0).random(3))
-    other = Condition("s", {"theta": 2.0}, {})
-    assert not np.array_equal(a, replication_rng(1, other, 0).random(3))
+def test_seeds_are_pinned():
+    """The data sets of a design never change between versions (constants computed once)."""
+    condition = Condition("fig4_2", {}, DESIGN)
+    assert condition.data_key() == "b43f5f9c066383e5"
+    assert replication_rng(20090914, condition, 0).random() == 0.054740155523338774
+    assert replication_rng(20090914, condition, 7).random() == 0.9193232376169126
+
+
+def test_replication_streams_depend_on_the_data_settings_only():
+    def first(seed, replication=0, study="s", **settings):
+        condition = Condition(study, {"k": 1}, {**DESIGN, **settings})
+        return replication_rng(seed, condition, replication).random(3)
+
+    a = first(1)
+    assert np.array_equal(a, first(1))
+    # how the data are analysed, or which study does it, does not change the data
+    assert np.array_equal(a, first(1, study="other", method="wald", confidence_level=0.9))
+    assert np.array_equal(a, first(1, bootstrap="full", pseudo_count=0.5, threshold="oracle"))
+    for changed in (
+        first(1, 1),
+        first(2),
+        first(1, n=101),
+        first(1, pi=0.3),
+        first(1, sampling="full"),
+        first(1, model={**BINORMAL, "family": "beta"}),
+    ):
+        assert not np.array_equal(a, changed)
+
+
+def test_methods_of_a_study_see_the_same_data(small_study, tmp_path):
+    """Contract: Wald and Agresti with pseudo-count 0 coincide, so on common random numbers
+    their coverage columns are identical (as sweep jobs and as a method axis)."""
+    wald = run_study(small_study("fig4_3", "interval=wald"), tmp_path / "w").table
+    agresti = run_study(
+        small_study("fig4_3", "interval=agresti", "interval.pseudo_count=0"), tmp_path / "a"
+    ).table
+    assert wald["coverage"].equals(agresti["coverage"])
+    axis = ("grid.num=9", "study.axes.theta=[3.0]")
+    wald = run_study(small_study("fig4_7", *axis, "study.axes.method=[wald]"), tmp_path / "v")
+    agresti = run_study(
+        small_study("fig4_7", *axis, "study.axes.method=[agresti]", "interval.pseudo_count=0"),
+        tmp_path / "g",
+    )
+    assert wald.table["coverage"].equals(agresti.table["coverage"])
 
 
 def test_identical_bytes_for_any_n_jobs_and_block_size(small_study, tmp_path):
@@ -49,6 +88,41 @@ def test_rerun_reuses_finished_conditions(small_study, tmp_path):
     second = run_study(cfg, tmp_path / "r")
     assert len(second.run.computed) == 1 and len(second.run.reused) == 3
     assert _csv(first) == _csv(second)
+
+
+def test_a_code_change_is_not_reused(small_study, tmp_path, monkeypatch):
+    """The cache is keyed by the hash of the computing code: same code, everything reused;
+    other code (as after any edit), everything recomputed."""
+    cfg = small_study("fig4_4")
+    first = run_study(cfg, tmp_path / "r")
+    same = run_study(cfg, tmp_path / "r")
+    assert same.run.computed == [] and len(same.run.reused) == 4
+    monkeypatch.setattr(pipeline, "code_hash", lambda: "0123456789abcdef")
+    changed = run_study(cfg, tmp_path / "r")
+    assert changed.run.reused == [] and len(changed.run.computed) == 4
+    assert _csv(first) == _csv(changed)
+    meta = json.loads((tmp_path / "r" / "meta.json").read_text())
+    assert meta["code_hash"] == "0123456789abcdef" and "git_dirty" in meta
+    assert meta["blas_threads"] and meta["computed_conditions"] == changed.run.computed
+
+
+def test_the_code_hash_sees_a_comment(tmp_path):
+    folder = Path(shutil.copytree(Path(pipeline.__file__).parent, tmp_path / "sim"))
+    before = source_hash([folder], "1.0")
+    runner = folder / "runner.py"
+    runner.write_text(runner.read_text() + "# a comment\n")
+    assert source_hash([folder], "1.0") != before
+    assert source_hash([folder], "1.1") != source_hash([folder], "1.0")
+    assert len(code_hash()) == 16 and code_hash() == code_hash()
+
+
+@pytest.mark.parametrize("name", available_studies())
+def test_every_study_gives_the_same_bytes_for_one_or_two_jobs(small_study, tmp_path, name):
+    """Whatever BLAS threading the main process has: runs pin BLAS to one thread."""
+    small = ("replications=6", "grid.num=7", "runner.block_size=2")
+    one = run_study(small_study(name, *small, "n_jobs=1"), tmp_path / "one")
+    two = run_study(small_study(name, *small, "n_jobs=2"), tmp_path / "two")
+    assert _csv(one) == _csv(two)
 
 
 def test_changed_settings_are_not_reused(small_study, tmp_path):

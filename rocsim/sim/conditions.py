@@ -35,6 +35,10 @@ SETTING_AXES = (
 )
 
 
+#: Settings that determine a replication's data set, hence its seed; the others only analyse it.
+DATA_SETTINGS = ("model", "n", "pi", "sampling")
+
+
 @dataclass(frozen=True)
 class Condition:
     """One condition of a study.
@@ -61,16 +65,19 @@ class Condition:
 
     def key(self) -> str:
         """Digest of everything that determines the condition's results."""
-        blob = json.dumps([self.study, self.params, self.settings], sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return _digest([self.study, self.params, self.settings])
+
+    def data_key(self) -> str:
+        """Digest of the settings that determine the condition's data sets (:data:`DATA_SETTINGS`):
+        conditions that differ only in how they analyse the data (interval method, level,
+        pseudo-count, bootstrap formulas, threshold rule) and studies that share a design draw
+        the same data sets, replication by replication (common random numbers)."""
+        return _digest({name: self.settings.get(name) for name in DATA_SETTINGS})
 
 
-def stable_int(text: str) -> int:
-    """A 32-bit integer derived from ``text`` that is the same in every process and run.
-
-    Python's ``hash()`` is salted per process, so seeds never use it.
-    """
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+def _digest(value: Any) -> str:
+    blob = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def expand_conditions(

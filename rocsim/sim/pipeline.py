@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from rocsim.sim.configs import available_studies
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
 from rocsim.sim.io import atomic_write, remove_stale_parts
 from rocsim.sim.models import PairedScoreModel
+from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_state
 from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
@@ -47,6 +47,7 @@ PACKAGES = (
     "matplotlib",
     "pyarrow",
     "tqdm",
+    "threadpoolctl",
 )
 
 
@@ -167,6 +168,8 @@ def run_study(
     seed = _nonnegative_int(cfg["seed"], "seed")
     n_jobs = _int(cfg["n_jobs"], "n_jobs")
     out_dir = Path(out_dir or Path(cfg["results_dir"]) / study["name"])
+    extensions = extension_hash(c.settings for c in conditions)
+    code = {"code_hash": code_hash(), "extension_hash": extensions or None}
     runner = cfg.get("runner", {})
     with backend_context(runner.get("backend"), runner.get("scheduler")):
         run = run_conditions(
@@ -178,6 +181,7 @@ def run_study(
             n_jobs=n_jobs,
             block_size=int(runner.get("block_size", 50)),
             cache_dir=out_dir / ".cache",
+            cache_tag=code["code_hash"] + (code["extension_hash"] or ""),
             progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
             backend=runner.get("backend"),
             progress_bar=progress_bar,
@@ -185,7 +189,7 @@ def run_study(
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
     run.table = table
     wall = time.perf_counter() - started
-    _write_outputs(out_dir, table, cfg, run, wall)
+    _write_outputs(out_dir, table, cfg, run, wall, code)
     for folder in (out_dir, out_dir / ".cache"):
         remove_stale_parts(folder, started_at)
     return StudyOutput(out_dir, run, wall)
@@ -212,7 +216,7 @@ def _model_label(spec) -> str:
     return (model.first if isinstance(model, PairedScoreModel) else model).label()
 
 
-def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float):
+def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float, code):
     atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
     meta = {
@@ -229,7 +233,9 @@ def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall
         "packages": _versions(),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
-        "git_commit": _git_commit(),
+        **code,
+        **git_state(),
+        "blas_threads": blas_threads(),
         "command": sys.argv,
     }
     atomic_write(
@@ -258,26 +264,6 @@ def _versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[name] = "not installed"
     return out
-
-
-def _git_commit() -> str | None:
-    """The commit of the source checkout rocsim runs from (editable install), else ``None``:
-    an installed wheel has no commit, and the folder around site-packages may be some other
-    repository."""
-    checkout = Path(__file__).resolve().parents[2]
-    if not (checkout / "pyproject.toml").is_file() or not (checkout / "studies").is_dir():
-        return None
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(checkout), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None
 
 
 def _int(value, name: str) -> int:

@@ -24,9 +24,10 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from rocsim.sim.conditions import Condition, stable_int
+from rocsim.sim.conditions import Condition
 from rocsim.sim.io import atomic_write
 
 #: Per-grid-point outcomes every ``analyse`` returns.
@@ -64,19 +65,29 @@ class StudyKind(Protocol):
 
 
 def replication_rng(seed: int, condition: Condition, replication: int) -> np.random.Generator:
-    """Random generator of one replication, keyed by (seed, study, condition, replication)."""
-    key = (stable_int(condition.study), stable_int(condition.label), replication)
+    """Random generator of one replication, keyed by (seed, data settings, replication).
+
+    The key is the condition's :meth:`~rocsim.sim.conditions.Condition.data_key`, not its study
+    or label: every interval method, level or pseudo-count of a design, in one study or across
+    studies and sweep jobs, is judged on the same data sets (common random numbers).
+    """
+    key = (int(condition.data_key(), 16), replication)
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
 def run_block(
     kind: StudyKind, condition: Condition, setup: Setup, seed: int, start: int, stop: int
 ) -> dict[str, np.ndarray]:
-    """Replications ``start .. stop-1`` of a condition, stacked per outcome."""
+    """Replications ``start .. stop-1`` of a condition, stacked per outcome.
+
+    BLAS runs single-threaded here, in a worker or in the main process alike: a threaded
+    reduction may sum in another order, and results must not depend on ``n_jobs``.
+    """
     rows = []
-    for r in range(start, stop):
-        data = kind.generate(condition, setup, replication_rng(seed, condition, r))
-        rows.append(kind.analyse(condition, setup, data))
+    with threadpool_limits(limits=1):
+        for r in range(start, stop):
+            data = kind.generate(condition, setup, replication_rng(seed, condition, r))
+            rows.append(kind.analyse(condition, setup, data))
     return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
 
 
@@ -136,6 +147,7 @@ def run_conditions(
     n_jobs: int = 1,
     block_size: int = 50,
     cache_dir: Path | None = None,
+    cache_tag: str = "",
     progress: bool = True,
     backend: str | None = None,
     progress_bar: tqdm | None = None,
@@ -157,6 +169,9 @@ def run_conditions(
         Replications per joblib task. Results do not depend on it.
     cache_dir : Path, optional
         Where finished conditions are kept; a rerun reuses them.
+    cache_tag : str
+        Part of every cache file's name: the hash of the code that computes (see
+        :func:`rocsim.sim.provenance.code_hash`), so that other code never reuses them.
     progress : bool
         Show a progress bar over replications.
     backend : str, optional
@@ -176,7 +191,7 @@ def run_conditions(
     conditions = list(conditions)
     reps = int(replications) if coverage == "simulate" else 0
     setups = [kind.setup(c) for c in conditions]
-    paths = [_cache_path(cache_dir, c, seed, reps, coverage) for c in conditions]
+    paths = [_cache_path(cache_dir, c, seed, reps, coverage, cache_tag) for c in conditions]
     outcomes: dict[int, dict[str, np.ndarray]] = {}
     reused, computed, seconds = [], [], {}
     for i, path in enumerate(paths):
@@ -198,7 +213,9 @@ def run_conditions(
     if coverage == "exact":
         for i in todo:
             start = time.perf_counter()
-            finish(i, kind.exact(conditions[i], setups[i]), time.perf_counter() - start)
+            with threadpool_limits(limits=1):  # as in run_block: one summation order
+                result = kind.exact(conditions[i], setups[i])
+            finish(i, result, time.perf_counter() - start)
             if progress_bar is not None:
                 progress_bar.update(1)
     elif todo:
@@ -290,8 +307,8 @@ def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
         np.savez(fh, **arrays)
 
 
-def _cache_path(cache_dir, condition, seed, reps, coverage) -> Path | None:
+def _cache_path(cache_dir, condition, seed, reps, coverage, tag) -> Path | None:
     if cache_dir is None:
         return None
-    name = f"{condition.key()}-{coverage}-r{reps}-s{seed}.npz"
+    name = f"{condition.key()}-{coverage}-r{reps}-s{seed}-{tag or 'untagged'}.npz"
     return Path(cache_dir) / name
