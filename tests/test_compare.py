@@ -67,6 +67,20 @@ def test_sweep_over_methods_writes_one_comparison(tmp_path):
     assert got == pytest.approx(expected)
 
 
+def test_methods_are_compared_on_paired_outcomes(tmp_path):
+    """Every job sees the same data sets, so each method is compared with the first one by
+    per-replication paired differences, whose standard error is far below the MCSE."""
+    sweep(tmp_path, "-m study=fig4_3 interval=wald,score replications=60 grid.num=9")
+    summary = pd.read_csv(tmp_path / "fig4_3" / "method_comparison.csv").set_index("method")
+    assert (summary["reference"] == "wald").all()
+    assert summary.loc["wald", "coverage_difference"] == 0
+    assert summary.loc["wald", "coverage_difference_se"] == 0
+    score = summary.loc["score"]
+    expected = score["mean_coverage"] - summary.loc["wald", "mean_coverage"]
+    assert score["coverage_difference"] == pytest.approx(expected, abs=1e-12)
+    assert 0 < score["coverage_difference_se"] < score["mean_mcse"] / 3
+
+
 def test_sweep_over_a_new_grid_writes_one_table_and_figure(tmp_path):
     """An unbalanced design the thesis did not run: pi = 0.1 against 0.5, n = 50 and 500."""
     sweep(

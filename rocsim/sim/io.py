@@ -12,6 +12,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 PART_SUFFIX = ".part"
 
 
@@ -28,6 +30,25 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def write_outcomes(path: Path, cover: dict[str, np.ndarray]) -> None:
+    """Write per-condition outcome matrices (``label -> (R, g)`` booleans) to ``path``, an
+    ``.npz`` readable by :func:`read_outcomes`; atomically."""
+    arrays = {f"condition_{i}": np.asarray(v) for i, v in enumerate(cover.values())}
+    labels = np.array(list(cover), dtype=str)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, labels=labels, **arrays)
+
+    atomic_write(path, write)
+
+
+def read_outcomes(path: Path) -> dict[str, np.ndarray]:
+    """The outcome matrices of :func:`write_outcomes`, by condition label."""
+    with np.load(path) as data:
+        return {str(label): data[f"condition_{i}"] for i, label in enumerate(data["labels"])}
 
 
 def remove_stale_parts(directory: Path, older_than: float) -> list[Path]:

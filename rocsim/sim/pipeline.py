@@ -26,7 +26,7 @@ from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
-from rocsim.sim.io import atomic_write, remove_stale_parts
+from rocsim.sim.io import atomic_write, remove_stale_parts, write_outcomes
 from rocsim.sim.models import PairedScoreModel
 from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_state
 from rocsim.sim.runner import (
@@ -219,6 +219,8 @@ def _model_label(spec) -> str:
 def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float, code):
     atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
+    if cfg["coverage"] == "simulate":  # per replication, for paired comparisons and windows
+        write_outcomes(out_dir / "outcomes.npz", run.cover)
     meta = {
         "study": cfg["study"]["name"],
         "config": plain_config(cfg),

@@ -135,6 +135,9 @@ class RunResult:
     computed: list[str]
     reused: list[str]
     seconds_per_condition: dict[str, float]
+    #: Per condition label, whether each replication's interval covered each grid point,
+    #: shape (R, g) (simulation), or the exact coverage, shape (g,).
+    cover: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def run_conditions(
@@ -240,7 +243,8 @@ def run_conditions(
         frame.insert(0, "condition", condition.label)
         frame.insert(0, "study", condition.study)
         frames.append(frame)
-    return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds)
+    cover = {c.label: np.asarray(outcomes[i]["cover"]) for i, c in enumerate(conditions)}
+    return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds, cover)
 
 
 @contextmanager

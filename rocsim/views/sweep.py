@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from hydra.experimental.callback import Callback
 
-from rocsim.sim.io import atomic_write, remove_stale_parts
+from rocsim.sim.io import atomic_write, read_outcomes, remove_stale_parts
 
 #: Job-folder parts that only choose the interval method (dropped to group jobs).
 _METHOD_KEYS = ("interval=", "interval.method=")
@@ -55,6 +56,50 @@ def method_summary(table: pd.DataFrame) -> pd.DataFrame:
     ).reset_index()
 
 
+def paired_differences(jobs: list[tuple[str, dict[str, np.ndarray]]]) -> pd.DataFrame:
+    """Per method, its coverage minus the first method's (the reference), averaged over every
+    condition and grid point, with the standard error of that average.
+
+    ``jobs`` pairs each method with its outcome matrices (condition label -> (R, g) booleans,
+    :func:`rocsim.sim.io.read_outcomes`). On common random numbers replication ``r`` of a
+    condition is the same data set for every method, so the error comes from the
+    per-replication paired differences (averaged over the grid first: points of one
+    replication share a test set), far smaller than that of either coverage.
+
+    Examples
+    --------
+    >>> a = {"c": np.array([[1, 1], [1, 0], [0, 1]], bool)}
+    >>> b = {"c": np.array([[1, 0], [1, 0], [0, 0]], bool)}
+    >>> d = paired_differences([("wald", a), ("score", b)])
+    >>> d["coverage_difference"].round(4).tolist(), d["coverage_difference_se"].round(4).tolist()
+    ([0.0, -0.3333], [0.0, 0.1667])
+    """
+    reference_name, reference = jobs[0]
+    rows = []
+    for name, outcomes in jobs:
+        shared = [
+            c for c in reference if c in outcomes and outcomes[c].shape == reference[c].shape
+        ]
+        if not shared or reference[shared[0]].ndim != 2:
+            continue
+        diff = np.hstack([outcomes[c].astype(float) - reference[c] for c in shared])
+        per_replication = diff.mean(axis=1)
+        se = per_replication.std(ddof=1) / np.sqrt(per_replication.size)
+        rows.append(
+            {
+                "method": name,
+                "reference": reference_name,
+                "coverage_difference": per_replication.mean(),
+                "coverage_difference_se": se if per_replication.size > 1 else np.nan,
+            }
+        )
+    return pd.DataFrame(rows, columns=PAIRED_COLUMNS)
+
+
+#: Columns :func:`paired_differences` adds to ``method_comparison.csv``.
+PAIRED_COLUMNS = ["method", "reference", "coverage_difference", "coverage_difference_se"]
+
+
 def overlay(
     table: pd.DataFrame, lines: str, plot: Mapping[str, Any], title: str, path: Path
 ) -> None:
@@ -75,13 +120,22 @@ def overlay(
 
 
 def write_comparison(
-    tables: list[pd.DataFrame], plot: Mapping[str, Any], title: str, out_dir: Path
+    tables: list[pd.DataFrame],
+    plot: Mapping[str, Any],
+    title: str,
+    out_dir: Path,
+    outcomes: list[dict[str, np.ndarray]] | None = None,
 ) -> Path:
-    """Overlay the methods of ``tables`` (one per method) and write the figure and summary."""
+    """Overlay the methods of ``tables`` (one per method) and write the figure and summary;
+    with the jobs' ``outcomes``, the summary has their paired coverage differences too."""
     table = pd.concat(tables, ignore_index=True)
     overlay(table, "method", plot, f"{title}\nmethods compared", out_dir / "method_comparison")
     path = out_dir / "method_comparison.csv"
     summary = method_summary(table)
+    if outcomes is not None:
+        methods = [t["method"].iloc[0] for t in tables]
+        paired = paired_differences(list(zip(methods, outcomes)))
+        summary = summary.merge(paired, on="method", how="left")
     atomic_write(path, lambda p: summary.to_csv(p, index=False))
     return path
 
@@ -119,9 +173,11 @@ def group_key(job_folder: str) -> str:
 
 
 def _sweep_tables(results_dir: Path, since: float) -> dict[Path, list[Path]]:
-    """coverage.csv of every sweep job finished after ``since``, by study folder."""
+    """coverage.csv of every sweep job finished after ``since``, by study folder, in the order
+    the jobs finished (the first method named in ``interval=a,b`` comes first)."""
     found: dict[Path, list[Path]] = {}
-    for csv in sorted(Path(results_dir).glob("*/*/coverage.csv")):
+    tables = Path(results_dir).glob("*/*/coverage.csv")
+    for csv in sorted(tables, key=lambda p: (p.stat().st_mtime, str(p))):
         if csv.stat().st_mtime >= since:
             found.setdefault(csv.parent.parent, []).append(csv)
     return found
@@ -163,12 +219,15 @@ def compare_sweep(results_dir: Path, since: float) -> list[Path]:
             continue
         config = _study_config(paths[0])
         out_dir = study_dir / key if key else study_dir
+        files = [p.parent / "outcomes.npz" for p in paths]
+        outcomes = [read_outcomes(f) for f in files] if all(f.exists() for f in files) else None
         written.append(
             write_comparison(
                 tables,
                 config["study"].get("plot") or {},
                 config["study"].get("title") or study_dir.name,
                 out_dir,
+                outcomes,
             )
         )
     return written
