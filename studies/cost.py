@@ -128,6 +128,11 @@ class CostStudy:
             (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
         return {**interval_outcome(target, ci.low, ci.high), "redraws": np.int64(redraws)}
 
+    def exact_is_cheap(self, condition: Condition, limit: int) -> bool:
+        """Whether the exact coverage is quick enough to compute beside a simulation: it sums
+        over the joint support of both classes' counts, so up to ``n = limit``."""
+        return condition.settings["n"] <= limit
+
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         if s["sampling"] != "stratified" or s["threshold"] != "oracle":  # then N+/n = pi too

@@ -76,6 +76,13 @@ class ThresholdStudy:
             "redraws": np.int64(redraws),
         }
 
+    def exact_is_cheap(self, condition: Condition, limit: int) -> bool:
+        """Whether the exact coverage is quick enough to compute beside a simulation: under
+        stratified sampling it is (one binomial sum per axis); under full sampling it mixes
+        over the class sizes, so only up to ``n = limit``."""
+        s = condition.settings
+        return s["sampling"] == "stratified" or s["n"] <= limit
+
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
         options = interval_options(s, "pseudo_count", "bootstrap", "sampling")

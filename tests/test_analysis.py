@@ -184,7 +184,9 @@ def test_ties_and_five_positives():
     assert set(np.round(bands.tpr * 5, 9)) <= set(range(6))
     vertical = rocsim.roc_ci(y, s, averaging="vertical")
     assert np.all(np.isfinite(vertical.tpr_low))
-    assert rocsim.cost_curve_ci(y, s).to_frame()["cost"].between(0, 1).all()
+    cost = rocsim.cost_curve_ci(y, s).to_frame()
+    np.testing.assert_allclose(cost["cost"], rocsim.cost_curve(s[y == 1], s[y == 0], cost["w"]))
+    assert ((cost["low"] <= cost["cost"]) & (cost["cost"] <= cost["high"])).all()
 
 
 @pytest.mark.parametrize(

@@ -54,26 +54,16 @@ def test_adjustment_study_is_one_sweep_over_the_pseudo_count():
     assert [c.settings for c in base] == [c.settings for c in swept]
 
 
-def test_exact_and_simulated_coverage_agree_on_fig5_1(small_study, tmp_path):
-    """Done-when: within 3.5 MCSE at >= 97% of the grid points, R = 1000."""
-    sim = run_study(small_study("fig5_1", "replications=1000", "n_jobs=2"), tmp_path / "sim").table
-    exact = run_study(small_study("fig5_1", "coverage=exact"), tmp_path / "exact").table
-    c = exact["coverage"].to_numpy()
-    mcse = np.sqrt(c * (1 - c) / 1000)
-    diff = np.abs(sim["coverage"].to_numpy() - c)
-    # where exact coverage is 1, a simulation can only agree exactly
-    agree = np.where(mcse > 0, diff <= 3.5 * mcse, diff == 0)
-    print(f"fig5_1 exact vs simulated: {agree.mean():.1%} of grid points within 3.5 MCSE")
-    assert agree.mean() >= 0.97, (agree.mean(), sim.loc[~agree, ["condition", "x"]])
-    assert np.all(exact["mcse"] == 0)
-
-
 @pytest.mark.parametrize("name", ["fig5_1", "fig5_3"])
-def test_empirical_threshold_rule_runs(small_study, tmp_path, name):
-    out = run_study(
-        small_study(name, "threshold=empirical", "grid.num=5", "replications=20"), tmp_path
-    )
-    assert out.table["coverage"].between(0, 1).all()
+def test_empirical_threshold_rule_covers_its_own_target(small_study, tmp_path, name):
+    """At the data's own threshold the target is that threshold's true cost, which changes
+    with every test set; scored against it, the intervals cover near the level in the middle
+    of the operating range (against the oracle threshold's cost they would not)."""
+    settings = ("threshold=empirical", "grid.num=5", "replications=200", "n_jobs=2")
+    table = run_study(small_study(name, *settings), tmp_path).table
+    middle = table[(table["x"] >= 0.25) & (table["x"] <= 0.75)]
+    assert abs(middle["coverage"].mean() - 0.9) < 0.05, middle["coverage"].describe()
+    assert (middle["coverage"] > 0.75).all()
 
 
 def test_exact_coverage_needs_a_fixed_threshold(small_study):

@@ -33,7 +33,7 @@ from rocsim.core.paired_threshold import (
     threshold_difference_ci,
     threshold_difference_distribution,
 )
-from rocsim.core.paired_vertical import vertical_difference_ci
+from rocsim.core.paired_vertical import vertical_difference, vertical_difference_ci
 
 
 def z_of(level):
@@ -656,13 +656,6 @@ def test_threshold_difference_ci_rejects_bad_options():
 
 
 # --- 5. vertical averaging: dTPR at FPR r / n- ------------------------------------------------
-
-
-def vertical_difference(*args, **kwargs):
-    """Imported at call time: the function may land after this file."""
-    from rocsim.core.paired_vertical import vertical_difference as func
-
-    return func(*args, **kwargs)
 
 
 def rth_largest(scores, counts, r):

@@ -11,6 +11,7 @@ import pytest
 
 from rocsim.cli.study import run_and_draw
 from rocsim.sim.configs import available_studies
+from rocsim.sim.io import read_outcomes
 
 
 @pytest.mark.parametrize("name", available_studies())
@@ -18,7 +19,16 @@ def test_every_study_runs_small(small_study, tmp_path, name):
     output = run_and_draw(small_study(name, "replications=5", "grid.num=9"), tmp_path / name)
     table = output.table
     assert len(table) == 9 * table["condition"].nunique()
-    assert table["coverage"].between(0, 1).all() and np.isfinite(table["target"]).all()
+    assert np.isfinite(table["target"]).all() and (table["mean_width"] >= 0).all()
+    # the table is the mean of the per-replication outcomes it was written with
+    outcomes = read_outcomes(output.directory / "outcomes.npz")
+    for label, part in table.groupby("condition", sort=False):
+        assert outcomes[label].shape == (5, 9)
+        np.testing.assert_array_equal(part["coverage"], outcomes[label].mean(axis=0))
+    # a replication covers, or misses below, or above (a rectangle may miss on both sides)
+    total = table["coverage"] + table["miss_low"] + table["miss_high"]
+    rectangle = table["grid"] == "q"
+    assert np.allclose(total[~rectangle], 1.0) and (total[rectangle] >= 1 - 1e-12).all()
     assert (output.directory / "coverage.png").exists()
     # panel titles name one model (classifier 1's in paired designs), short enough to fit
     assert table["model_label"].str.len().max() < 40

@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from rocsim.core._validation import check_choice, check_confidence_level
@@ -171,28 +172,55 @@ def run_study(
     extensions = extension_hash(c.settings for c in conditions)
     code = {"code_hash": code_hash(), "extension_hash": extensions or None}
     runner = cfg.get("runner", {})
+    common = {
+        "seed": seed,
+        "cache_dir": out_dir / ".cache",
+        "cache_tag": code["code_hash"] + (code["extension_hash"] or ""),
+    }
     with backend_context(runner.get("backend"), runner.get("scheduler")):
         run = run_conditions(
             kind,
             conditions,
             replications=replications,
-            seed=seed,
             coverage=cfg["coverage"],
             n_jobs=n_jobs,
             block_size=int(runner.get("block_size", 50)),
-            cache_dir=out_dir / ".cache",
-            cache_tag=code["code_hash"] + (code["extension_hash"] or ""),
             progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
             backend=runner.get("backend"),
             progress_bar=progress_bar,
+            **common,
         )
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
+    if cfg["coverage"] == "simulate":
+        limit = cfg.get("exact_beside_limit", 0) or 0
+        cheap = getattr(kind, "exact_is_cheap", lambda condition, limit: True)
+        # a user's method may be slow on the whole binomial support: coverage=exact gives it
+        small = [c for c in conditions if cheap(c, limit) and "method_target" not in c.settings]
+        exact = _exact_beside(kind, small, common)
+        rows = table.groupby("condition", sort=False).size()
+        table["exact_coverage"] = np.concatenate(
+            [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
+        )
     run.table = table
     wall = time.perf_counter() - started
     _write_outputs(out_dir, table, cfg, run, wall, code)
     for folder in (out_dir, out_dir / ".cache"):
         remove_stale_parts(folder, started_at)
     return StudyOutput(out_dir, run, wall)
+
+
+def _exact_beside(kind, conditions, common) -> dict[str, np.ndarray]:
+    """Exact coverage of ``conditions`` by condition label, to draw beside the simulated
+    curve and check it against; empty where the study has none (paired designs, vertical
+    averaging, cost curves at empirical thresholds or under full sampling)."""
+    if not conditions:
+        return {}
+    try:
+        exact = run_conditions(kind, conditions, replications=0, coverage="exact", **common)
+    except ValueError:  # the kind (or these settings) have no exact coverage
+        return {}
+    rows = exact.table.groupby("condition", sort=False)["coverage"]
+    return {label: part.to_numpy() for label, part in rows}
 
 
 def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:

@@ -1,5 +1,6 @@
 """Coverage figures laid out like the thesis's: one panel per condition value, coverage
-against the grid, the nominal level dashed and a band of +-1.96 Monte Carlo standard errors.
+against the grid, the nominal level dashed, a band of +-1.96 Monte Carlo standard errors and,
+where the study has it, the exact coverage as a thin dotted line of the same colour.
 
 Figures are :class:`matplotlib.figure.Figure` objects of their own, not pyplot's: saving them
 needs no backend, so drawing a study never changes the one a notebook or script chose.
@@ -111,6 +112,9 @@ def _draw_line(ax, part: pd.DataFrame, color: str, style: str, label: str | None
         ax.fill_between(
             x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2, linewidth=0
         )
+    exact = part["exact_coverage"].to_numpy() if "exact_coverage" in part else np.array([])
+    if np.any(np.isfinite(exact)):  # the exact coverage the simulation estimates, thin
+        ax.plot(x, exact, color=color, linestyle=":", linewidth=1.1)
 
 
 def _panel_title(sub: pd.DataFrame, keys: list[str], value: tuple) -> str:
