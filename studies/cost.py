@@ -89,6 +89,12 @@ def _replication_targets(settings, p: _Prepared, thresholds, n_pos: int, n_neg: 
     return [_true_cost(p, m, t, settings["bootstrap"], pi) for m, t in zip(p.models, thresholds)]
 
 
+def _has_exact(settings) -> bool:
+    """Whether the exact cost coverage exists: a fixed (oracle) threshold and stratified
+    sampling, so that N+/n = pi too."""
+    return settings["sampling"] == "stratified" and settings["threshold"] == "oracle"
+
+
 def _fixed_target(settings) -> bool:
     """Whether every replication has the setup's target (oracle thresholds, no sample prior)."""
     return settings["threshold"] == "oracle" and not _sample_prior(settings)
@@ -128,14 +134,15 @@ class CostStudy:
             (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
         return {**interval_outcome(target, ci.low, ci.high), "redraws": np.int64(redraws)}
 
-    def exact_is_cheap(self, condition: Condition, limit: int) -> bool:
-        """Whether the exact coverage is quick enough to compute beside a simulation: it sums
-        over the joint support of both classes' counts, so up to ``n = limit``."""
-        return condition.settings["n"] <= limit
+    def exact_beside(self, condition: Condition, limit: int) -> bool:
+        """Whether to compute the exact coverage beside a simulation: it exists for a fixed
+        threshold under stratified sampling, and sums over the joint support of both classes'
+        counts, so only up to ``n = limit``."""
+        return _has_exact(condition.settings) and condition.settings["n"] <= limit
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        if s["sampling"] != "stratified" or s["threshold"] != "oracle":  # then N+/n = pi too
+        if not _has_exact(s):
             raise ValueError(
                 "exact cost coverage needs sampling=stratified and threshold=oracle "
                 "(a fixed threshold); use coverage=simulate"

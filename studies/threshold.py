@@ -76,8 +76,8 @@ class ThresholdStudy:
             "redraws": np.int64(redraws),
         }
 
-    def exact_is_cheap(self, condition: Condition, limit: int) -> bool:
-        """Whether the exact coverage is quick enough to compute beside a simulation: under
+    def exact_beside(self, condition: Condition, limit: int) -> bool:
+        """Whether to compute the exact coverage beside a simulation (quickly enough): under
         stratified sampling it is (one binomial sum per axis); under full sampling it mixes
         over the class sizes, so only up to ``n = limit``."""
         s = condition.settings

@@ -182,6 +182,19 @@ def test_every_protocol_probe_runs_a_builtin():
         assert check_method_function(function, protocol) is function
 
 
+def test_checked_functions_are_not_kept_alive():
+    """A fresh function per call (a lambda in a loop) is probed each time and then freed."""
+    import gc
+
+    from rocsim.core import methods
+
+    before = len(methods._CHECKED)
+    for _ in range(20):
+        rocsim.proportion_ci([1, 2], [10, 10], method=lambda x, n, level: (x / n, x / n))
+    gc.collect()
+    assert len(methods._CHECKED) == before
+
+
 def test_pseudo_count_is_refused_for_a_function():
     with pytest.raises(ValueError, match=r"pseudo_count.*my_wald"):
         rocsim.proportion_ci([1], [10], method=my_wald, pseudo_count=1)

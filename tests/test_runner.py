@@ -200,6 +200,19 @@ def test_exact_coverage_of_the_worked_example(small_study, tmp_path):
     assert row["target"] == pytest.approx(0.25998, abs=5e-6)
 
 
+@pytest.mark.parametrize(
+    ("study", "has_exact"), [("fig5_1", True), ("fig5_4", False), ("fig4_5", False)]
+)
+def test_exact_coverage_beside_only_where_it_exists(small_study, tmp_path, study, has_exact):
+    """fig5_4 samples the full test set (no exact cost coverage), fig4_5 is paired."""
+    table = run_study(small_study(study, "replications=5", "grid.num=5"), tmp_path).table
+    assert (
+        table["exact_coverage"].notna().all()
+        if has_exact
+        else table["exact_coverage"].isna().all()
+    )
+
+
 def test_exact_full_sampling_matches_simulation(small_study, tmp_path):
     overrides = ("study.axes.n=[25]", "study.axes.scheme=[full]", "replications=2000")
     table = run_study(small_study("fig4_10", *overrides, "n_jobs=2"), tmp_path / "s").table

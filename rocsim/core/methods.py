@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -87,8 +88,8 @@ PROTOCOLS: dict[str, MethodProtocol] = {
     ),
 }
 
-# methods already probed, by (id, protocol); the method is kept so that its id stays its own
-_CHECKED: dict[tuple[int, str], Callable] = {}
+# protocols each method has passed; weak keys, so that checked functions can still be freed
+_CHECKED: weakref.WeakKeyDictionary[Callable, set[str]] = weakref.WeakKeyDictionary()
 
 
 def method_name(method: str | Callable) -> str:
@@ -107,9 +108,11 @@ def call_method(method: str | Callable, table: dict[str, Callable], *args):
 def check_method_function(method: Callable, protocol: str) -> Callable:
     """Return ``method`` once it has been seen to follow ``protocol`` (a key of
     :data:`PROTOCOLS`), or raise ``ValueError`` saying what is wrong with it."""
-    key = (id(method), protocol)
-    if _CHECKED.get(key) is method:
-        return method
+    try:
+        if protocol in _CHECKED.get(method, ()):
+            return method
+    except TypeError:  # not weakly referenceable: probed at every call
+        pass
     spec = PROTOCOLS[protocol]
     name = method_name(method)
     args, shape = spec.probe()
@@ -131,7 +134,10 @@ def check_method_function(method: Callable, protocol: str) -> Callable:
             f"{spec.signature}: {type(err).__name__}: {err}"
         ) from err
     _check_bounds(bounds, shape, name, spec.signature)
-    _CHECKED[key] = method
+    try:
+        _CHECKED.setdefault(method, set()).add(protocol)
+    except TypeError:
+        pass
     return method
 
 

@@ -193,9 +193,10 @@ def run_study(
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
     if cfg["coverage"] == "simulate":
         limit = cfg.get("exact_beside_limit", 0) or 0
-        cheap = getattr(kind, "exact_is_cheap", lambda condition, limit: True)
-        # a user's method may be slow on the whole binomial support: coverage=exact gives it
-        small = [c for c in conditions if cheap(c, limit) and "method_target" not in c.settings]
+        # kinds without exact coverage have no exact_beside; a user's method may be slow on
+        # the whole binomial support (coverage=exact gives it)
+        beside = getattr(kind, "exact_beside", lambda condition, limit: False)
+        small = [c for c in conditions if beside(c, limit) and "method_target" not in c.settings]
         exact = _exact_beside(kind, small, common)
         rows = table.groupby("condition", sort=False).size()
         table["exact_coverage"] = np.concatenate(
@@ -210,15 +211,11 @@ def run_study(
 
 
 def _exact_beside(kind, conditions, common) -> dict[str, np.ndarray]:
-    """Exact coverage of ``conditions`` by condition label, to draw beside the simulated
-    curve and check it against; empty where the study has none (paired designs, vertical
-    averaging, cost curves at empirical thresholds or under full sampling)."""
+    """Exact coverage of ``conditions`` (those the kind's ``exact_beside`` chose) by condition
+    label, to draw beside the simulated curve and check it against."""
     if not conditions:
         return {}
-    try:
-        exact = run_conditions(kind, conditions, replications=0, coverage="exact", **common)
-    except ValueError:  # the kind (or these settings) have no exact coverage
-        return {}
+    exact = run_conditions(kind, conditions, replications=0, coverage="exact", **common)
     rows = exact.table.groupby("condition", sort=False)["coverage"]
     return {label: part.to_numpy() for label, part in rows}
 
