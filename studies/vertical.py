@@ -65,7 +65,8 @@ class VerticalStudy:
         pos, neg, _ = data
         s = condition.settings
         if s["method"] == "kernel" and not s.get("method_target"):
-            _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"])
+            scale = s.get("bandwidth_scale", 1.0)
+            _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"], scale)
         else:
             options = interval_options(s, "bootstrap", "pseudo_count")
             ci = vertical_ci(pos, neg, setup.payload.r, **options)

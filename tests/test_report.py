@@ -29,7 +29,7 @@ def test_condition_summary_by_hand():
     assert got["at w"].tolist() == [0.5, 0.9]
 
 
-def test_report_has_figure_caption_settings_verdict_and_table(tmp_path):
+def test_report_has_figure_caption_settings_and_table(tmp_path):
     cfg = plain_config(compose_study("fig5_8"))
     entry = ReportEntry("fig5_8", cfg, table(), tmp_path / "fig5_8", 1.25)
     md, page = write_report(tmp_path, [entry], 3.0)
@@ -38,7 +38,7 @@ def test_report_has_figure_caption_settings_verdict_and_table(tmp_path):
         assert "fig5_8/coverage.png" in doc
         assert "The Agresti" in doc  # the thesis's caption, translated
         assert "pseudo-count 0.5" in doc and "level 0.9" in doc
-        assert "Partly agrees" in doc  # the thesis-vs-ours line
+        assert "No claims of the thesis are checked" in doc  # none given to this entry
         assert "0.9133" in doc and "wall time 1.2 s" in doc
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
 
@@ -49,8 +49,59 @@ def test_settings_line_names_the_method_and_the_schemes():
     assert "axes: theta in [0.75, 1.5, 3.0, 5.0]" in line
 
 
-def test_every_thesis_figure_says_where_it_agrees_or_differs():
-    from rocsim.sim.configs import available_studies
+def claims_frame(holds) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "study": "fig5_8",
+            "claim": [f"c{i}" for i in range(len(holds))],
+            "thesis": "« phrase » (sentence)",
+            "check": "lowest coverage over w <= 0.1 < level-0.1 (= 0.8) [exact coverage]",
+            "value": 0.9,
+            "se": 0.0,
+            "holds": holds,
+        }
+    )
 
-    missing = [n for n in available_studies() if not compose_study(n).study.thesis]
-    assert missing == []
+
+def test_report_counts_claims_and_explains_the_failures(tmp_path):
+    from rocsim.cli.variants import VariantResult
+
+    cfg = plain_config(compose_study("fig5_8"))
+    variant = VariantResult(
+        "fig5_8",
+        "wide",
+        "Is it the width?",
+        ("model.pos.sd=3.75",),
+        ("c1",),
+        claims_frame([True, True]),
+        "It is the width.",
+        tmp_path / "v",
+    )
+    entries = [
+        ReportEntry(
+            "fig5_8",
+            cfg,
+            table(),
+            tmp_path / "fig5_8",
+            1.0,
+            claims_frame([True, False]),
+            [variant],
+        ),
+        ReportEntry("fig5_7", cfg, table(), tmp_path / "fig5_7", 1.0, claims_frame([True])),
+    ]
+    md, page = write_report(tmp_path, entries, 3.0)
+    for doc in (md.read_text(), page.read_text()):
+        assert "claims reproduced: 2 of 3" in doc
+        assert "Where we differ" in doc and "Is it the width?" in doc
+        assert "It is the width." in doc and "model.pos.sd=3.75" in doc
+        assert "« phrase » (sentence)" in doc
+    both = pd.read_csv(tmp_path / "claims.csv")
+    assert list(both.columns) == ["study", "claim", "thesis", "check", "value", "se", "holds"]
+    assert len(both) == 3
+
+
+def test_a_failing_claim_without_a_variant_is_said(tmp_path):
+    cfg = plain_config(compose_study("fig5_8"))
+    entry = ReportEntry("fig5_8", cfg, table(), tmp_path, 1.0, claims_frame([False]))
+    md, _ = write_report(tmp_path, [entry], 1.0)
+    assert "No variant run explains: c0." in md.read_text()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rocsim.cli._common import fail, version_line
 from rocsim.cli.study import compose_study, reject_unknown_choices, run_and_draw
+from rocsim.cli.variants import check_variants
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import remove_stale_parts
 from rocsim.sim.pipeline import plain_config, study_conditions
@@ -68,6 +69,10 @@ def reproduce(argv: list[str] | None = None) -> None:
     try:  # validate every study before running any
         per_condition = args.replications if args.coverage == "simulate" else 1
         units = [len(study_conditions(cfg)) * per_condition for cfg in configs]
+        for name, cfg in zip(names, configs):
+            study = plain_config(cfg)["study"]
+            claims = [c["claim"] for c in study.get("claims") or []]
+            check_variants(study.get("variants") or [], claims, name)
     except ValueError as err:
         fail(str(err), "rocsim-reproduce")
     entries = []
@@ -88,10 +93,34 @@ def reproduce(argv: list[str] | None = None) -> None:
                     name, plain_config(cfg), output.table, output.directory, output.wall_seconds
                 )
             )
+    entries = _with_claims_and_variants(entries, overrides, args)
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
+
+
+def _with_claims_and_variants(entries, overrides: list[str], args):
+    """Every study's claims evaluated once all studies ran (claims may compare studies), and
+    the variant runs of the claims that failed."""
+    from dataclasses import replace
+
+    from rocsim.cli.variants import needed, run_variant
+    from rocsim.sim.pipeline import write_claims
+
+    done = []
+    for entry in entries:
+        claims = write_claims(entry.cfg, entry.directory)
+        failing = set(claims.loc[~claims["holds"].astype(bool), "claim"])
+        variants = needed(entry.cfg["study"].get("variants") or [], failing)
+        results = []
+        for variant in variants:
+            print(f"{entry.name}: variant {variant['name']} ...", flush=True)
+            results.append(
+                run_variant(entry.name, variant, overrides, args.replications, args.results_dir)
+            )
+        done.append(replace(entry, claims=claims, variants=results))
+    return done
 
 
 def _compose(name: str, overrides: list[str]):

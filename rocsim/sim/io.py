@@ -32,15 +32,19 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
             os.unlink(tmp)
 
 
-def write_outcomes(path: Path, cover: dict[str, np.ndarray]) -> None:
+def write_outcomes(
+    path: Path, cover: dict[str, np.ndarray], data_keys: dict[str, str] | None = None
+) -> None:
     """Write per-condition outcome matrices (``label -> (R, g)`` booleans) to ``path``, an
-    ``.npz`` readable by :func:`read_outcomes`; atomically."""
+    ``.npz`` readable by :func:`read_outcomes`, with each condition's data key (conditions
+    with equal keys saw the same data sets); atomically."""
     arrays = {f"condition_{i}": np.asarray(v) for i, v in enumerate(cover.values())}
     labels = np.array(list(cover), dtype=str)
+    keys = np.array([(data_keys or {}).get(label, "") for label in cover], dtype=str)
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, labels=labels, **arrays)
+            np.savez_compressed(fh, labels=labels, data_keys=keys, **arrays)
 
     atomic_write(path, write)
 
@@ -49,6 +53,14 @@ def read_outcomes(path: Path) -> dict[str, np.ndarray]:
     """The outcome matrices of :func:`write_outcomes`, by condition label."""
     with np.load(path) as data:
         return {str(label): data[f"condition_{i}"] for i, label in enumerate(data["labels"])}
+
+
+def read_data_keys(path: Path) -> dict[str, str]:
+    """The data keys :func:`write_outcomes` stored, by condition label (empty if none)."""
+    with np.load(path) as data:
+        if "data_keys" not in data:
+            return {}
+        return {str(k): str(v) for k, v in zip(data["labels"], data["data_keys"]) if v}
 
 
 def remove_stale_parts(directory: Path, older_than: float) -> list[Path]:

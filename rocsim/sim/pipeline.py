@@ -24,6 +24,7 @@ from rocsim.core.cost import COST_PRIORS, THRESHOLD_RULES
 from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import check_method_function
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
+from rocsim.sim.claims import check_claims, evaluate_claims, load_study_data
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
@@ -59,6 +60,7 @@ class StudyOutput:
     directory: Path
     run: RunResult
     wall_seconds: float
+    claims: pd.DataFrame | None = None
 
     @property
     def table(self) -> pd.DataFrame:
@@ -87,6 +89,8 @@ def base_settings(cfg: Mapping[str, Any]) -> dict[str, Any]:
         "threshold": cfg["threshold"]["rule"],
         "cost_prior": cfg["cost_prior"],
     }
+    if interval.get("bandwidth_scale") is not None:  # kernel intervals (figures 4.6-4.8)
+        settings["bandwidth_scale"] = interval["bandwidth_scale"]
     spec = method_spec(interval)
     if spec:  # only then, so that built-in conditions keep their cache keys
         settings["method_target"] = spec
@@ -110,6 +114,7 @@ def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
         dict(study.get("models") or {}),
     )
     _check_method_axis(study, cfg["interval"])
+    check_claims(study.get("claims") or [], [*(study.get("axes") or {}), "method"], study["name"])
     for condition in conditions:
         validate_settings(condition.settings, kind)
     return conditions
@@ -204,10 +209,31 @@ def run_study(
         )
     run.table = table
     wall = time.perf_counter() - started
-    _write_outputs(out_dir, table, cfg, run, wall, code)
+    data_keys = {c.label: c.data_key() for c in conditions}
+    _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
+    claims = write_claims(cfg, out_dir)
     for folder in (out_dir, out_dir / ".cache"):
         remove_stale_parts(folder, started_at)
-    return StudyOutput(out_dir, run, wall)
+    return StudyOutput(out_dir, run, wall, claims)
+
+
+def write_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFrame:
+    """Evaluate the study's claims (``study.claims``, :mod:`rocsim.sim.claims`) on the results
+    in ``directory`` and write them to ``directory/claims.csv``. A claim comparing with
+    another study reads that study's results beside ``directory`` (``../<study>``) if the same
+    code made them, and is left out otherwise."""
+    cfg = plain_config(cfg)
+    study = cfg["study"]
+    data = load_study_data(directory, study["name"])
+    claims = list(study.get("claims") or [])
+    partners = {
+        name: load_study_data(Path(directory).parent / name, name, code_hash())
+        for name in {(c["check"].get("versus") or {}).get("study") for c in claims} - {None}
+    }
+    others = {name: d for name, d in partners.items() if d is not None}
+    frame = evaluate_claims(claims, data, list(study.get("axes") or {}), others)
+    atomic_write(Path(directory) / "claims.csv", lambda p: frame.to_csv(p, index=False))
+    return frame
 
 
 def _exact_beside(kind, conditions, common) -> dict[str, np.ndarray]:
@@ -241,11 +267,11 @@ def _model_label(spec) -> str:
     return (model.first if isinstance(model, PairedScoreModel) else model).label()
 
 
-def _write_outputs(out_dir: Path, table: pd.DataFrame, cfg, run: RunResult, wall: float, code):
+def _write_outputs(out_dir: Path, table, cfg, run: RunResult, wall: float, code, data_keys):
     atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
     if cfg["coverage"] == "simulate":  # per replication, for paired comparisons and windows
-        write_outcomes(out_dir / "outcomes.npz", run.cover)
+        write_outcomes(out_dir / "outcomes.npz", run.cover, data_keys)
     meta = {
         "study": cfg["study"]["name"],
         "config": plain_config(cfg),

@@ -20,14 +20,20 @@ from typing import Any
 
 #: Packages whose modules compute results.
 COMPUTING_PACKAGES = ("rocsim.core", "rocsim.sim", "rocsim.studies")
+#: Modules of those packages that only read results (checking the thesis's claims on a
+#: finished table): editing them must not recompute the simulations.
+READERS = frozenset({"sim/claims.py"})
 
 
-def source_hash(folders: Iterable[Path], salt: str = "") -> str:
+def source_hash(folders: Iterable[Path], salt: str = "", skip: Iterable[str] = ()) -> str:
     """Digest of ``salt`` and of every ``*.py`` file directly in ``folders`` (names and
-    bytes, in a fixed order)."""
+    bytes, in a fixed order), except those named ``<folder name>/<file>`` in ``skip``."""
     digest = hashlib.sha256(salt.encode())
+    skip = set(skip)
     for folder in folders:
         for path in sorted(Path(folder).glob("*.py")):
+            if f"{Path(folder).name}/{path.name}" in skip:
+                continue
             digest.update(f"\0{Path(folder).name}/{path.name}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -39,7 +45,7 @@ def code_hash() -> str:
     from rocsim import __version__
 
     folders = [Path(importlib.import_module(p).__file__).parent for p in COMPUTING_PACKAGES]
-    return source_hash(folders, __version__)
+    return source_hash(folders, __version__, READERS)
 
 
 def extension_hash(settings: Iterable[Mapping[str, Any]]) -> str:

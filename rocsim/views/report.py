@@ -1,15 +1,18 @@
 """The reproduction report: ``index.md`` and ``index.html`` over the studies' results.
 
+At the top, "claims reproduced: x of y" (the thesis's statements checked on the data,
+:mod:`rocsim.sim.claims`) and "Where we differ": every failing claim with the variant runs
+that could explain it and the reading their results support (:mod:`rocsim.cli.variants`).
 For each figure: our plot beside the thesis's caption (translated), the settings, a coverage
-table with Monte Carlo standard errors, the interval method, the wall time, and a line saying
-where our result and the thesis's text agree or differ (``study.thesis`` in the overlay).
+table with Monte Carlo standard errors, the wall time, and its claims: the thesis's sentence,
+the check, the measured value with its standard error, and whether it holds.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,8 @@ class ReportEntry:
     table: pd.DataFrame
     directory: Path
     wall_seconds: float
+    claims: pd.DataFrame | None = None  # claims.csv of the study
+    variants: Sequence[Any] = field(default_factory=tuple)  # VariantResult of its failures
 
 
 def condition_summary(table: pd.DataFrame) -> pd.DataFrame:
@@ -73,8 +78,11 @@ def settings_line(cfg: Mapping[str, Any]) -> str:
 def write_report(
     results_dir: Path, entries: Sequence[ReportEntry], total_seconds: float
 ) -> tuple[Path, Path]:
-    """Write ``index.md`` and ``index.html`` into ``results_dir``; returns both paths."""
+    """Write ``index.md``, ``index.html`` and ``claims.csv`` (every study's claims) into
+    ``results_dir``; returns the first two paths."""
     results_dir = Path(results_dir)
+    claims = all_claims(entries)
+    atomic_write(results_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
     md = _markdown(results_dir, entries, total_seconds)
     page = _html(results_dir, entries, total_seconds)
     md_path, html_path = results_dir / "index.md", results_dir / "index.html"
@@ -90,16 +98,55 @@ def _relative(results_dir: Path, directory: Path) -> str:
     ).as_posix()
 
 
-def _comparison(cfg) -> str:
-    return cfg["study"].get("thesis") or "No comparison with the thesis's text written yet."
+def claims_count(entries: Sequence[ReportEntry]) -> tuple[int, int]:
+    """(claims that hold, claims checked) over ``entries``."""
+    frames = [e.claims for e in entries if e.claims is not None]
+    if not frames:
+        return 0, 0
+    holds = pd.concat(frames)["holds"].astype(bool)
+    return int(holds.sum()), int(holds.size)
+
+
+def all_claims(entries: Sequence[ReportEntry]) -> pd.DataFrame:
+    """Every study's claims, one table (``<results_dir>/claims.csv``)."""
+    from rocsim.sim.claims import CLAIM_COLUMNS
+
+    frames = [e.claims for e in entries if e.claims is not None and len(e.claims)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=CLAIM_COLUMNS)
+
+
+def claims_line(entries: Sequence[ReportEntry]) -> str:
+    held, total = claims_count(entries)
+    return f"claims reproduced: {held} of {total}"
+
+
+def _failing(entry: ReportEntry) -> pd.DataFrame:
+    if entry.claims is None:
+        return pd.DataFrame()
+    return entry.claims[~entry.claims["holds"].astype(bool)]
+
+
+def _claim_cells(row) -> list[str]:
+    return [
+        str(row.claim),
+        str(row.thesis),
+        str(row.check),
+        f"{row.value:.4g}",
+        f"{row.se:.2g}",
+        "yes" if bool(row.holds) else "**no**",
+    ]
+
+
+_CLAIM_HEADER = ["claim", "thesis (quoted, translated)", "check", "value", "SE", "holds"]
 
 
 def _markdown(results_dir: Path, entries, total_seconds: float) -> str:
     lines = [
         "# rocsim: reproduced studies",
         "",
-        f"{len(entries)} studies; total wall time {total_seconds:.1f} s.",
+        f"{len(entries)} studies; total wall time {total_seconds:.1f} s; {claims_line(entries)}.",
         "",
+        *_markdown_differences(entries),
     ]
     for e in entries:
         rel = _relative(results_dir, e.directory)
@@ -112,15 +159,70 @@ def _markdown(results_dir: Path, entries, total_seconds: float) -> str:
             "",
             f"Settings: {settings_line(e.cfg)}; wall time {e.wall_seconds:.1f} s.",
             "",
-            f"**Thesis vs ours:** {_comparison(e.cfg)}",
-            "",
             _markdown_table(condition_summary(e.table)),
             "",
+            *_markdown_claims(e),
             f"Table: [{rel}/coverage.csv]({rel}/coverage.csv), figure as PDF: "
             f"[{rel}/coverage.pdf]({rel}/coverage.pdf)",
             "",
         ]
     return "\n".join(lines)
+
+
+def _markdown_claims(e: ReportEntry) -> list[str]:
+    if e.claims is None or not len(e.claims):
+        return ["No claims of the thesis are checked for this figure.", ""]
+    held = int(e.claims["holds"].astype(bool).sum())
+    rows = [_md_row(_CLAIM_HEADER), "|" + "---|" * len(_CLAIM_HEADER)]
+    rows += [_md_row(_claim_cells(row)) for row in e.claims.itertuples(index=False)]
+    return [f"**Claims:** {held} of {len(e.claims)} hold.", "", *rows, ""]
+
+
+def _md_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def _markdown_differences(entries) -> list[str]:
+    lines = ["## Where we differ", ""]
+    if not any(len(_failing(e)) for e in entries):
+        return [*lines, "Every claim checked holds.", ""]
+    for e in entries:
+        failing = _failing(e)
+        if not len(failing):
+            continue
+        lines += [f"### {e.name}", "", _md_row(_CLAIM_HEADER), "|" + "---|" * len(_CLAIM_HEADER)]
+        lines += [_md_row(_claim_cells(row)) for row in failing.itertuples(index=False)]
+        lines.append("")
+        unexplained = _unexplained(e, failing)
+        if unexplained:
+            lines += [f"No variant run explains: {', '.join(unexplained)}.", ""]
+        for v in e.variants:
+            claims = v.claims[v.claims["claim"].isin(v.explains)]
+            overrides = ", ".join(f"`{o}`" for o in v.overrides)
+            lines += [
+                f"**Variant `{v.name}`** ({overrides}): {v.question}",
+                "",
+                _md_row(_VARIANT_HEADER),
+                "|" + "---|" * len(_VARIANT_HEADER),
+                *[_md_row(_variant_cells(r)) for r in claims.itertuples(index=False)],
+                "",
+                f"*Reading:* {v.reading}",
+                "",
+            ]
+    return lines
+
+
+_VARIANT_HEADER = [h for h in _CLAIM_HEADER if not h.startswith("thesis")]
+
+
+def _variant_cells(row) -> list[str]:
+    cells = _claim_cells(row)
+    return cells[:1] + cells[2:]
+
+
+def _unexplained(e: ReportEntry, failing: pd.DataFrame) -> list[str]:
+    explained = {c for v in e.variants for c in v.explains}
+    return [c for c in failing["claim"] if c not in explained]
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -141,6 +243,11 @@ section { border-top: 1px solid #ccc; padding-top: 1em; margin-top: 2em; }
 .row img { width: 62%; border: 1px solid #ddd; }
 .row .text { flex: 1; min-width: 0; overflow-x: auto; }
 .caption { font-style: italic; }
+.claims td { text-align: left; vertical-align: top; }
+.claims td.num { text-align: right; white-space: nowrap; }
+.claims .no { color: #b00020; font-weight: bold; }
+.claims .yes { color: #1b7f3b; }
+.reading { background: #fff8e6; border-left: 4px solid #d89a3a; padding: 0.5em 0.8em; }
 .verdict { background: #f3f7ff; border-left: 4px solid #3a6fd8; padding: 0.5em 0.8em; }
 table { border-collapse: collapse; font-size: 0.9em; margin-top: 0.8em; }
 td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
@@ -158,7 +265,9 @@ def _html(results_dir: Path, entries, total_seconds: float) -> str:
         f"<style>{_STYLE}</style></head>",
         "<body><h1>rocsim: reproduced studies</h1>",
         f"<p>{len(entries)} studies; total wall time {total_seconds:.1f} s.</p>",
+        f'<p class="verdict"><b>{esc(claims_line(entries))}</b></p>',
         f"<p>{nav}</p>",
+        _html_differences(entries),
     ]
     for e in entries:
         rel = _relative(results_dir, e.directory)
@@ -174,12 +283,71 @@ def _html(results_dir: Path, entries, total_seconds: float) -> str:
             f'<p class="caption">Thesis caption (translated): '
             f"{esc(e.cfg['study'].get('caption') or '')}</p>",
             f"<p>Settings: {esc(settings_line(e.cfg))}; wall time {e.wall_seconds:.1f} s.</p>",
-            f'<p class="verdict"><b>Thesis vs ours:</b> {esc(_comparison(e.cfg))}</p>',
             summary,
             f'<p><a href="{esc(rel)}/coverage.csv">coverage.csv</a> · '
             f'<a href="{esc(rel)}/coverage.pdf">PDF</a> · '
             f'<a href="{esc(rel)}/meta.json">meta.json</a></p>',
-            "</div></div></section>",
+            "</div></div>",
+            _html_claims(e),
+            "</section>",
         ]
     parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _html_claim_rows(claims: pd.DataFrame, with_thesis: bool = True) -> str:
+    esc = html.escape
+    header = [h for h in _CLAIM_HEADER if with_thesis or not h.startswith("thesis")]
+    rows = ["<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"]
+    for row in claims.itertuples(index=False):
+        holds = bool(row.holds)
+        cells = [f"<td>{esc(str(row.claim))}</td>"]
+        cells += [f"<td>{esc(str(row.thesis))}</td>"] if with_thesis else []
+        cells += [
+            f"<td>{esc(str(row.check))}</td>",
+            f'<td class="num">{row.value:.4g}</td>',
+            f'<td class="num">{row.se:.2g}</td>',
+            f'<td class="{"yes" if holds else "no"}">{"yes" if holds else "no"}</td>',
+        ]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return '<table class="claims">' + "".join(rows) + "</table>"
+
+
+def _html_claims(e: ReportEntry) -> str:
+    if e.claims is None or not len(e.claims):
+        return "<p>No claims of the thesis are checked for this figure.</p>"
+    held = int(e.claims["holds"].astype(bool).sum())
+    return (
+        f"<h3>Claims: {held} of {len(e.claims)} hold</h3>"
+        + _html_claim_rows(e.claims)
+        + ('<p><a href="#differ">Where we differ</a></p>' if held < len(e.claims) else "")
+    )
+
+
+def _html_differences(entries) -> str:
+    esc = html.escape
+    parts = ['<section id="differ"><h2>Where we differ</h2>']
+    if not any(len(_failing(e)) for e in entries):
+        parts.append("<p>Every claim checked holds.</p>")
+    for e in entries:
+        failing = _failing(e)
+        if not len(failing):
+            continue
+        parts += [
+            f'<h3><a href="#{esc(e.name)}">{esc(e.name)}</a>: claims that fail</h3>',
+            _html_claim_rows(failing),
+        ]
+        unexplained = _unexplained(e, failing)
+        if unexplained:
+            parts.append(f"<p>No variant run explains: {esc(', '.join(unexplained))}.</p>")
+        for v in e.variants:
+            overrides = ", ".join(f"<code>{esc(o)}</code>" for o in v.overrides)
+            claims = v.claims[v.claims["claim"].isin(v.explains)]
+            parts += [
+                f"<h4>Variant {esc(v.name)} ({overrides})</h4>",
+                f"<p>{esc(v.question)}</p>",
+                _html_claim_rows(claims, with_thesis=False),
+                f'<p class="reading"><b>Reading:</b> {esc(v.reading)}</p>',
+            ]
+    parts.append("</section>")
     return "\n".join(parts)
