@@ -23,12 +23,16 @@ computes a statistic of :data:`STATISTICS`:
     the lowest / highest coverage of a cell;
 ``gap``
     the largest difference between the mean coverages of the lines of axis ``lines``
-    (e.g. the three correlations of a panel).
+    (e.g. the three correlations of a panel);
+``point_gap``
+    the largest difference between two lines at one grid point.
 
-``versus`` (a mapping overriding ``where`` and ``window``) subtracts the same statistic on a
-second selection. The value is compared with ``bound`` (a number, or ``level``,
-``level-0.05``, ...) by ``op`` (``<`` or ``>``); ``margin_se: k`` asks for the comparison to
-hold by ``k`` standard errors. ``each: [axes]`` evaluates the check within every combination
+``distance`` and ``deviation`` measure from ``target`` (default ``level``). ``versus`` (a
+mapping overriding ``where`` and ``window``, or naming another ``study`` whose results lie
+beside this one's) subtracts the same statistic on a second selection. The value is compared
+with ``bound`` (a number, or ``level``, ``level-0.05``, ...) by ``op`` (``<``, ``>``, or
+``abs<``, ``abs>`` on its absolute value); ``margin_se: k`` asks for the comparison to hold by
+``k`` standard errors. ``each: [axes]`` evaluates the check within every combination
 of those axes' values and holds only if it holds in all of them; the row reported is the
 group with the least room.
 
@@ -127,10 +131,11 @@ def _extreme(pick: Callable[[np.ndarray], int]) -> Callable[[Cells, float], Esti
     def statistic(cells: Cells, target: float) -> Estimate:
         where = [(label, j) for label, c in cells.coverage.items() for j in range(c.size)]
         values = np.concatenate(list(cells.coverage.values()))
-        label, j = where[int(pick(values))]
+        best = int(pick(values))
+        label, j = where[best]
         weights = {k: np.zeros(c.size) for k, c in cells.coverage.items()}
         weights[label][j] = 1.0
-        return Estimate(float(values[int(pick(values))]), weights)
+        return Estimate(float(values[best]), weights)
 
     return statistic
 

@@ -243,7 +243,7 @@ section { border-top: 1px solid #ccc; padding-top: 1em; margin-top: 2em; }
 .row img { width: 62%; border: 1px solid #ddd; }
 .row .text { flex: 1; min-width: 0; overflow-x: auto; }
 .caption { font-style: italic; }
-.claims td { text-align: left; vertical-align: top; }
+.claims td, .claims th { text-align: left; vertical-align: top; }
 .claims td.num { text-align: right; white-space: nowrap; }
 .claims .no { color: #b00020; font-weight: bold; }
 .claims .yes { color: #1b7f3b; }
