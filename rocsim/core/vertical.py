@@ -217,9 +217,11 @@ class _BinomialMixture:
         m = self.m
         centre = np.floor(np.nan_to_num(guess) * m)
         step = np.ceil(np.nan_to_num(spread) * m).astype(np.int64) + 1
-        low = np.clip(centre - step, -1, m).astype(np.int64)
-        high = np.clip(centre + step, -1, m).astype(np.int64)
-        # invariant sought: F(low) < p <= F(high), where F(-1) = 0 and F(m) = 1
+        # invariant sought: F(low) < p <= F(high), where F(-1) = 0 and F(m) = 1; so for
+        # 0 < p <= 1 low is in -1..m-1 and high in 0..m (a high of -1 would ask for F(-1),
+        # which bdtr answers with NaN, and a NaN comparison never widens the bracket)
+        low = np.clip(centre - step, -1, m - 1).astype(np.int64)
+        high = np.clip(centre + step, 0, m).astype(np.int64)
         check_low, check_high = low >= 0, high < m
         while check_low.any() or check_high.any():
             too_high = check_low & (self.cdf(np.maximum(low, 0), check_low) >= p)
