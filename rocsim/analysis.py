@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from rocsim.core._validation import check_choice, check_scores
+from rocsim.core._validation import check_choice, check_rates, check_scores
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.cost import cost_ci, cost_difference_ci
 from rocsim.core.counting import count_at_or_above
@@ -92,12 +92,7 @@ def _positive_label(values: np.ndarray, pos_label):
 def _grid(at, name: str) -> np.ndarray:
     """FPRs or total positive ratios strictly inside (0, 1), ``DEFAULT_GRID`` when ``at`` is
     None (the core would silently clip them to a rank or a threshold)."""
-    grid = DEFAULT_GRID if at is None else np.atleast_1d(np.asarray(at, dtype=float))
-    if grid.ndim != 1 or grid.size == 0 or not np.all(np.isfinite(grid)):
-        raise ValueError(f"{name} must be a non-empty 1-D array of finite numbers")
-    if np.any(grid <= 0) or np.any(grid >= 1):
-        raise ValueError(f"{name} must lie strictly between 0 and 1")
-    return grid
+    return DEFAULT_GRID if at is None else check_rates(at, name)
 
 
 def thresholds_at_ratio(scores: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -11,17 +11,53 @@ from collections.abc import Iterable
 import numpy as np
 
 
+def as_real_array(values, name: str) -> np.ndarray:
+    """``values`` as a float array, or a ``ValueError`` naming ``name`` for ragged, complex
+    or non-numeric input (numpy would drop an imaginary part or say only "could not convert
+    string to float")."""
+    try:
+        raw = np.asarray(values)
+    except ValueError:  # numpy refuses ragged nested sequences
+        raise ValueError(f"{name} must be an array of numbers, got a ragged sequence") from None
+    if np.iscomplexobj(raw) or any(isinstance(v, complex) for v in raw.ravel()[:1000]):
+        raise ValueError(f"{name} must hold real numbers, got complex values")
+    try:
+        return raw.astype(float)
+    except (ValueError, TypeError):
+        bad = next((v for v in raw.ravel().tolist() if not _is_number(v)), None)
+        raise ValueError(f"{name} must hold numbers, got {bad!r}") from None
+
+
+def _is_number(value) -> bool:
+    try:
+        float(value)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def check_scores(scores, name: str) -> np.ndarray:
     """Return ``scores`` as a finite, non-empty 1-D float array, or raise ``ValueError``."""
-    arr = np.asarray(scores, dtype=float) if not _is_ragged(scores) else None
-    if arr is None or arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of scores, got shape {_shape(scores)}")
+    arr = as_real_array(scores, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of scores, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty: both classes need at least one instance")
     if not np.all(np.isfinite(arr)):
         bad = int(np.count_nonzero(~np.isfinite(arr)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); scores must be finite")
     return arr
+
+
+def check_rates(values, name: str) -> np.ndarray:
+    """Rates (FPRs, total positive ratios) as a non-empty 1-D float array strictly inside
+    (0, 1), or ``ValueError`` naming ``name``."""
+    grid = np.atleast_1d(as_real_array(values, name))
+    if grid.ndim != 1 or grid.size == 0 or not np.all(np.isfinite(grid)):
+        raise ValueError(f"{name} must be a non-empty 1-D array of finite numbers")
+    if np.any(grid <= 0) or np.any(grid >= 1):
+        raise ValueError(f"{name} must lie strictly between 0 and 1")
+    return grid
 
 
 def check_two_classes(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray]:
@@ -104,18 +140,3 @@ def check_choice(value: str, valid: Iterable[str], name: str) -> str:
     if value not in valid:
         raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(valid)}")
     return value
-
-
-def _is_ragged(obj) -> bool:
-    try:
-        np.asarray(obj, dtype=float)
-    except (ValueError, TypeError):
-        return True
-    return False
-
-
-def _shape(obj) -> tuple[int, ...] | str:
-    try:
-        return np.shape(obj)
-    except ValueError:
-        return "ragged"

@@ -138,6 +138,10 @@ def check_paired_method(method: str | Callable) -> str | Callable:
     return check_method_choice(method, PAIRED_METHODS, "paired", "paired interval method")
 
 
+#: Largest pseudo-count accepted: far beyond any sensible adjustment, far below overflow.
+MAX_PSEUDO_COUNT = 1e300
+
+
 def check_pseudo_count(
     method: str, pseudo_count: float | None, default: float = AGRESTI_PSEUDO_COUNT
 ) -> float | None:
@@ -148,10 +152,26 @@ def check_pseudo_count(
         raise ValueError(
             f"pseudo_count applies to method='agresti' only, not {method_name(method)!r}"
         )
+    if not _is_real(pseudo_count):
+        raise ValueError(f"pseudo_count must be a number, got {pseudo_count!r}")
     value = float(pseudo_count)
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"pseudo_count must be a finite number >= 0, got {pseudo_count!r}")
+    # beyond MAX_PSEUDO_COUNT the adjusted size n + 2c overflows and the interval is garbage
+    if not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
+        raise ValueError(
+            f"pseudo_count must be a finite number in [0, {MAX_PSEUDO_COUNT:g}], "
+            f"got {pseudo_count!r}"
+        )
     return value
+
+
+def _is_real(value) -> bool:
+    if isinstance(value, bool | complex) or isinstance(value, np.complexfloating):
+        return False
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def interval_from_counts(

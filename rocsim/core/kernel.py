@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import signal, special
 
-from rocsim.core._validation import check_confidence_level, check_two_classes
+from rocsim.core._validation import check_confidence_level, check_rates, check_two_classes
 from rocsim.core.intervals import normal_quantile
 
 #: Grid points of the binned kernel estimates. Linear binning errs by O((spacing / h)^2); with
@@ -107,9 +107,14 @@ def kernel_roc_ci(
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     level = check_confidence_level(confidence_level)
-    p = np.asarray(fpr, dtype=float)
-    if p.ndim != 1 or np.any((p <= 0) | (p >= 1)):
-        raise ValueError("fpr must be a 1-D array of rates in (0, 1)")
+    p = check_rates(fpr, "fpr")
+    for scores, name in ((pos, "pos_scores"), (neg, "neg_scores")):
+        # the normal-reference bandwidth needs a sample standard deviation above 0
+        if scores.size < 2 or np.ptp(scores) == 0:
+            raise ValueError(
+                f"{name}: kernel smoothing needs at least 2 distinct scores per class "
+                f"(got {scores.size} score(s), {np.unique(scores).size} distinct)"
+            )
     if not (isinstance(bandwidth_scale, int | float) and 0 < bandwidth_scale < np.inf):
         raise ValueError(f"bandwidth_scale must be a positive number, got {bandwidth_scale!r}")
     h_neg = bandwidth_scale * hall_hyndman_bandwidth(neg, pos)

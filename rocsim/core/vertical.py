@@ -29,7 +29,12 @@ from functools import cached_property, lru_cache
 import numpy as np
 from scipy import special
 
-from rocsim.core._validation import check_choice, check_confidence_level, check_two_classes
+from rocsim.core._validation import (
+    check_choice,
+    check_confidence_level,
+    check_rates,
+    check_two_classes,
+)
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count, normal_quantile
 from rocsim.core.methods import call_method, check_method, method_name
@@ -281,7 +286,12 @@ def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
 
     With ``m- < 100`` and the thesis grid 0.01..0.99 this is every ``r``.
     """
-    r = np.clip(np.rint(np.asarray(fpr, dtype=float) * m_neg), 1, m_neg - 1).astype(np.int64)
+    if m_neg < 2:
+        raise ValueError(
+            f"vertical averaging needs at least 2 negatives (FPR ranks 1..m- - 1), got {m_neg}"
+        )
+    rates = check_rates(fpr, "fpr")
+    r = np.clip(np.rint(rates * m_neg), 1, m_neg - 1).astype(np.int64)
     return np.unique(r)
 
 
