@@ -157,7 +157,8 @@ def run_study(
 ) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
-    Writes ``coverage.csv``, ``coverage.parquet`` and ``meta.json`` to ``out_dir`` (default
+    Writes ``coverage.csv``, ``coverage.parquet``, ``outcomes.npz`` (simulated coverage),
+    ``meta.json`` and ``claims.csv`` (:func:`write_claims`) to ``out_dir`` (default
     ``<results_dir>/<study>``), each atomically, only once every condition is done; finished
     conditions are cached in ``out_dir/.cache`` so an interrupted run resumes where it
     stopped, and the ``.part`` files a killed run left there are removed. ``progress_bar`` (a
