@@ -36,11 +36,11 @@ POS, NEG = [0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1]
         ),
         (
             lambda: proportion_ci(3, 10, method="agresti", pseudo_count="abc"),
-            "pseudo_count must be a number, got 'abc'",
+            "pseudo_count must hold numbers, got 'abc'",
         ),
         (
             lambda: proportion_ci(3, 10, method="agresti", pseudo_count=1j),
-            "pseudo_count must be a number",
+            "pseudo_count must hold real numbers",
         ),
         # complex scores were accepted with the imaginary part dropped
         (lambda: threshold_ci([1 + 1j, 2, 3], NEG, [0.5]), "pos_scores must hold real numbers"),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from rocsim.core._validation import check_confidence_level
+from rocsim.core._validation import as_real_array, check_confidence_level
 from rocsim.core.methods import check_method as check_method_choice
 from rocsim.core.methods import method_name
 
@@ -152,9 +152,10 @@ def check_pseudo_count(
         raise ValueError(
             f"pseudo_count applies to method='agresti' only, not {method_name(method)!r}"
         )
-    if not _is_real(pseudo_count):
-        raise ValueError(f"pseudo_count must be a number, got {pseudo_count!r}")
-    value = float(pseudo_count)
+    arr = as_real_array(pseudo_count, "pseudo_count")
+    if arr.ndim != 0:
+        raise ValueError(f"pseudo_count must be a number, got shape {arr.shape}")
+    value = float(arr)
     # beyond MAX_PSEUDO_COUNT the adjusted size n + 2c overflows and the interval is garbage
     if not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
         raise ValueError(
@@ -162,16 +163,6 @@ def check_pseudo_count(
             f"got {pseudo_count!r}"
         )
     return value
-
-
-def _is_real(value) -> bool:
-    if isinstance(value, bool | complex) or isinstance(value, np.complexfloating):
-        return False
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def interval_from_counts(
