@@ -38,6 +38,7 @@ from scipy import stats
 
 import rocsim
 from rocsim.cli import available_studies
+from rocsim.sim.io import check_set
 from rocsim.sim.models import make_paired_model
 
 SIZES = (100, 1000, 10_000)
@@ -216,10 +217,11 @@ def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
         timings = bench_reproduce(studies)
         source = "a fresh `rocsim-reproduce` (all studies, 1000 replications, both cores)"
     else:
-        timings = {
-            f"{s} (s)": json.loads((directory / s / "meta.json").read_text())["wall_seconds"]
-            for s in studies
-        }
+        timings = {}
+        for s in studies:
+            check_set(directory / s)  # one run's complete outputs, or a one-line error
+            meta = json.loads((directory / s / "meta.json").read_text())
+            timings[f"{s} (s)"] = meta["wall_seconds"]
         timings["total (s)"] = sum(timings.values())
         source = f"the meta.json files of `rocsim-reproduce --results-dir {directory}`"
     total = timings.pop("total (s)")

@@ -9,132 +9,110 @@ On labels and scores of one's own classifiers (scikit-learn style): ``rocsim.roc
 and ``rocsim.compare_auc``; from the command line, ``rocsim analyze``.
 """
 
-from importlib import metadata
+from importlib import import_module, metadata
 
-from rocsim.analysis import (
-    AUCResult,
-    CostBands,
-    CostComparison,
-    ROCBands,
-    ROCComparison,
-    auc_ci,
-    compare_auc,
-    compare_cost,
-    compare_roc,
-    cost_curve_ci,
-    roc_ci,
-)
-from rocsim.core.cost import (
-    COST_METHODS,
-    CostCI,
-    CostDifferenceCI,
-    CostEnvelope,
-    cost_ci,
-    cost_curve,
-    cost_difference_ci,
-    cost_envelope,
-    normalized_cost,
-    operating_range,
-)
-from rocsim.core.counting import count_at_or_above, counts_at, roc_counts, split_scores
-from rocsim.core.coverage import binomial_coverage, cost_exact_coverage, threshold_exact_coverage
-from rocsim.core.intervals import (
-    PAIRED_METHODS,
-    PROPORTION_METHODS,
-    ProportionInterval,
-    paired_difference_ci,
-    proportion_ci,
-)
-from rocsim.core.kernel import KernelROC, kernel_roc_ci
-from rocsim.core.paired_threshold import (
-    ThresholdDifferenceCI,
-    ThresholdDifferenceDistribution,
-    dominance_probability,
-    threshold_difference_ci,
-    threshold_difference_distribution,
-)
-from rocsim.core.paired_vertical import (
-    VerticalDifference,
-    VerticalDifferenceCI,
-    vertical_difference,
-    vertical_difference_ci,
-)
-from rocsim.core.roc import auc, roc_curve
-from rocsim.core.threshold import (
-    ThresholdCI,
-    ThresholdDistribution,
-    threshold_ci,
-    threshold_distribution,
-)
-from rocsim.core.vertical import (
-    VerticalCI,
-    VerticalDistribution,
-    fpr_ranks,
-    vertical_ci,
-    vertical_distribution,
-)
-from rocsim.sim.models import ScoreModel, draw_test_set, make_model
+#: Where each public name lives. The modules are imported on first use (PEP 562), so that
+#: ``import rocsim`` and the command line start at once: a Ctrl-C while numpy and scipy load
+#: is then caught by the command, not printed as a traceback.
+_SOURCES = {
+    "rocsim.analysis": (
+        "AUCResult",
+        "CostBands",
+        "CostComparison",
+        "ROCBands",
+        "ROCComparison",
+        "auc_ci",
+        "compare_auc",
+        "compare_cost",
+        "compare_roc",
+        "cost_curve_ci",
+        "roc_ci",
+    ),
+    "rocsim.core.cost": (
+        "COST_METHODS",
+        "CostCI",
+        "CostDifferenceCI",
+        "CostEnvelope",
+        "cost_ci",
+        "cost_curve",
+        "cost_difference_ci",
+        "cost_envelope",
+        "normalized_cost",
+        "operating_range",
+    ),
+    "rocsim.core.counting": (
+        "count_at_or_above",
+        "counts_at",
+        "roc_counts",
+        "split_scores",
+    ),
+    "rocsim.core.coverage": (
+        "binomial_coverage",
+        "cost_exact_coverage",
+        "threshold_exact_coverage",
+    ),
+    "rocsim.core.intervals": (
+        "PAIRED_METHODS",
+        "PROPORTION_METHODS",
+        "ProportionInterval",
+        "paired_difference_ci",
+        "proportion_ci",
+    ),
+    "rocsim.core.kernel": (
+        "KernelROC",
+        "kernel_roc_ci",
+    ),
+    "rocsim.core.paired_threshold": (
+        "ThresholdDifferenceCI",
+        "ThresholdDifferenceDistribution",
+        "dominance_probability",
+        "threshold_difference_ci",
+        "threshold_difference_distribution",
+    ),
+    "rocsim.core.paired_vertical": (
+        "VerticalDifference",
+        "VerticalDifferenceCI",
+        "vertical_difference",
+        "vertical_difference_ci",
+    ),
+    "rocsim.core.roc": (
+        "auc",
+        "roc_curve",
+    ),
+    "rocsim.core.threshold": (
+        "ThresholdCI",
+        "ThresholdDistribution",
+        "threshold_ci",
+        "threshold_distribution",
+    ),
+    "rocsim.core.vertical": (
+        "VerticalCI",
+        "VerticalDistribution",
+        "fpr_ranks",
+        "vertical_ci",
+        "vertical_distribution",
+    ),
+    "rocsim.sim.models": (
+        "ScoreModel",
+        "draw_test_set",
+        "make_model",
+    ),
+}
+_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
+__all__ = sorted(_WHERE)
 
-__all__ = [
-    "COST_METHODS",
-    "PAIRED_METHODS",
-    "PROPORTION_METHODS",
-    "AUCResult",
-    "CostBands",
-    "CostCI",
-    "CostComparison",
-    "CostDifferenceCI",
-    "CostEnvelope",
-    "KernelROC",
-    "ProportionInterval",
-    "ROCBands",
-    "ROCComparison",
-    "ScoreModel",
-    "ThresholdCI",
-    "ThresholdDifferenceCI",
-    "ThresholdDifferenceDistribution",
-    "ThresholdDistribution",
-    "VerticalCI",
-    "VerticalDifference",
-    "VerticalDifferenceCI",
-    "VerticalDistribution",
-    "auc",
-    "auc_ci",
-    "binomial_coverage",
-    "compare_auc",
-    "compare_cost",
-    "compare_roc",
-    "cost_ci",
-    "cost_curve",
-    "cost_curve_ci",
-    "cost_difference_ci",
-    "cost_envelope",
-    "cost_exact_coverage",
-    "count_at_or_above",
-    "counts_at",
-    "dominance_probability",
-    "draw_test_set",
-    "fpr_ranks",
-    "kernel_roc_ci",
-    "make_model",
-    "normalized_cost",
-    "operating_range",
-    "paired_difference_ci",
-    "proportion_ci",
-    "roc_ci",
-    "roc_counts",
-    "roc_curve",
-    "split_scores",
-    "threshold_ci",
-    "threshold_difference_ci",
-    "threshold_difference_distribution",
-    "threshold_distribution",
-    "threshold_exact_coverage",
-    "vertical_ci",
-    "vertical_difference",
-    "vertical_difference_ci",
-    "vertical_distribution",
-]
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'rocsim' has no attribute {name!r}")
+    value = getattr(import_module(_WHERE[name]), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
 
 try:
     __version__ = metadata.version("rocsim")

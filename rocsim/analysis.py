@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from rocsim.core._validation import check_choice, check_rates, check_scores
+from rocsim.core._validation import check_choice, check_rates, check_scores, check_thresholds
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.cost import cost_ci, cost_difference_ci
 from rocsim.core.counting import count_at_or_above
@@ -32,7 +32,7 @@ from rocsim.core.paired_threshold import dominance_probability, threshold_differ
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import fpr_ranks, vertical_ci
+from rocsim.core.vertical import fpr_ranks, nearest_ranks, vertical_ci
 
 #: Ways of averaging ROC curves (thesis 4.1): at fixed thresholds, or at fixed FPRs.
 AVERAGING = ("threshold", "vertical")
@@ -93,6 +93,44 @@ def _grid(at, name: str) -> np.ndarray:
     """FPRs or total positive ratios strictly inside (0, 1), ``DEFAULT_GRID`` when ``at`` is
     None (the core would silently clip them to a rank or a threshold)."""
     return DEFAULT_GRID if at is None else check_rates(at, name)
+
+
+def _rates_or_thresholds(averaging: str, at, thresholds) -> None:
+    """``at`` (rates) and ``thresholds`` (scores) are two ways to place the points; one at a
+    time, and score thresholds only where points are thresholds."""
+    if thresholds is None:
+        return
+    if at is not None:
+        raise ValueError("give at (rates) or thresholds (scores), not both")
+    if averaging != "threshold":
+        raise ValueError(
+            "thresholds apply to averaging='threshold'; vertical averaging places its points "
+            "at FPRs, given by at"
+        )
+
+
+def _ranks_per_request(at, m_neg: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The requested FPRs, the distinct ranks they round to and, per request, its index into
+    those ranks: a row per request, even where two requests share an FPR ``r/m-``. Without
+    ``at``, every distinct FPR nearest the default grid, once."""
+    if at is None:
+        ranks = fpr_ranks(DEFAULT_GRID, m_neg)
+        return ranks / m_neg, ranks, np.arange(ranks.size)
+    requested = check_rates(at, "at (FPRs)")
+    ranks, index = np.unique(nearest_ranks(requested, m_neg), return_inverse=True)
+    return requested, ranks, index
+
+
+def _threshold_pair(thresholds) -> tuple[np.ndarray, np.ndarray]:
+    """``(t1, t2)``: each classifier's score thresholds, of equal length."""
+    if isinstance(thresholds, str) or len(thresholds) != 2:
+        raise ValueError("thresholds must be a pair (t1, t2): each classifier's thresholds")
+    t1, t2 = (
+        check_thresholds(np.atleast_1d(t), f"thresholds[{k}]") for k, t in enumerate(thresholds)
+    )
+    if t1.size != t2.size:
+        raise ValueError(f"thresholds t1 and t2 differ in length: {t1.size} != {t2.size}")
+    return t1, t2
 
 
 def thresholds_at_ratio(scores: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -181,6 +219,7 @@ def roc_ci(
     *,
     averaging: str = "threshold",
     at=None,
+    thresholds=None,
     confidence_level: float = 0.95,
     method: str = "score",
     bootstrap: str = "stratified",
@@ -199,9 +238,14 @@ def roc_ci(
         at ``sqrt(confidence_level)``); ``vertical``: intervals for TPR at fixed FPRs
         (Algorithm 4.3).
     at : array-like, optional
-        Thresholds (threshold averaging; default: the scores putting 1%, ..., 99% of the
-        instances at or above them) or FPRs in (0, 1) (vertical; default 0.01, ..., 0.99,
-        each moved to the nearest ``r/n-``).
+        Where to place the points, as rates in (0, 1) on the averaging's axis: total positive
+        ratios ``q`` (threshold averaging; the threshold is the score putting a share ``q`` of
+        the instances at or above it) or FPRs (vertical; each moved to the nearest ``r/n-``,
+        reported in the ``fpr`` column). One row per requested rate, in the given order,
+        even where two rates share a threshold or an FPR. Default: 0.01, ..., 0.99, each
+        distinct threshold or FPR once.
+    thresholds : array-like, optional
+        Score thresholds instead of ``at`` (threshold averaging only); one row each.
     confidence_level : float, default 0.95
     method : str, default "score"
         Interval method: ``score``, ``wald`` or ``agresti`` (and ``percentile`` for vertical).
@@ -212,6 +256,10 @@ def roc_ci(
     Returns
     -------
     ROCBands
+        Columns ``fpr, fpr_low, fpr_high, tpr, tpr_low, tpr_high``; threshold averaging adds
+        ``q`` (the requested ratio; absent when ``thresholds`` are given) and ``threshold``;
+        vertical adds ``at`` (the requested FPR; ``fpr`` is the one used) and ``mean`` (the
+        bootstrap mean of TPR).
 
     References
     ----------
@@ -219,12 +267,17 @@ def roc_ci(
 
     Examples
     --------
-    >>> bands = roc_ci([1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.3, 0.2], at=[0.65])
+    >>> y, s = [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.3, 0.2]
+    >>> bands = roc_ci(y, s, thresholds=[0.65])
     >>> bands.to_frame()[["threshold", "fpr", "tpr"]].round(3).values.tolist()
     [[0.65, 0.333, 0.667]]
+    >>> bands = roc_ci(y, s, at=[0.5])  # half the instances at or above the threshold
+    >>> bands.to_frame()[["q", "threshold", "fpr", "tpr"]].round(3).values.tolist()
+    [[0.5, 0.7, 0.333, 0.667]]
     """
     positive, (scores,) = check_labels_and_scores(y_true, y_score, pos_label=pos_label)
     check_choice(averaging, AVERAGING, "averaging")
+    _rates_or_thresholds(averaging, at, thresholds)
     pos, neg = scores[positive], scores[~positive]
     info = {
         "averaging": averaging,
@@ -234,31 +287,44 @@ def roc_ci(
         "curve": roc_curve(pos, neg)[:2],
     }
     if averaging == "threshold":
-        # the core validates given thresholds (1-D, no NaN)
-        t = np.unique(thresholds_at_ratio(scores, DEFAULT_GRID))[::-1] if at is None else at
-        ci = threshold_ci(pos, neg, np.atleast_1d(t), confidence_level, method, bootstrap)
-        columns = {
-            "threshold": ci.thresholds,
-            "fpr": ci.fpr,
-            "fpr_low": ci.fpr_low,
-            "fpr_high": ci.fpr_high,
-            "tpr": ci.tpr,
-            "tpr_low": ci.tpr_low,
-            "tpr_high": ci.tpr_high,
-        }
-        return ROCBands(columns, ci.confidence_level, method, info)
-    r = fpr_ranks(_grid(at, "at (FPRs)"), neg.size)
-    ci = vertical_ci(pos, neg, r, confidence_level, method, bootstrap)
-    threshold = np.sort(neg)[::-1][r - 1]  # the r-th largest negative score
-    tpr = count_at_or_above(pos, threshold) / pos.size
+        return _threshold_bands(scores, pos, neg, at, thresholds, confidence_level, method, info)
+    requested, ranks, index = _ranks_per_request(at, neg.size)
+    ci = vertical_ci(pos, neg, ranks, confidence_level, method, bootstrap)
+    tpr = count_at_or_above(pos, np.sort(neg)[::-1][ranks - 1]) / pos.size  # r-th largest
     columns = {
+        "at": requested,
+        "fpr": ci.fpr[index],
+        "fpr_low": ci.fpr[index],
+        "fpr_high": ci.fpr[index],
+        "tpr": tpr[index],
+        "mean": ci.mean[index],
+        "tpr_low": ci.low[index],
+        "tpr_high": ci.high[index],
+    }
+    return ROCBands(columns, ci.confidence_level, method, info)
+
+
+def _threshold_bands(scores, pos, neg, at, thresholds, level, method, info) -> ROCBands:
+    """:func:`roc_ci` under threshold averaging: a row per requested ratio or threshold."""
+    columns = {}
+    if thresholds is None:
+        requested = _grid(at, "at (total positive ratios)")
+        t = thresholds_at_ratio(scores, requested)
+        if at is None:  # the default grid: each distinct threshold once
+            t, first = np.unique(t[::-1], return_index=True)
+            t, requested = t[::-1], requested[::-1][first][::-1]
+        columns["q"] = requested
+    else:
+        t = check_thresholds(np.atleast_1d(thresholds))
+    ci = threshold_ci(pos, neg, t, level, method, info["bootstrap"])
+    columns |= {
+        "threshold": ci.thresholds,
         "fpr": ci.fpr,
-        "fpr_low": ci.fpr,
-        "fpr_high": ci.fpr,
-        "tpr": tpr,
-        "mean": ci.mean,
-        "tpr_low": ci.low,
-        "tpr_high": ci.high,
+        "fpr_low": ci.fpr_low,
+        "fpr_high": ci.fpr_high,
+        "tpr": ci.tpr,
+        "tpr_low": ci.tpr_low,
+        "tpr_high": ci.tpr_high,
     }
     return ROCBands(columns, ci.confidence_level, method, info)
 
@@ -336,8 +402,9 @@ def compare_roc(
     *,
     averaging: str = "threshold",
     at=None,
+    thresholds=None,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str | None = None,
     pos_label=None,
 ) -> ROCComparison:
     """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
@@ -357,10 +424,17 @@ def compare_roc(
         ``n- <= 60``, a hybrid beyond, limited to ``PAIRED_VERTICAL_LIMIT`` per class);
         ``p_first_higher`` is then the Gaussian ``Pr{dTPR > 0}`` with the exact moments.
     at : array-like, optional
-        Total positive ratios (threshold) or FPRs (vertical) in (0, 1); default 0.01..0.99.
+        Rates in (0, 1) on the averaging's axis: total positive ratios (threshold) or FPRs
+        (vertical, each moved to the nearest ``r/n-``, reported in ``fpr``); one row per
+        requested rate, in order. Default 0.01..0.99 (vertical: each distinct FPR once).
+    thresholds : (array-like, array-like), optional
+        Score thresholds instead of ``at`` (threshold averaging only): a pair ``(t1, t2)``
+        of equal-length arrays, the first classifier's and the second's.
     confidence_level : float, default 0.95
-    method : str, default "score"
-        ``score``, ``wald`` or ``agresti`` (threshold); ``score`` or ``wald`` (vertical).
+    method : str, optional
+        Threshold averaging: ``tango`` (default; Tango's score interval, which always
+        contains the observed difference), ``score`` (the thesis's eq. 4.8), ``wald``,
+        ``agresti`` or ``bonett_price``; vertical: ``score`` (default) or ``wald``.
     pos_label : optional
 
     Returns
@@ -381,15 +455,21 @@ def compare_roc(
     """
     positive, (s1, s2) = check_labels_and_scores(y_true, y_score1, y_score2, pos_label=pos_label)
     check_choice(averaging, AVERAGING, "averaging")
+    _rates_or_thresholds(averaging, at, thresholds)
     pos1, pos2, neg1, neg2 = s1[positive], s2[positive], s1[~positive], s2[~positive]
     info = {"averaging": averaging, "n_pos": pos1.size, "n_neg": neg1.size}
     if averaging == "threshold":
-        q = _grid(at, "at (total positive ratios)")
-        t1, t2 = thresholds_at_ratio(s1, q), thresholds_at_ratio(s2, q)
+        method = method or "tango"
+        columns = {}
+        if thresholds is None:
+            q = _grid(at, "at (total positive ratios)")
+            t1, t2 = thresholds_at_ratio(s1, q), thresholds_at_ratio(s2, q)
+            columns["q"] = q
+        else:
+            t1, t2 = _threshold_pair(thresholds)
         ci = threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2, confidence_level, method)
         first, second = dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
-        columns = {
-            "q": q,
+        columns |= {
             "t1": t1,
             "t2": t2,
             "dtpr": ci.dtpr,
@@ -409,12 +489,14 @@ def compare_roc(
             f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
             f"at every FPR); use averaging='threshold'"
         )
-    r = fpr_ranks(_grid(at, "at (FPRs)"), neg1.size)
-    ci = vertical_difference_ci(pos1, pos2, neg1, neg2, r, confidence_level, method)
+    method = method or "score"
+    requested, ranks, index = _ranks_per_request(at, neg1.size)
+    ci = vertical_difference_ci(pos1, pos2, neg1, neg2, ranks, confidence_level, method)
     sd = np.sqrt(ci.var)
     with np.errstate(divide="ignore", invalid="ignore"):
         higher = np.where(sd > 0, special.ndtr(ci.mean / sd), (ci.mean > 0).astype(float))
     columns = {
+        "at": requested,
         "fpr": ci.fpr,
         "dtpr": ci.mean,
         "dtpr_low": ci.low,
@@ -423,6 +505,7 @@ def compare_roc(
         "p_first_higher": higher,
         "verdict": _verdict(ci.low, ci.high),
     }
+    columns = {k: v if k == "at" else v[index] for k, v in columns.items()}
     info["algorithm"] = ci.algorithm
     return ROCComparison(columns, ci.confidence_level, method, info)
 

@@ -47,7 +47,7 @@ def test_roc_ci_threshold_is_the_core_threshold_ci(real):
         labels,
         s1,
         pos_label="malignant",
-        at=[2.0, 0.0, -2.0],
+        thresholds=[2.0, 0.0, -2.0],
         confidence_level=0.9,
         method="agresti",
     )

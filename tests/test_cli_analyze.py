@@ -97,7 +97,8 @@ def test_parquet_and_one_model(data, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "AUC new:" in text
     roc = pd.read_csv(tmp_path / "p" / "roc_new.csv")
-    assert len(roc) == 2  # thresholds 0.1 and 0.5 (threshold averaging)
+    # total positive ratios 0.1 and 0.5 (threshold averaging), as in the comparison table
+    np.testing.assert_array_equal(roc["q"], [0.1, 0.5])
 
 
 def test_missing_values_need_dropna(data, tmp_path):
@@ -133,3 +134,51 @@ def test_unknown_file_type(tmp_path):
     path.write_text("x")
     done = run(path, "--label", "y", "--score", "s")
     assert done.returncode == 2 and ".csv or .parquet" in done.stderr
+
+
+def test_at_is_a_rate_in_every_table_and_thresholds_are_scores(data, tmp_path):
+    path, _ = data
+    out = tmp_path / "rates"
+    common = ["--label", "outcome", "--pos-label", "sick", "--score", "old", "--score", "new"]
+    done = run(path, *common, "--at", "0.2", "0.6", "--out", out)
+    assert done.returncode == 0, done.stderr
+    for table in ("roc_old.csv", "roc_new.csv", "roc_difference.csv"):
+        np.testing.assert_array_equal(pd.read_csv(out / table)["q"], [0.2, 0.6])
+    out = tmp_path / "scores"
+    done = run(path, *common, "--thresholds", "0.1", "--thresholds", "0.5", "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert pd.read_csv(out / "roc_old.csv")["threshold"].tolist() == [0.1]
+    assert pd.read_csv(out / "roc_difference.csv")[["t1", "t2"]].values.tolist() == [[0.5, 0.1]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--at", "0"], "at (total positive ratios) must lie strictly between 0 and 1"),
+        (["--averaging", "vertical", "--at", "1.5"], "at (FPRs) must lie strictly between"),
+        (["--thresholds", "0.5"], "--thresholds was given 1 time(s) for 2 --score column(s)"),
+        (["--averaging", "vertical", "--thresholds", "0.5", "--thresholds", "0.1"], "vertical"),
+        (["--at", "0.5", "--thresholds", "1", "--thresholds", "1"], "not both"),
+        # the comparison refused percentile after 8 files were written
+        (["--averaging", "vertical", "--method", "percentile"], "percentile"),
+        (["--at", "abc"], "argument --at: invalid float value: 'abc'"),
+        (["--foo"], "unrecognized arguments: --foo"),
+    ],
+)
+def test_an_error_in_any_table_writes_nothing(data, tmp_path, args, message):
+    path, _ = data
+    out = tmp_path / "never"
+    common = ["--label", "outcome", "--pos-label", "sick", "--score", "old", "--score", "new"]
+    done = run(path, *common, *args, "--out", out)
+    assert done.returncode == 2, done.stdout
+    assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not out.exists()
+
+
+def test_out_that_cannot_be_written_is_refused_first(data, tmp_path):
+    path, _ = data
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    done = run(path, "--label outcome --pos-label sick --score new --out", blocker)
+    assert done.returncode == 2 and "--out" in done.stderr and "a file" in done.stderr
+    assert done.stderr.count("\n") == 1

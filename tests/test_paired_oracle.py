@@ -187,9 +187,11 @@ def test_paired_wald_score_and_agresti_min_by_hand(level):
             check_interval(as_triple(got), agresti_min_by_hand(b, c, n, level, a))
 
 
-def test_paired_defaults_are_score_at_95_percent():
+def test_paired_score_at_95_percent():
+    # the default is Tango's interval (tests/test_paired_score_intervals.py); score is the
+    # thesis's, named by its studies
     for b, c, n in [(0, 0, 1), (3, 1, 10), (10, 0, 10), (0, 37, 37), (50, 60, 200)]:
-        got = as_triple(paired_difference_ci(b, c, n))
+        got = as_triple(paired_difference_ci(b, c, n, method="score"))
         check_interval(got, score_by_hand(b, c, n, 0.95))
 
 
@@ -591,19 +593,20 @@ def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_
             assert high[j] == pytest.approx(float(via.high), abs=1e-15)
 
 
-def test_threshold_difference_ci_default_is_score_at_95_percent():
+def test_threshold_difference_ci_default_is_tango_and_score_is_eq_4_8():
     pos1, pos2, neg1, neg2 = [0.9, 0.5, 0.5], [0.5, 0.9, 0.1], [0.5, 0.3, 0.1], [0.3, 0.5, 0.5]
     t = np.array([0.1, 0.3, 0.5, 0.9])
     default = threshold_difference_ci(pos1, pos2, neg1, neg2, t, t)
+    tango = threshold_difference_ci(pos1, pos2, neg1, neg2, t, t, method="tango")
     score = threshold_difference_ci(
         pos1, pos2, neg1, neg2, t, t, confidence_level=0.95, method="score"
     )
     for name in ("dtpr_low", "dtpr_high", "dfpr_low", "dfpr_high"):
-        np.testing.assert_array_equal(getattr(default, name), getattr(score, name))
+        np.testing.assert_array_equal(getattr(default, name), getattr(tango, name))
     for j, tj in enumerate(t):
         bb, cc = discordant(pos1, pos2, tj, tj)
         want = np.clip(score_by_hand(bb, cc, 3, math.sqrt(0.95)), -1, 1)
-        assert (default.dtpr_low[j], default.dtpr_high[j]) == pytest.approx(tuple(want), abs=1e-12)
+        assert (score.dtpr_low[j], score.dtpr_high[j]) == pytest.approx(tuple(want), abs=1e-12)
 
 
 PAIRED_ENTRY_POINTS = [

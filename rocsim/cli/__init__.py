@@ -16,8 +16,8 @@ import sys
 
 def main() -> None:
     """``rocsim`` console script: ``rocsim analyze ...``, ``rocsim --version``, else a study
-    through Hydra."""
-    from rocsim.cli._common import prepare_process, version_line
+    through Hydra. Ctrl-C and SIGTERM end it with one line (:func:`run_command`)."""
+    from rocsim.cli._common import prepare_process, run_command, version_line
 
     args = sys.argv[1:]
     if args[:1] == ["--version"]:
@@ -27,20 +27,20 @@ def main() -> None:
     if args[:1] == ["analyze"]:
         from rocsim.cli.analyze import main as analyze
 
-        analyze(args[1:])
+        run_command(lambda: analyze(args[1:]), "rocsim analyze")
         return
     from rocsim.cli.study import run
 
-    run(args)
+    run_command(lambda: run(args), "rocsim")
 
 
 def reproduce(argv: list[str] | None = None) -> None:
     """``rocsim-reproduce`` console script (:func:`rocsim.cli.reproduce.reproduce`)."""
-    from rocsim.cli._common import prepare_process
+    from rocsim.cli._common import prepare_process, run_command
     from rocsim.cli.reproduce import reproduce as run
 
     prepare_process()
-    run(argv)
+    run_command(lambda: run(argv), "rocsim-reproduce")
 
 
 def compose_study(name: str, overrides: list[str] | None = None):

@@ -2,11 +2,61 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import signal
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 EXIT_BAD_INPUT = 2
+#: Exit statuses of a run stopped by SIGINT (Ctrl-C) or SIGTERM: 128 + the signal number,
+#: as a shell reports a process the signal killed.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like ``KeyboardInterrupt`` for SIGINT, so that the
+    same cleanup (joblib stops its workers, ``.part`` files are removed) runs."""
+
+
+def run_command(body: Callable[[], None], prog: str) -> None:
+    """Run a command's ``body``; an interruption ends it with one line and the status a
+    shell expects, instead of a traceback (of the main process and its joblib workers).
+
+    Finished conditions are cached and outputs are written as whole sets, so rerunning the
+    same command resumes.
+    """
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        body()
+    except KeyboardInterrupt:
+        _stop(prog, "interrupted", EXIT_INTERRUPTED)
+    except Terminated:
+        _stop(prog, "terminated", EXIT_TERMINATED)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(signum, frame) -> NoReturn:
+    raise Terminated
+
+
+def _stop(prog: str, what: str, status: int) -> NoReturn:
+    # a second Ctrl-C while joblib shuts its workers down must not print a traceback either
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    print(f"{prog}: {what}; rerun the same command to resume", file=sys.stderr, flush=True)
+    sys.stderr.flush()
+    sys.exit(status)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """``argparse`` whose errors are one line (its own print the usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(message, self.prog)
 
 
 def fail(message: str, prog: str = "rocsim") -> NoReturn:

@@ -10,7 +10,8 @@ ratios, at which operating conditions). Every error is one line on stderr, exit 
 from __future__ import annotations
 
 import argparse
-import sys
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +26,12 @@ from rocsim.analysis import (
     roc_ci,
 )
 from rocsim.analysis import auc_ci as auc_interval
-
-EXIT_BAD_INPUT = 2
-
+from rocsim.cli._common import OneLineParser, fail
+from rocsim.core._validation import check_choice, check_rates
+from rocsim.core.intervals import PAIRED_METHODS, PROPORTION_METHODS
+from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS
+from rocsim.core.vertical import VERTICAL_METHODS
+from rocsim.sim.io import check_writable_folder
 
 #: Help of the options, by option.
 HELP = {
@@ -36,16 +40,20 @@ HELP = {
     "--score": "column of a classifier's scores (higher = positive); give it twice to compare "
     "two classifiers (differences are second minus first)",
     "--pos-label": "the positive label (needed unless labels are 0/1, -1/1 or booleans)",
-    "--at": "FPRs (vertical) or total positive ratios (threshold) in (0, 1), default 0.01..0.99",
+    "--at": "where to place the points, as rates in (0, 1): total positive ratios (threshold "
+    "averaging) or FPRs (vertical); default 0.01 ... 0.99",
+    "--thresholds": "score thresholds instead of --at (threshold averaging); give it once per "
+    "--score, in the same order",
     "--w": "operating conditions of the cost curves, default 0.01 ... 0.99",
-    "--method": "ROC interval method (default score)",
+    "--method": "ROC interval method (default: score for each classifier; for the difference, "
+    "tango under threshold averaging, score under vertical)",
     "--dropna": "drop rows with a missing label or score (otherwise an error)",
     "--out": "output folder (default ./rocsim-analysis)",
 }
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="rocsim analyze",
         description="Exact bootstrap confidence intervals for one or two classifiers' ROC and "
         "cost curves, from a CSV or parquet file of labels and scores.",
@@ -57,10 +65,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--pos-label", help=HELP["--pos-label"])
     p.add_argument("--averaging", choices=AVERAGING, default="threshold")
-    p.add_argument("--at", type=float, nargs="+", metavar="X", help=HELP["--at"])
+    p.add_argument("--at", type=float, nargs="+", metavar="RATE", help=HELP["--at"])
+    p.add_argument(
+        "--thresholds",
+        type=float,
+        nargs="+",
+        action="append",
+        metavar="SCORE",
+        help=HELP["--thresholds"],
+    )
     p.add_argument("--w", type=float, nargs="+", metavar="W", help=HELP["--w"])
     p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--method", default="score", help=HELP["--method"])
+    p.add_argument("--method", help=HELP["--method"])
     p.add_argument("--auc-method", choices=("delong", "exact_bootstrap"), default="delong")
     p.add_argument("--dropna", action="store_true", help=HELP["--dropna"])
     p.add_argument("--out", type=Path, default=Path("rocsim-analysis"), help=HELP["--out"])
@@ -70,35 +86,57 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     try:
+        check_writable_folder(args.out, "--out")  # before reading or computing anything
+        check_options(args)
         frame, dropped = read_table(args.data, [args.label, *args.score], args.dropna)
         report = analyze(frame, args)
     except (ValueError, OSError) as err:
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
-        print(f"rocsim analyze: error: {message}", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
+        fail(str(err).splitlines()[0] if str(err) else type(err).__name__, "rocsim analyze")
     if dropped:
         print(f"dropped {dropped} row(s) with missing values (--dropna)")
     print(report)
 
 
+def check_options(args) -> None:
+    """The options' values, named as on the command line (the library would name its own
+    arguments: ``at``, ``confidence_level``, ``w``)."""
+    if args.at is not None:
+        check_rates(args.at, "--at")
+    if args.thresholds is not None and args.at is not None:
+        raise ValueError("give --at (rates) or --thresholds (scores), not both")
+    if args.thresholds is not None and args.averaging != "threshold":
+        raise ValueError("--thresholds applies to --averaging threshold (vertical uses --at FPRs)")
+    if not 0 < args.confidence < 1:  # also refuses NaN
+        raise ValueError(f"--confidence must be in (0, 1), got {args.confidence:g}")
+    if args.w is not None and not all(0 <= w <= 1 for w in args.w):
+        raise ValueError("--w must lie in [0, 1]")
+    if args.method is not None:
+        check_choice(args.method, _roc_methods(args.averaging, len(args.score)), "--method")
+    if args.label in args.score:
+        raise ValueError(f"--label and --score name the same column {args.label!r}")
+
+
+def _roc_methods(averaging: str, models: int) -> list[str]:
+    """Interval methods every table of the run accepts."""
+    if averaging == "vertical":
+        one = list(VERTICAL_METHODS)
+        return [m for m in one if m in VERTICAL_DIFFERENCE_METHODS] if models == 2 else one
+    one = list(PROPORTION_METHODS)
+    return [m for m in one if m in PAIRED_METHODS] if models == 2 else one
+
+
 def read_table(path: Path, columns: list[str], dropna: bool) -> tuple[pd.DataFrame, int]:
     """The used columns of a CSV or parquet file, with missing values checked."""
     if len(set(columns)) != len(columns):
-        raise ValueError(f"columns must differ: {columns}")
-    suffix = path.suffix.lower()
+        raise ValueError(f"--score columns must differ: {columns[1:]}")
     if not path.is_file():
         raise ValueError(f"no such file: {path}")
-    if suffix == ".parquet":
-        available = _parquet_columns(path)
-        _check_columns(columns, available, path)
-        frame = pd.read_parquet(path, columns=columns)
-    elif suffix in (".csv", ".gz", ".txt", ".tsv"):
-        sep = "\t" if suffix == ".tsv" else ","
-        available = pd.read_csv(path, sep=sep, nrows=0).columns.tolist()
-        _check_columns(columns, available, path)
-        frame = pd.read_csv(path, sep=sep, usecols=columns, engine="pyarrow")
-    else:
+    if path.suffix.lower() not in (".parquet", ".csv", ".gz", ".txt", ".tsv"):
         raise ValueError(f"{path.name}: expected a .csv or .parquet file")
+    _check_columns(columns, _file(path, _column_names), path)
+    frame = _file(path, lambda p: _read_columns(p, columns))
+    if frame.empty:
+        raise ValueError(f"{path.name} has no rows")
     missing = frame.isna().any(axis=1)
     if missing.any() and not dropna:
         where = ", ".join(f"{c} ({int(n)})" for c, n in frame.isna().sum().items() if n)
@@ -109,10 +147,31 @@ def read_table(path: Path, columns: list[str], dropna: bool) -> tuple[pd.DataFra
     return frame[~missing], int(missing.sum())
 
 
-def _parquet_columns(path: Path) -> list[str]:
-    import pyarrow.parquet as pq
+def _file(path: Path, read):
+    """``read(path)``, with a file pandas or pyarrow cannot parse named in one line."""
+    try:
+        return read(path)
+    except (ValueError, OSError) as err:  # pandas' and pyarrow's errors derive from these
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ValueError(f"{path.name} cannot be read: {reason}") from None
 
-    return pq.read_schema(path).names
+
+def _separator(path: Path) -> str:
+    return "\t" if path.suffix.lower() == ".tsv" else ","
+
+
+def _column_names(path: Path) -> list[str]:
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_schema(path).names
+    return pd.read_csv(path, sep=_separator(path), nrows=0).columns.tolist()
+
+
+def _read_columns(path: Path, columns: list[str]) -> pd.DataFrame:
+    if path.suffix.lower() == ".parquet":
+        return pd.read_parquet(path, columns=columns)
+    return pd.read_csv(path, sep=_separator(path), usecols=columns, engine="pyarrow")
 
 
 def _check_columns(wanted: list[str], available: list[str], path: Path) -> None:
@@ -145,20 +204,27 @@ def _scores(frame: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def analyze(frame: pd.DataFrame, args) -> str:
-    """Compute, write the tables and figures, and return the summary text."""
+    """Compute everything, then write the tables and figures as one set, and return the
+    summary text: a validation error leaves no output behind."""
     y = frame[args.label].to_numpy()
+    classes = pd.unique(frame[args.label])
+    if classes.size != 2:
+        raise ValueError(
+            f"--label column {args.label!r} must hold exactly two classes, got "
+            f"{classes.size}: {[str(c) for c in classes[:5]]}"
+        )
     pos_label = _pos_label(frame[args.label], args.pos_label)
     names = args.score
     if len(names) > 2:
         raise ValueError("give one or two --score columns")
     scores = [_scores(frame, name) for name in names]
+    thresholds = _thresholds_option(args.thresholds, names)
     common = {"confidence_level": args.confidence, "pos_label": pos_label}
-    at = None if args.at is None else np.asarray(args.at)
-    out = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    bands = [
-        roc_ci(y, s, averaging=args.averaging, at=at, method=args.method, **common) for s in scores
-    ]
+    points = {"averaging": args.averaging, "at": _option_array(args.at)}
+    if args.method is not None:  # otherwise each function's own default
+        points["method"] = args.method
+    outputs: dict[str, object] = {}  # file stem -> a result with to_frame() or plot
+    bands = [roc_ci(y, s, thresholds=t, **points, **common) for s, t in zip(scores, thresholds)]
     costs = [cost_curve_ci(y, s, w=args.w, **common) for s in scores]
     aucs = [auc_interval(y, s, method=args.auc_method, **common) for s in scores]
     info = bands[0].info
@@ -167,38 +233,50 @@ def analyze(frame: pd.DataFrame, args) -> str:
         f"negative; level {args.confidence:g}"
     ]
     for name, band, cost, auc in zip(names, bands, costs, aucs):
-        band.to_frame().to_csv(out / f"roc_{name}.csv", index=False)
-        cost.to_frame().to_csv(out / f"cost_{name}.csv", index=False)
+        outputs[f"roc_{name}"], outputs[f"cost_{name}"] = band, cost
         lines.append(
             f"AUC {name}: {auc.auc[0]:.4f} [{auc.low[0]:.4f}, {auc.high[0]:.4f}] "
             f"({args.auc_method})"
         )
-    _figure(out / "roc", [b.plot for b in bands], names)
-    _figure(out / "cost", [c.plot for c in costs], names)
+    outputs["roc"] = _Figure([b.plot for b in bands], names)
+    outputs["cost"] = _Figure([c.plot for c in costs], names)
+    outputs["auc"] = _Frame(pd.concat([a.to_frame().assign(model=n) for n, a in zip(names, aucs)]))
     if len(names) == 2:
-        lines += _compare(y, scores, names, args, common, at, out)
-    pd.concat([a.to_frame().assign(model=n) for n, a in zip(names, aucs)]).to_csv(
-        out / "auc.csv", index=False
-    )
-    lines.append(f"wrote tables and figures to {out}/")
+        pair = thresholds[::-1] if thresholds[0] is not None else None
+        lines += _compare(y, scores, names, args, common, points, pair, outputs)
+    write_outputs(outputs, args.out)
+    lines.append(f"wrote tables and figures to {args.out}/")
     return "\n".join(lines)
 
 
-def _compare(y, scores, names, args, common, at, out) -> list[str]:
+def _option_array(values) -> np.ndarray | None:
+    return None if values is None else np.asarray(values)
+
+
+def _thresholds_option(given, names: list[str]) -> list:
+    """``--thresholds``, given once per ``--score`` (in the same order), or not at all."""
+    if given is None:
+        return [None] * len(names)
+    if len(given) != len(names):
+        raise ValueError(
+            f"--thresholds was given {len(given)} time(s) for {len(names)} --score column(s); "
+            "give it once per --score, in the same order"
+        )
+    return [np.asarray(t) for t in given]
+
+
+def _compare(y, scores, names, args, common, points, thresholds, outputs) -> list[str]:
     # second minus first: "model B better" reads directly off the signs
     first, second = names
-    roc = compare_roc(
-        y, scores[1], scores[0], averaging=args.averaging, at=at, method=args.method, **common
-    )
+    roc = compare_roc(y, scores[1], scores[0], thresholds=thresholds, **points, **common)
     cost = compare_cost(y, scores[1], scores[0], w=args.w, **common)
     auc = compare_auc(y, scores[1], scores[0], method=args.auc_method, **common)
-    roc.to_frame().to_csv(out / "roc_difference.csv", index=False)
-    cost.to_frame().to_csv(out / "cost_difference.csv", index=False)
-    auc.to_frame().to_csv(out / "auc_difference.csv", index=False)
-    _figure(out / "roc_difference", [roc.plot], [f"{second} - {first}"])
-    _figure(out / "cost_difference", [cost.plot], [f"{first} - {second} (cost)"])
-    axis = "FPR" if args.averaging == "vertical" else "total positive ratio"
-    x = roc.columns["fpr" if args.averaging == "vertical" else "q"]
+    outputs |= {"roc_difference": roc, "cost_difference": cost, "auc_difference": auc}
+    outputs["roc_difference_figure"] = _Figure([roc.plot], [f"{second} - {first}"])
+    outputs["cost_difference_figure"] = _Figure([cost.plot], [f"{first} - {second} (cost)"])
+    key = next(k for k in ("q", "fpr", "t1") if k in roc.columns)
+    axis = {"q": "total positive ratio", "fpr": "FPR", "t1": f"{second}'s threshold"}[key]
+    x = roc.columns[key]
     return [
         f"AUC {second} - {first}: {auc.difference[0]:+.4f} [{auc.low[0]:+.4f}, "
         f"{auc.high[0]:+.4f}], p = {auc.p_value[0]:.3g}",
@@ -234,15 +312,48 @@ def _ranges(x: np.ndarray, hit: np.ndarray) -> str:
     return ", ".join(runs)
 
 
-def _figure(stem: Path, plotters, titles) -> None:
-    from matplotlib.figure import Figure
+class _Frame:
+    """A table that is already a DataFrame."""
 
-    # a Figure of its own, not pyplot's: written to files, whatever the backend
-    fig = Figure(figsize=(5.5 * len(plotters), 5))
-    axes = fig.subplots(1, len(plotters), squeeze=False)
-    for ax, draw, title in zip(axes[0], plotters, titles):
-        draw(ax)
-        ax.set_title(title)
-    fig.tight_layout()
-    for suffix in (".png", ".pdf"):
-        fig.savefig(stem.with_suffix(suffix), dpi=120)
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame
+
+
+class _Figure:
+    """Side-by-side panels, each drawn by a result's ``plot(ax)``."""
+
+    def __init__(self, plotters, titles) -> None:
+        self.plotters, self.titles = plotters, titles
+
+    def write(self, stem: Path) -> None:
+        from matplotlib.figure import Figure
+
+        # a Figure of its own, not pyplot's: written to files, whatever the backend
+        fig = Figure(figsize=(5.5 * len(self.plotters), 5))
+        axes = fig.subplots(1, len(self.plotters), squeeze=False)
+        for ax, draw, title in zip(axes[0], self.plotters, self.titles):
+            draw(ax)
+            ax.set_title(title)
+        fig.tight_layout()
+        for suffix in (".png", ".pdf"):
+            fig.savefig(stem.with_suffix(suffix), dpi=120)
+
+
+def write_outputs(outputs: dict, out: Path) -> None:
+    """Write every table (``stem.csv``) and figure (``stem.png``, ``stem.pdf``) into a staging
+    folder beside ``out``, then move them into ``out``: an error while writing leaves ``out``
+    as it was."""
+    check_writable_folder(out, "--out")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as staging:
+        for stem, result in outputs.items():
+            path = Path(staging) / stem.removesuffix("_figure")
+            if isinstance(result, _Figure):
+                result.write(path)
+            else:
+                result.to_frame().to_csv(path.with_suffix(".csv"), index=False)
+        for written in sorted(Path(staging).iterdir()):
+            os.replace(written, out / written.name)

@@ -12,16 +12,16 @@ import sys
 import time
 from pathlib import Path
 
-from rocsim.cli._common import fail, version_line
+from rocsim.cli._common import OneLineParser, fail, version_line
 from rocsim.cli.study import compose_study, reject_unknown_choices, run_and_draw
 from rocsim.cli.variants import check_variants
 from rocsim.sim.configs import available_studies
-from rocsim.sim.io import remove_stale_parts
+from rocsim.sim.io import check_writable_folder, remove_stale_parts
 from rocsim.sim.pipeline import plain_config, study_conditions
 
 
 def parser(studies: list[str]) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="rocsim-reproduce",
         description="Reproduce the thesis's coverage studies and write an index of results. "
         "Arguments key=value are Hydra overrides applied to every study.",
@@ -55,6 +55,12 @@ def reproduce(argv: list[str] | None = None) -> None:
     args = p.parse_args([a for a in argv if a not in extra])
     if args.replications < 1:
         p.error("--replications must be >= 1")
+    if args.seed is not None and args.seed < 0:
+        p.error(f"--seed must be >= 0, got {args.seed}")
+    try:
+        check_writable_folder(args.results_dir, "--results-dir")
+    except ValueError as err:
+        p.error(str(err))
     reject_unknown_choices(extra)
     overrides = [
         f"replications={args.replications}",

@@ -20,6 +20,7 @@ def run(args: list[str]) -> None:
     import hydra
 
     reject_unknown_choices(args)
+    check_overrides(args)
     if not any(a.startswith("hydra.searchpath") for a in args):
         sys.argv[1:] = [*args, *searchpath_override()]
     decorated = hydra.main(
@@ -34,12 +35,10 @@ def run_and_draw(cfg, out_dir: Path | None = None, progress_bar=None) -> StudyOu
     from rocsim.views.figures import save_study_figure
 
     try:
-        output = run_study(cfg, out_dir, progress_bar=progress_bar)
+        return run_study(cfg, out_dir, progress_bar=progress_bar, draw=save_study_figure)
     except ValueError as err:
         name = plain_config(cfg)["study"].get("name")
         fail(f"{name}: {err}" if progress_bar is not None and name else str(err))
-    save_study_figure(output.table, plain_config(cfg), output.directory)
-    return output
 
 
 def _study_job(cfg) -> None:
@@ -70,12 +69,76 @@ def reject_unknown_choices(args: list[str]) -> None:
                 fail(f"unknown {group} {value!r}; valid: {', '.join(valid)}")
 
 
-def compose_study(name: str, overrides: list[str] | None = None):
-    """The resolved config of study ``name`` with Hydra ``overrides`` (compose API), with the
-    user's config folders on the search path."""
+def check_overrides(args: list[str], prog: str = "rocsim") -> None:
+    """Compose the config once with the command's overrides (a sweep's first value) so that
+    a key no config has is answered in one line with the nearest valid key, before Hydra
+    starts (Hydra's own message is several lines and names no alternative)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    try:
+        parsed = OverridesParser.create().parse_overrides(
+            [a for a in args if not a.startswith("-")]
+        )
+    except Exception as err:  # Hydra's grammar errors share no public base class
+        fail(str(err).splitlines()[0], prog)
+    first = []
+    for override in parsed:
+        if override.is_hydra_override():
+            continue
+        if override.is_sweep_override():
+            try:
+                value = next(override.sweep_string_iterator())
+            except Exception:  # glob() sweeps need Hydra's config loader: leave to Hydra
+                continue
+            first.append(f"{override.get_key_element()}={value}")
+        else:
+            first.append(override.input_line)
+    try:
+        _compose(first)
+    except Exception as err:
+        fail(explain_compose_error(err, first), prog)
+
+
+def explain_compose_error(err: Exception, overrides: list[str]) -> str:
+    """One line for a config that does not compose; an unknown key gets the nearest valid
+    one."""
+    import difflib
+    import re
+
+    message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    unknown = re.match(r"Could not override '([^']+)'", message)
+    if not unknown:
+        return message
+    key = unknown.group(1)
+    rest = [o for o in overrides if o.split("=", 1)[0].lstrip("+~") != key]
+    try:
+        keys = _dotted_keys(_compose(rest))
+    except Exception:  # another override fails too; name this key without a suggestion
+        keys = []
+    near = difflib.get_close_matches(key, keys, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    return f"unknown key {key!r}{hint} (a new key is added with +{key}=...)"
+
+
+def _dotted_keys(cfg, prefix: str = "") -> list[str]:
+    from omegaconf import DictConfig
+
+    keys = []
+    for key, value in cfg.items_ex(resolve=False) if isinstance(cfg, DictConfig) else []:
+        name = f"{prefix}{key}"
+        keys.append(name)
+        keys += _dotted_keys(value, name + ".")
+    return keys
+
+
+def _compose(overrides: list[str]):
     from hydra import compose, initialize_config_dir
 
     with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
-        return compose(
-            "config", overrides=[f"study={name}", *(overrides or []), *searchpath_override()]
-        )
+        return compose("config", overrides=[*overrides, *searchpath_override()])
+
+
+def compose_study(name: str, overrides: list[str] | None = None):
+    """The resolved config of study ``name`` with Hydra ``overrides`` (compose API), with the
+    user's config folders on the search path."""
+    return _compose([f"study={name}", *(overrides or [])])

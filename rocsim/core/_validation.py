@@ -21,6 +21,10 @@ def as_real_array(values, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be an array of numbers, got a ragged sequence") from None
     if np.iscomplexobj(raw) or any(isinstance(v, complex) for v in raw.ravel()[:1000]):
         raise ValueError(f"{name} must hold real numbers, got complex values")
+    if raw.dtype == object:  # numpy casts None to NaN without a word
+        for v in raw.ravel().tolist():
+            if v is None or not _is_number(v):
+                raise ValueError(f"{name} must hold numbers, got {v!r}")
     try:
         return raw.astype(float)
     except (ValueError, TypeError):
@@ -101,6 +105,29 @@ def check_labels(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     return s[positive], s[~positive]
 
 
+def check_counts(values, name: str) -> np.ndarray:
+    """Counts (or effective counts) as a finite float array, or ``ValueError`` naming ``name``:
+    strings, ``None``, complex values and booleans are refused (``True`` is not a count)."""
+    arr = as_real_array(values, name)
+    if np.asarray(values).dtype == np.bool_:
+        raise ValueError(f"{name} must hold numbers, got booleans")
+    if not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].ravel()[0]
+        raise ValueError(f"{name} must be finite, got {bad}")
+    return arr
+
+
+def check_broadcastable(**arrays: np.ndarray) -> tuple[int, ...]:
+    """The common shape of ``arrays`` (numpy broadcasting), or ``ValueError`` naming them."""
+    try:
+        return np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        names = list(arrays)
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+        shapes = ", ".join(str(a.shape) for a in arrays.values())
+        raise ValueError(f"{listed} must have broadcastable shapes, got {shapes}") from None
+
+
 def check_confidence_level(confidence_level: float) -> float:
     """Return ``confidence_level`` as a float strictly inside (0, 1)."""
     try:
@@ -116,7 +143,7 @@ def check_confidence_level(confidence_level: float) -> float:
 
 def check_thresholds(thresholds, name: str = "thresholds") -> np.ndarray:
     """Return thresholds as a 1-D float array (``-inf``/``inf`` allowed, NaN not)."""
-    arr = np.asarray(thresholds, dtype=float)
+    arr = as_real_array(thresholds, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
     if np.any(np.isnan(arr)):
@@ -126,7 +153,7 @@ def check_thresholds(thresholds, name: str = "thresholds") -> np.ndarray:
 
 def check_conditions(w) -> np.ndarray:
     """Operating conditions as a 1-D float array in [0, 1], or ``ValueError``."""
-    arr = np.atleast_1d(np.asarray(w, dtype=float))
+    arr = np.atleast_1d(as_real_array(w, "w"))
     if arr.ndim != 1:
         raise ValueError(f"w must be 1-D, got shape {arr.shape}")
     if not np.all((arr >= 0.0) & (arr <= 1.0)):  # also rejects NaN

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocsim.core._validation import (
+    as_real_array,
     check_choice,
     check_conditions,
     check_confidence_level,
@@ -469,8 +470,10 @@ def cost_difference_ci(
         confidence_level, method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired"
     )
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
-    w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap)
-    _, thr2 = _conditions_and_thresholds(w_arr, t2, pos2, neg2, bootstrap)
+    w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap, "t1")
+    w_arr, thr2 = _conditions_and_thresholds(w_arr, t2, pos2, neg2, bootstrap, "t2")
+    # t2 can widen w (a single condition for several thresholds): t1 follows
+    thr1 = np.broadcast_to(thr1, w_arr.shape).copy()
     b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
     b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
     mean, var, low, high = cost_difference_interval_from_counts(
@@ -597,16 +600,18 @@ def _check_interval(
     return level, method, a
 
 
-def _conditions_and_thresholds(w, thresholds, pos: np.ndarray, neg: np.ndarray, bootstrap: str):
+def _conditions_and_thresholds(
+    w, thresholds, pos: np.ndarray, neg: np.ndarray, bootstrap: str, name: str = "thresholds"
+):
     w_arr = check_conditions(w)
     if isinstance(thresholds, str):
         if thresholds != "empirical":
-            raise ValueError(f"thresholds must be an array or 'empirical', got {thresholds!r}")
+            raise ValueError(f"{name} must be an array or 'empirical', got {thresholds!r}")
         pi = pos.size / (pos.size + neg.size)
         return w_arr, _envelope(pos, neg, effective_condition(w_arr, pi, bootstrap)).threshold
-    thr = check_thresholds(np.atleast_1d(np.asarray(thresholds, dtype=float)))
+    thr = check_thresholds(np.atleast_1d(as_real_array(thresholds, name)), name)
     try:
         w_arr, thr = np.broadcast_arrays(w_arr, thr)
     except ValueError:
-        raise ValueError(f"w and thresholds must broadcast: {w_arr.size} != {thr.size}") from None
+        raise ValueError(f"w and {name} must broadcast: {w_arr.size} != {thr.size}") from None
     return w_arr.copy(), thr.copy()

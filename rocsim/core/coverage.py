@@ -12,13 +12,19 @@ Sums run over the counts whose probability exceeds ``1e-17`` (the rest of the ma
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from rocsim.core._validation import check_choice, check_conditions, check_confidence_level
+from rocsim.core._validation import (
+    as_real_array,
+    check_choice,
+    check_conditions,
+    check_confidence_level,
+)
 from rocsim.core.cost import (
     COST_BOOTSTRAPS,
     COST_METHODS,
@@ -77,7 +83,14 @@ def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCo
     >>> round(float(binomial_coverage(10000, [1.7549e-5], score).cover[0]), 4)
     0.839
     """
-    p = np.atleast_1d(np.asarray(p_true, dtype=float))
+    integral = isinstance(trials, numbers.Real) and float(trials).is_integer()
+    if isinstance(trials, bool) or not integral or trials < 1:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    p = np.atleast_1d(as_real_array(p_true, "p_true"))
+    if p.ndim != 1 or not np.all((p >= 0) & (p <= 1)):  # also rejects NaN
+        raise ValueError("p_true must be a 1-D array of proportions in [0, 1]")
+    if not callable(interval):
+        raise TypeError(f"interval must be callable as interval(x, trials), got {interval!r}")
     x, pmf = binomial_support(trials, p)
     low, high = interval(x, trials)
     target = p[:, None]

@@ -235,7 +235,7 @@ def threshold_difference_ci(
     t1,
     t2,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str = "tango",
     pseudo_count: float | None = None,
 ) -> ThresholdDifferenceCI:
     """Confidence rectangles for the paired differences ``(dFPR, dTPR)`` at threshold pairs.
@@ -248,10 +248,11 @@ def threshold_difference_ci(
         Threshold pairs.
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)`` (thesis 4.5.2).
-    method : {"score", "wald", "agresti"} or callable, default "score"
-        Paired-difference interval (see :func:`rocsim.paired_difference_ci`): ``score`` is
-        eq. 4.8 with the nuisance of eq. 4.9; a function ``f(b, c, n, confidence_level) ->
-        (low, high)`` is one of your own (:mod:`rocsim.core.methods`).
+    method : {"tango", "score", "wald", "agresti", "bonett_price"} or callable, default "tango"
+        Paired-difference interval (see :func:`rocsim.paired_difference_ci`): ``tango`` is
+        Tango's score interval, which always contains the observed difference; ``score`` is
+        the thesis's eq. 4.8 with the nuisance of eq. 4.9; a function ``f(b, c, n,
+        confidence_level) -> (low, high)`` is one of your own (:mod:`rocsim.core.methods`).
     pseudo_count : float, optional
         For ``agresti`` (Agresti-Min, default 1/2 per cell).
 

@@ -30,6 +30,7 @@ import numpy as np
 from scipy import special
 
 from rocsim.core._validation import (
+    as_real_array,
     check_choice,
     check_confidence_level,
     check_rates,
@@ -154,39 +155,51 @@ class VerticalDistribution:
             )
 
 
-#: Binomial mass farther than this many standard deviations (plus a constant for small
-#: means) from ``m q`` is below 1e-24 by the Chernoff bound, so the pmf skips it.
+#: Binomial mass farther than ``_PMF_SIGMAS`` standard deviations plus ``_PMF_SLACK`` from
+#: ``m q`` is left out of the pmf. By Bernstein's inequality ``Pr{|X - m q| >= t} <=
+#: 2 exp(-t^2 / (2 (s^2 + t/3)))`` with ``s^2 = m q (1 - q)``; at ``t = 12 s + 40`` the exponent
+#: is at least 60 for every ``s``, so each component (and the mixture) loses below 2e-26.
 _PMF_SIGMAS, _PMF_SLACK = 12.0, 40.0
+#: Binomial pmf values evaluated per block of components (1 MB of float64).
+_PMF_BLOCK = 2**17
 
 
 def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     """``pmf[i, l] = sum_c w[i, c] Bin(l; m+, q[i, c])`` for ``l = 0..m+`` (eq. 4.12).
 
-    The binomial pmf is evaluated in log space (``xlogy`` keeps ``q = 0, 1`` exact) and only on
-    the window of ``l`` where some component has mass above 1e-24. Rounding in ``gammaln``
-    bounds the relative error of each entry by about ``1e-16 * m+ log m+`` (1e-14 at
-    ``m+ = 100``, 1e-11 at ``m+ = 10^4``).
+    Each binomial pmf is Boost's (the one behind ``scipy.stats.binom.pmf``), accurate to the
+    conditioning of the pmf in ``q``: a relative error of a few 1e-16 at the mode, ~1e-13 three
+    standard deviations out at ``m+ = 10^6``. (A ``gammaln`` difference, ``log C(m+, l)``, has an
+    absolute rounding error ~1e-16 ``m+ log m+``, i.e. a relative error ~1e-10 in every entry
+    at ``m+ = 10^5``.) Equal ``q`` within a row are merged (:class:`_BinomialMixture`); since
+    ``q`` increases along a row, blocks of consecutive components share nearly the same window
+    ``m+ q -+ (12 s + 40)`` and each block is evaluated on the union of its windows only.
     """
+    try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
+        from scipy.special._ufuncs import _binom_pmf as binom_pmf
+    except ImportError:  # pragma: no cover - a private name, may move in a later scipy
+        from scipy.stats import binom
+
+        binom_pmf = binom.pmf
     out = np.zeros((q.shape[0], m_pos + 1))
-    successes = np.arange(m_pos + 1)
-    log_choose = (
-        special.gammaln(m_pos + 1)
-        - special.gammaln(successes + 1)
-        - special.gammaln(m_pos - successes + 1)
-    )
-    for i in range(q.shape[0]):
-        keep = w[i] > 0
-        qi, wi = q[i, keep], w[i, keep]
-        reach = _PMF_SIGMAS * np.sqrt(m_pos * qi * (1 - qi)) + _PMF_SLACK
-        first = int(max(np.floor(np.min(m_pos * qi - reach)), 0))
-        last = int(min(np.ceil(np.max(m_pos * qi + reach)), m_pos))
-        k = np.arange(first, last + 1)
-        log_pmf = (
-            log_choose[k][None, :]
-            + special.xlogy(k[None, :], qi[:, None])
-            + special.xlog1py(m_pos - k[None, :], -qi[:, None])
-        )
-        out[i, first : last + 1] = wi @ np.exp(log_pmf)
+    mix = _BinomialMixture(q, w, m_pos)
+    if mix.q.size == 0:
+        return out
+    reach = _PMF_SIGMAS * np.sqrt(m_pos * mix.q * (1 - mix.q)) + _PMF_SLACK
+    lo = np.maximum(np.floor(m_pos * mix.q - reach), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(m_pos * mix.q + reach), m_pos).astype(np.int64)
+    # blocks of `size` consecutive components of one row, `size` x window ~ _PMF_BLOCK values
+    widest = 2 * (_PMF_SIGMAS * np.sqrt(m_pos) / 2 + _PMF_SLACK) + 1
+    size = max(1, int(_PMF_BLOCK // widest))
+    count = mix.row.size
+    row_start = np.flatnonzero(np.r_[True, mix.row[1:] != mix.row[:-1]])
+    position = np.arange(count) - np.repeat(row_start, np.diff(np.r_[row_start, count]))
+    starts = np.flatnonzero(position % size == 0)
+    ends = np.r_[starts[1:], count]
+    first, last = np.minimum.reduceat(lo, starts), np.maximum.reduceat(hi, starts)
+    for s, e, a, b in zip(starts.tolist(), ends.tolist(), first.tolist(), last.tolist()):
+        block = binom_pmf(np.arange(a, b + 1), m_pos, mix.q[s:e, None])
+        out[mix.row[s], a : b + 1] += mix.w[s:e] @ block
     return out
 
 
@@ -256,43 +269,69 @@ def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights) -> 
 
 
 def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
+    """Mean and variance of TPR at the FPR ranks ``r`` (eqs. 4.13-4.14), and the mixture's
+    ``q`` and weights ``w`` (eq. 4.12), each row of ``w`` normalised to sum to 1.
+
+    The variance is the law of total variance, a sum of non-negative terms,
+
+        Var = sum_c w_c q_c (1 - q_c) / m+ + sum_c w_c (q_c - mean)^2,
+
+    not ``E[TPR^2] - mean^2``, which loses every digit once the variance drops below ~1e-16
+    ``mean^2`` (high FPR, where nearly every positive passes every likely threshold).
+    ``pseudo_count`` ``a``: ``q -> (n+ q + a) / (n+ + 2a)`` and ``m+ -> m+ + 2a``.
+    """
     weights = rank_weights(neg_desc.size, m_neg, tuple(np.asarray(r).tolist()))
     q = _band_rates(pos, neg_desc, weights)
     if pseudo_count:
         q = (q * pos.size + pseudo_count) / (pos.size + 2 * pseudo_count)
         m_pos = m_pos + 2 * pseudo_count
-    w = weights.weights
-    mean = np.einsum("ij,ij->i", w, q)
-    # E[TPR^2 | c] = q^2 + q(1 - q)/m+ = q^2 (1 - 1/m+) + q/m+   (eq. 4.14)
-    second = (1 - 1 / m_pos) * np.einsum("ij,ij,ij->i", w, q, q) + mean / m_pos
-    return mean, np.maximum(second - mean * mean, 0.0), q, w
+    # the band leaves out weights below WEIGHT_FLOOR (< ~1e-15 per row): renormalised, the
+    # mean is a convex combination of the q and the rows of the pmf sum to 1 up to rounding
+    w = weights.weights / weights.weights.sum(axis=1, keepdims=True)
+    # about the q of the heaviest weight: q - mean would carry the rounding of mean (1e-16
+    # near 1) into every deviation, 1e-10 relative when the q differ by 1/n+ = 1e-6
+    ref = np.take_along_axis(q, np.argmax(w, axis=1)[:, None], axis=1)
+    deviation = q - ref
+    shift = np.einsum("ij,ij->i", w, deviation)
+    between = np.einsum("ij,ij->i", w, np.square(deviation - shift[:, None]))
+    within = np.einsum("ij,ij->i", w, q * (1 - q)) / m_pos
+    # kept within the row's q (a row of equal q has that q as its mean, exactly)
+    present = w > 0
+    lowest = np.min(q, axis=1, where=present, initial=np.inf)
+    highest = np.max(q, axis=1, where=present, initial=-np.inf)
+    mean = np.clip(ref[:, 0] + shift, lowest, highest)
+    return mean, within + between, q, w
 
 
 def check_ranks(r, n_neg: int) -> np.ndarray:
     """FPR ranks as a 1-D int array with ``1 <= r <= n- - 1``."""
-    arr = np.asarray(r)
+    arr = as_real_array(r, "r")  # as floats first: 2**70 or "a" get a message, not numpy's
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"r must be a non-empty 1-D array of ranks, got shape {arr.shape}")
     if not np.all(np.equal(np.mod(arr, 1), 0)):
         raise ValueError("r must hold integers (FPR = r / m-)")
-    arr = arr.astype(np.int64)
     if np.any(arr < 1) or np.any(arr > n_neg - 1):
         raise ValueError(f"r must satisfy 1 <= r <= m- - 1 = {n_neg - 1}")
-    return arr
+    return arr.astype(np.int64)
 
 
-def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
-    """Ranks ``r`` whose ``r/m-`` is nearest to each target FPR, unique and in 1..m- - 1.
-
-    With ``m- < 100`` and the thesis grid 0.01..0.99 this is every ``r``.
-    """
+def nearest_ranks(fpr, m_neg: int) -> np.ndarray:
+    """Per target FPR, the rank ``r`` in ``1..m- - 1`` whose ``r/m-`` is nearest (a rank per
+    target, in the targets' order; targets closer together than ``1/m-`` share one)."""
     if m_neg < 2:
         raise ValueError(
             f"vertical averaging needs at least 2 negatives (FPR ranks 1..m- - 1), got {m_neg}"
         )
     rates = check_rates(fpr, "fpr")
-    r = np.clip(np.rint(rates * m_neg), 1, m_neg - 1).astype(np.int64)
-    return np.unique(r)
+    return np.clip(np.rint(rates * m_neg), 1, m_neg - 1).astype(np.int64)
+
+
+def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
+    """The distinct ranks of :func:`nearest_ranks`, ascending: the FPR grid of a study.
+
+    With ``m- < 100`` and the thesis grid 0.01..0.99 this is every ``r``.
+    """
+    return np.unique(nearest_ranks(fpr, m_neg))
 
 
 def vertical_distribution(
@@ -338,29 +377,30 @@ def vertical_distribution(
 
 
 def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
+    """The full bootstrap's moments: a mixture over the class counts ``N+`` of the stratified
+    moments, its variance by the law of total variance (no ``E[X^2] - mean^2`` cancellation,
+    as in :func:`_moments`)."""
     n_pos, n_neg = pos.size, neg_desc.size
     k, prob = class_count_law(n_pos, n_neg)
     keep = prob > WEIGHT_FLOOR
-    mean = np.zeros(ranks.size)
-    second = np.zeros(ranks.size)
-    for m_pos, weight in zip(k[keep], prob[keep]):
+    means, variances = [], []
+    for m_pos in k[keep]:
         m_neg = n_pos + n_neg - int(m_pos)
         rr = np.clip(np.rint(ranks * m_neg / n_neg), 1, max(m_neg - 1, 1)).astype(np.int64)
         if m_neg < 2:
             # one negative: the threshold is that negative's score, drawn uniformly
             q = count_at_or_above(pos, neg_desc) / n_pos
             mu = np.full(ranks.size, q.mean())
-            sec = np.full(ranks.size, np.mean(q * q + q * (1 - q) / m_pos))
+            v = np.full(ranks.size, np.mean((q - q.mean()) ** 2 + q * (1 - q) / m_pos))
         else:
             mu, v, _, _ = _moments(pos, neg_desc, rr, m_neg, int(m_pos))
-            sec = v + mu * mu
-        mean += weight * mu
-        second += weight * sec
-    total = prob[keep].sum()
-    mean, second = mean / total, second / total
-    return VerticalDistribution(
-        ranks, ranks / n_neg, mean, np.maximum(second - mean**2, 0.0), n_pos, "full"
-    )
+        means.append(mu)
+        variances.append(v)
+    weight = prob[keep] / prob[keep].sum()
+    means, variances = np.array(means), np.array(variances)
+    mean = weight @ means
+    var = weight @ variances + weight @ np.square(means - mean)
+    return VerticalDistribution(ranks, ranks / n_neg, mean, var, n_pos, "full")
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rocsim.sim.io import read_data_keys, read_outcomes
+from rocsim.sim.io import check_set, read_data_keys, read_outcomes
 
 CLAIM_COLUMNS = ("study", "claim", "thesis", "check", "value", "se", "holds")
 #: ``abs<`` / ``abs>`` compare the absolute value (two lines alike / unlike).
@@ -213,14 +213,22 @@ class ClaimResult:
         return {name: getattr(self, name) for name in CLAIM_COLUMNS}
 
 
-def load_study_data(directory: Path, name: str, code: str | None = None) -> StudyData | None:
+def load_study_data(
+    directory: Path, name: str, code: str | None = None, complete: bool = False
+) -> StudyData | None:
     """A study's results in ``directory`` (``coverage.csv``, ``outcomes.npz`` and its data
-    keys); ``None`` if they are missing or, with ``code`` given, were made by other code
+    keys); ``None`` if they are missing, with ``complete`` if they are not one run's complete
+    set (:func:`rocsim.sim.io.check_set`), or, with ``code`` given, if other code made them
     (``meta.json``'s ``code_hash``)."""
     directory = Path(directory)
     table_path, outcomes_path = directory / "coverage.csv", directory / "outcomes.npz"
     if not table_path.exists():
         return None
+    if complete:
+        try:
+            check_set(directory)
+        except ValueError:
+            return None
     if code is not None:
         meta = directory / "meta.json"
         if not meta.exists() or json.loads(meta.read_text()).get("code_hash") != code:

@@ -1,20 +1,30 @@
-"""Writing results safely: every file appears whole or not at all.
+"""Writing results safely: every file appears whole or not at all, and a folder's outputs
+are one run's.
 
 :func:`atomic_write` writes to a ``.<name>*.part`` file beside the target and renames it into
 place, so a reader (or a resumed run) never sees half a file. A process killed mid-write leaves
 its ``.part`` file behind; :func:`remove_stale_parts` deletes those once a later run succeeds.
+
+A study's outputs are a set (:func:`begin_set`, :func:`seal_set`): the previous set is removed
+before the first file of the new one is written, and ``manifest.json``, listing every file
+with its SHA-256, is written last. A folder without a manifest holds an interrupted run's
+files (all of that one run); readers check the manifest (:func:`check_set`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
 PART_SUFFIX = ".part"
+#: Written last into a folder of outputs: the files of the set and their SHA-256.
+MANIFEST = "manifest.json"
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -30,6 +40,82 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def begin_set(directory: Path, names: Iterable[str] = ()) -> None:
+    """Start writing a new set of outputs in ``directory``: remove the manifest (the folder
+    is incomplete from now on), then the files of the previous set and any of ``names``
+    (the new set's files, left by an interrupted run), so no file of another run stays."""
+    directory = Path(directory)
+    manifest = directory / MANIFEST
+    old = set(_manifest_files(manifest)) | set(names)
+    manifest.unlink(missing_ok=True)
+    for name in old:
+        (directory / name).unlink(missing_ok=True)
+
+
+def seal_set(directory: Path, names: Iterable[str]) -> None:
+    """Mark the files ``names`` of ``directory`` as one complete set: write the manifest."""
+    directory = Path(directory)
+    files = {name: _sha256(directory / name) for name in sorted(names)}
+    text = json.dumps({"files": files}, indent=2) + "\n"
+    atomic_write(directory / MANIFEST, lambda p: p.write_text(text))
+
+
+def update_set(directory: Path, name: str, write: Callable[[Path], None]) -> None:
+    """Rewrite (or add) one file of a complete set and seal the set again."""
+    directory = Path(directory)
+    names = set(check_set(directory)) | {name}
+    (directory / MANIFEST).unlink()
+    atomic_write(directory / name, write)
+    seal_set(directory, names)
+
+
+def check_set(directory: Path) -> list[str]:
+    """The files of the complete set in ``directory``; ``ValueError`` if the folder holds no
+    complete set (no manifest: an interrupted run) or a file changed since it was sealed."""
+    directory = Path(directory)
+    manifest = directory / MANIFEST
+    if not manifest.exists():
+        raise ValueError(
+            f"{directory} holds no complete set of outputs (no {MANIFEST}: its run was "
+            "interrupted); rerun the same command"
+        )
+    files = _manifest_files(manifest)
+    for name, digest in files.items():
+        path = directory / name
+        if not path.exists() or _sha256(path) != digest:
+            raise ValueError(f"{path} is not the file its run wrote; rerun the same command")
+    return list(files)
+
+
+def _manifest_files(manifest: Path) -> dict[str, str]:
+    try:
+        return dict(json.loads(manifest.read_text())["files"])
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_writable_folder(folder: Path, name: str) -> None:
+    """Raise a one-line ``ValueError`` naming ``name`` unless ``folder`` is, or can be created
+    as, a folder this process can write in; nothing is left behind by the check."""
+    folder = Path(folder)
+    existing = next(p for p in (folder, *folder.absolute().parents) if p.exists())
+    if not existing.is_dir():
+        what = "is" if existing == folder else f"is under {existing}, which is"
+        raise ValueError(f"{name} {folder} {what} a file, not a folder")
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=existing, prefix=".rocsim-write-check-"))
+    except OSError as err:
+        raise ValueError(f"{name} {folder} is not writable: {err.strerror}") from None
 
 
 def write_outcomes(

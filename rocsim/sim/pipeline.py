@@ -10,7 +10,7 @@ import json
 import platform
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -28,7 +28,16 @@ from rocsim.sim.claims import check_claims, evaluate_claims, load_study_data
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
-from rocsim.sim.io import atomic_write, remove_stale_parts, write_outcomes
+from rocsim.sim.io import (
+    atomic_write,
+    begin_set,
+    check_set,
+    check_writable_folder,
+    remove_stale_parts,
+    seal_set,
+    update_set,
+    write_outcomes,
+)
 from rocsim.sim.models import PairedScoreModel
 from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_state
 from rocsim.sim.runner import (
@@ -39,6 +48,15 @@ from rocsim.sim.runner import (
 )
 from rocsim.studies import get_kind
 
+#: Files a study run may write besides its figure: all are removed before a new set is
+#: written, so a file another run wrote never stays beside the new ones.
+OUTPUT_FILES = (
+    "coverage.csv",
+    "coverage.parquet",
+    "outcomes.npz",
+    "meta.json",
+    "claims.csv",
+)
 PACKAGES = (
     "rocsim",
     "numpy",
@@ -153,17 +171,23 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
 
 
 def run_study(
-    cfg: Mapping[str, Any], out_dir: Path | None = None, progress_bar=None
+    cfg: Mapping[str, Any],
+    out_dir: Path | None = None,
+    progress_bar=None,
+    draw: Callable[[pd.DataFrame, dict, Path], list[Path]] | None = None,
 ) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
     Writes ``coverage.csv``, ``coverage.parquet``, ``outcomes.npz`` (simulated coverage),
-    ``meta.json`` and ``claims.csv`` (:func:`write_claims`) to ``out_dir`` (default
-    ``<results_dir>/<study>``), each atomically, only once every condition is done; finished
-    conditions are cached in ``out_dir/.cache`` so an interrupted run resumes where it
-    stopped, and the ``.part`` files a killed run left there are removed. ``progress_bar`` (a
-    tqdm bar) is advanced instead of the run's own bar, so that several studies share one.
-    The figure is drawn by the views (:func:`rocsim.views.figures.save_study_figure`).
+    ``meta.json``, ``claims.csv`` (:func:`write_claims`) and what ``draw(table, cfg,
+    out_dir)`` writes (the views' :func:`rocsim.views.figures.save_study_figure`: the figure)
+    to ``out_dir`` (default ``<results_dir>/<study>``) as one set (:func:`rocsim.sim.io.
+    begin_set`), only once every condition is done: ``manifest.json`` is written last, and a
+    folder without it holds an interrupted run's files. Finished conditions are cached in
+    ``out_dir/.cache`` so an interrupted run resumes where it stopped, and the ``.part`` files
+    a killed run left there are removed. ``progress_bar`` (a tqdm bar) is advanced instead of
+    the run's own bar, so that several studies share one. The folder is checked writable
+    before any work.
     """
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
@@ -175,6 +199,7 @@ def run_study(
     seed = _nonnegative_int(cfg["seed"], "seed")
     n_jobs = _int(cfg["n_jobs"], "n_jobs")
     out_dir = Path(out_dir or Path(cfg["results_dir"]) / study["name"])
+    check_writable_folder(out_dir, "results_dir")
     extensions = extension_hash(c.settings for c in conditions)
     code = {"code_hash": code_hash(), "extension_hash": extensions or None}
     runner = cfg.get("runner", {})
@@ -211,30 +236,43 @@ def run_study(
     run.table = table
     wall = time.perf_counter() - started
     data_keys = {c.label: c.data_key() for c in conditions}
-    _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
-    claims = write_claims(cfg, out_dir)
+    begin_set(out_dir, OUTPUT_FILES)
+    names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
+    claims = evaluate_study_claims(cfg, out_dir)
+    atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
+    names.append("claims.csv")
+    if draw is not None:
+        names += [Path(p).name for p in draw(table, cfg, out_dir)]
+    seal_set(out_dir, names)
     for folder in (out_dir, out_dir / ".cache"):
         remove_stale_parts(folder, started_at)
     return StudyOutput(out_dir, run, wall, claims)
 
 
 def write_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFrame:
-    """Evaluate the study's claims (``study.claims``, :mod:`rocsim.sim.claims`) on the results
-    in ``directory`` and write them to ``directory/claims.csv``. A claim comparing with
-    another study reads that study's results beside ``directory`` (``../<study>``) if the same
-    code made them, and is left out otherwise."""
+    """Evaluate the study's claims on the complete set of results in ``directory``
+    (:func:`evaluate_study_claims`) and rewrite its ``claims.csv`` (the set stays sealed)."""
+    check_set(directory)
+    frame = evaluate_study_claims(cfg, directory)
+    update_set(directory, "claims.csv", lambda p: frame.to_csv(p, index=False))
+    return frame
+
+
+def evaluate_study_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFrame:
+    """The study's claims (``study.claims``, :mod:`rocsim.sim.claims`) evaluated on the
+    results in ``directory``. A claim comparing with another study reads that study's
+    complete results beside ``directory`` (``../<study>``) if the same code made them, and
+    is left out otherwise."""
     cfg = plain_config(cfg)
     study = cfg["study"]
     data = load_study_data(directory, study["name"])
     claims = list(study.get("claims") or [])
     partners = {
-        name: load_study_data(Path(directory).parent / name, name, code_hash())
+        name: load_study_data(Path(directory).parent / name, name, code_hash(), complete=True)
         for name in {(c["check"].get("versus") or {}).get("study") for c in claims} - {None}
     }
     others = {name: d for name, d in partners.items() if d is not None}
-    frame = evaluate_claims(claims, data, list(study.get("axes") or {}), others)
-    atomic_write(Path(directory) / "claims.csv", lambda p: frame.to_csv(p, index=False))
-    return frame
+    return evaluate_claims(claims, data, list(study.get("axes") or {}), others)
 
 
 def _exact_beside(kind, conditions, common) -> dict[str, np.ndarray]:
@@ -268,11 +306,16 @@ def _model_label(spec) -> str:
     return (model.first if isinstance(model, PairedScoreModel) else model).label()
 
 
-def _write_outputs(out_dir: Path, table, cfg, run: RunResult, wall: float, code, data_keys):
+def _write_outputs(
+    out_dir: Path, table, cfg, run: RunResult, wall: float, code, data_keys
+) -> list[str]:
+    """Write the tables, the outcomes and ``meta.json``; return their file names."""
     atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
+    names = ["coverage.csv", "coverage.parquet", "meta.json"]
     if cfg["coverage"] == "simulate":  # per replication, for paired comparisons and windows
         write_outcomes(out_dir / "outcomes.npz", run.cover, data_keys)
+        names.append("outcomes.npz")
     meta = {
         "study": cfg["study"]["name"],
         "config": plain_config(cfg),
@@ -296,6 +339,7 @@ def _write_outputs(out_dir: Path, table, cfg, run: RunResult, wall: float, code,
         out_dir / "meta.json",
         lambda p: p.write_text(json.dumps(meta, indent=2, default=str) + "\n"),
     )
+    return names
 
 
 def plain_config(cfg) -> dict:

@@ -15,6 +15,12 @@ conditions that are missing.
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,19 +82,66 @@ def replication_rng(seed: int, condition: Condition, replication: int) -> np.ran
 
 
 def run_block(
-    kind: StudyKind, condition: Condition, setup: Setup, seed: int, start: int, stop: int
+    kind: StudyKind,
+    condition: Condition,
+    setup: Setup,
+    seed: int,
+    start: int,
+    stop: int,
+    parent: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Replications ``start .. stop-1`` of a condition, stacked per outcome.
 
     BLAS runs single-threaded here, in a worker or in the main process alike: a threaded
-    reduction may sum in another order, and results must not depend on ``n_jobs``.
+    reduction may sum in another order, and results must not depend on ``n_jobs``. In a
+    worker process (``parent``: the pid of the process that submitted the block), a watchdog
+    ends the worker once its parent is gone.
     """
+    if parent is not None and os.getpid() != parent:
+        exit_with_parent(parent)  # dask and other backends; loky workers did at start
     rows = []
     with threadpool_limits(limits=1):
         for r in range(start, stop):
             data = kind.generate(condition, setup, replication_rng(seed, condition, r))
             rows.append(kind.analyse(condition, setup, data))
     return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
+
+
+#: How often a worker checks that its parent process is alive (where the kernel cannot
+#: signal it: not Linux).
+PARENT_POLL_SECONDS = 0.5
+#: ``prctl`` option asking Linux to send a signal to this process when its parent dies.
+_PR_SET_PDEATHSIG = 1
+_watchdog_started = False
+
+
+def exit_with_parent(parent: int | None = None) -> None:
+    """End this worker process when its parent (pid ``parent``, default the current one)
+    dies; called once per process, as the loky workers' initializer and before each block.
+
+    A killed parent (SIGKILL, or SIGTERM before its own cleanup) cannot stop its joblib
+    workers, and loky keeps idle workers for minutes. On Linux the kernel kills the worker
+    (``PR_SET_PDEATHSIG``), even one blocked writing a result nobody reads; elsewhere a
+    daemon thread polls ``getppid()``, which changes when an orphan is re-parented.
+    """
+    global _watchdog_started
+    if _watchdog_started:
+        return
+    _watchdog_started = True
+    parent = os.getppid() if parent is None else parent
+    if sys.platform.startswith("linux"):
+        # the kernel signal needs no Python thread, but it follows the thread that started
+        # the worker, which may end before the process does: the poller stays as well
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before this worker got here
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rocsim-exit-with-parent", daemon=True).start()
 
 
 def summarise(
@@ -183,8 +236,6 @@ def run_conditions(
         A bar shared by several runs (``rocsim-reproduce``): advanced by every replication,
         computed or reused, instead of a bar of this run's own.
     """
-    import time
-
     if coverage not in COVERAGE_MODES:
         raise ValueError(f"unknown coverage mode {coverage!r}; valid: {', '.join(COVERAGE_MODES)}")
     if coverage == "simulate" and (int(replications) != replications or replications < 1):
@@ -225,12 +276,15 @@ def run_conditions(
         own = dict(disable=not progress, desc=conditions[0].study, unit="rep", leave=False)
         bar = progress_bar if progress_bar is not None else tqdm(total=len(todo) * reps, **own)
         # dask is set up by backend_context (parallel_config); naming it here again makes
-        # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level)
-        named = None if backend == "dask" else backend
-        with Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel:
-            tasks = _tasks(todo, reps, block_size)
+        # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level);
+        # loky is set up by _workers (a name given here would drop its initializer)
+        named = None if backend in (None, "loky", "dask") else backend
+        with (
+            _workers(backend),
+            Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel,
+        ):
             for i, result, elapsed in _simulate(
-                parallel, kind, conditions, setups, tasks, seed, bar
+                parallel, kind, conditions, setups, todo, reps, block_size, seed, bar
             ):
                 finish(i, result, elapsed)
         if progress_bar is None:
@@ -245,6 +299,17 @@ def run_conditions(
         frames.append(frame)
     cover = {c.label: np.asarray(outcomes[i]["cover"]) for i, c in enumerate(conditions)}
     return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds, cover)
+
+
+@contextmanager
+def _workers(backend: str | None) -> Iterator[None]:
+    """loky (joblib's default) workers that end with their parent from the moment they
+    start (:func:`exit_with_parent` as their initializer), not only after their first task."""
+    if backend not in (None, "loky"):
+        yield
+        return
+    with parallel_config(backend="loky", initializer=exit_with_parent, initargs=(os.getpid(),)):
+        yield
 
 
 @contextmanager
@@ -276,34 +341,34 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
             cluster.close()
 
 
-def _tasks(todo: list[int], reps: int, block_size: int) -> list[tuple[int, int, int]]:
-    """Replication blocks ``(condition index, start, stop)``, condition by condition."""
-    return [(i, a, min(a + block_size, reps)) for i in todo for a in range(0, reps, block_size)]
+def _tasks(todo: list[int], reps: int, block_size: int) -> Iterator[tuple[int, int, int]]:
+    """Replication blocks ``(condition index, start, stop)``, condition by condition, made
+    as joblib asks for them: memory does not grow with the replication count."""
+    for i in todo:
+        for a in range(0, reps, block_size):
+            yield i, a, min(a + block_size, reps)
 
 
-def _simulate(parallel, kind, conditions, setups, tasks, seed, bar):
+def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, bar):
     """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
 
     Tasks come condition by condition and ``parallel`` (a joblib generator) returns results in
-    task order, so a condition is complete when its last block (the one ending at the
-    condition's last replication) arrives.
+    task order, so a condition is complete when its block ending at ``reps`` arrives.
     """
-    import time
-
-    last = {i: b for i, _, b in tasks}
-    pending: dict[int, list] = {i: [] for i in last}
+    parent = os.getpid()
     results = parallel(
-        delayed(run_block)(kind, conditions[i], setups[i], seed, a, b) for i, a, b in tasks
+        delayed(run_block)(kind, conditions[i], setups[i], seed, a, b, parent)
+        for i, a, b in _tasks(todo, reps, block_size)
     )
+    pending: list[dict[str, np.ndarray]] = []
     clock = time.perf_counter()
-    for (i, a, b), block in zip(tasks, results):
-        pending[i].append(block)
+    for (i, a, b), block in zip(_tasks(todo, reps, block_size), results):
+        pending.append(block)
         bar.update(b - a)
-        if b == last[i]:
-            parts = pending.pop(i)
+        if b == reps:
             now = time.perf_counter()
-            yield i, {k: np.concatenate([p[k] for p in parts]) for k in block}, now - clock
-            clock = now
+            yield i, {k: np.concatenate([p[k] for p in pending]) for k in block}, now - clock
+            pending, clock = [], now
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

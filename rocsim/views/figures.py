@@ -21,6 +21,7 @@ GRID_LABELS = {
     "q": "total positive ratio",
     "fpr": "false positive rate",
     "w": "operating condition w",
+    "t1": "first classifier's threshold",
 }
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
 

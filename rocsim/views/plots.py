@@ -105,7 +105,7 @@ def plot_difference(comparison, ax=None):
         x, y, low, high = (columns[k] for k in ("w", "cost_difference", "low", "high"))
         xlabel, ylabel = "operating condition w", "cost2 - cost1 (> 0: first cheaper)"
     else:
-        key = "q" if "q" in columns else "fpr"
+        key = next(k for k in ("q", "fpr", "t1") if k in columns)
         x, y, low, high = (columns[k] for k in (key, "dtpr", "dtpr_low", "dtpr_high"))
         xlabel = GRID_LABELS[key]
         ylabel = "TPR1 - TPR2 (> 0: first better)"

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from hydra.experimental.callback import Callback
 
-from rocsim.sim.io import atomic_write, read_outcomes, remove_stale_parts
+from rocsim.sim.io import atomic_write, check_set, read_outcomes, remove_stale_parts
 
 #: Job-folder parts that only choose the interval method (dropped to group jobs).
 _METHOD_KEYS = ("interval=", "interval.method=")
@@ -174,13 +174,22 @@ def group_key(job_folder: str) -> str:
 
 def _sweep_tables(results_dir: Path, since: float) -> dict[Path, list[Path]]:
     """coverage.csv of every sweep job finished after ``since``, by study folder, in the order
-    the jobs finished (the first method named in ``interval=a,b`` comes first)."""
+    the jobs finished (the first method named in ``interval=a,b`` comes first); a job folder
+    without a complete set of outputs (an interrupted job) is left out."""
     found: dict[Path, list[Path]] = {}
     tables = Path(results_dir).glob("*/*/coverage.csv")
     for csv in sorted(tables, key=lambda p: (p.stat().st_mtime, str(p))):
-        if csv.stat().st_mtime >= since:
+        if csv.stat().st_mtime >= since and _complete(csv.parent):
             found.setdefault(csv.parent.parent, []).append(csv)
     return found
+
+
+def _complete(folder: Path) -> bool:
+    try:
+        check_set(folder)
+    except ValueError:
+        return False
+    return True
 
 
 def _study_config(path: Path) -> dict:
