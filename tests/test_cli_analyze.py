@@ -118,7 +118,7 @@ def test_missing_values_need_dropna(data, tmp_path):
     [
         (["--score", "nope"], "has no column 'nope'"),
         (["--score", "new", "--pos-label", "ill"], "--pos-label 'ill'"),  # the last one wins
-        (["--score", "new", "--confidence", "1.5"], "confidence_level"),
+        (["--score", "new", "--confidence", "1.5"], "--confidence must be in (0, 1)"),
         (["--score", "old", "--score", "new", "--score", "old"], "columns must differ"),
     ],
 )
@@ -154,8 +154,8 @@ def test_at_is_a_rate_in_every_table_and_thresholds_are_scores(data, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--at", "0"], "at (total positive ratios) must lie strictly between 0 and 1"),
-        (["--averaging", "vertical", "--at", "1.5"], "at (FPRs) must lie strictly between"),
+        (["--at", "0"], "--at must lie strictly between 0 and 1"),
+        (["--averaging", "vertical", "--at", "1.5"], "--at must lie strictly between"),
         (["--thresholds", "0.5"], "--thresholds was given 1 time(s) for 2 --score column(s)"),
         (["--averaging", "vertical", "--thresholds", "0.5", "--thresholds", "0.1"], "vertical"),
         (["--at", "0.5", "--thresholds", "1", "--thresholds", "1"], "not both"),
