@@ -113,45 +113,35 @@ def test_analyze_label_with_one_class(csv, tmp_path):
     assert_refused(done, "--label", out)
 
 
-def test_analyze_missing_file(tmp_path):
-    out = tmp_path / "out"
-    done = run(
-        [*ANALYZE, tmp_path / "nope.csv", "--label", "y", "--score", "a", "--out", out], tmp_path
-    )
-    assert_refused(done, "nope.csv", out)
+def _make(name: str, content: str | None):
+    """A data path: a file holding ``content``, a folder (``None``) or nothing (``"absent"``)."""
+
+    def make(folder: Path) -> Path:
+        path = folder / name
+        if content is None:
+            path.mkdir()
+        elif content != "absent":
+            path.write_text(content)
+        return path
+
+    return make
 
 
-def test_analyze_folder_as_data(tmp_path):
-    (tmp_path / "d.csv").mkdir()
-    out = tmp_path / "out"
-    done = run(
-        [*ANALYZE, tmp_path / "d.csv", "--label", "y", "--score", "a", "--out", out], tmp_path
-    )
-    assert_refused(done, "d.csv", out)
-
-
-def test_analyze_empty_csv(tmp_path):
-    path = tmp_path / "empty.csv"
-    path.write_text("")
-    out = tmp_path / "out"
+@pytest.mark.parametrize(
+    "make",
+    [
+        _make("nope.csv", "absent"),
+        _make("d.csv", None),  # a folder named like a file
+        _make("empty.csv", ""),
+        _make("header.csv", "y,a\n"),
+        _make("broken.parquet", "not a parquet file"),
+    ],
+    ids=["missing", "folder", "empty", "header-only", "corrupt-parquet"],
+)
+def test_analyze_refuses_a_data_file_it_cannot_use_naming_it(tmp_path, make):
+    path, out = make(tmp_path), tmp_path / "out"
     done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
-    assert_refused(done, "empty.csv", out)
-
-
-def test_analyze_header_only_csv(tmp_path):
-    path = tmp_path / "header.csv"
-    path.write_text("y,a\n")
-    out = tmp_path / "out"
-    done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
-    assert_refused(done, "header.csv", out)
-
-
-def test_analyze_corrupt_parquet(tmp_path):
-    path = tmp_path / "broken.parquet"
-    path.write_text("not a parquet file")
-    out = tmp_path / "out"
-    done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
-    assert_refused(done, "broken.parquet", out)
+    assert_refused(done, path.name, out)
 
 
 def test_analyze_out_is_an_existing_file(csv, tmp_path):

@@ -375,7 +375,7 @@ def paired_difference_ci(
     confidence_level : float, default 0.95
     method : {"tango", "score", "wald", "agresti", "bonett_price"} or callable, default "tango"
         The default contains the observed difference for every table; the thesis's ``score``
-        (its studies' method) can exclude it (``b = 10, c = 0, n = 10`` gives [0.529, 0.916]).
+        (its studies' method) can exclude it (at ``b = n``, for one).
         ``wald``: ``d +- z sqrt((g - d^2)/n)``, ``g = (b + c)/n`` (eq. 4.7 corrected);
         ``score``: eq. 4.8 with the smoothed nuisance ``(b + c + 2)/(n + 4)`` of eq. 4.9;
         ``agresti``: Agresti & Min (2005), Wald after adding ``pseudo_count`` to each cell;

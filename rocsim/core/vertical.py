@@ -168,12 +168,12 @@ def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     """``pmf[i, l] = sum_c w[i, c] Bin(l; m+, q[i, c])`` for ``l = 0..m+`` (eq. 4.12).
 
     Each binomial pmf is Boost's (the one behind ``scipy.stats.binom.pmf``), accurate to the
-    conditioning of the pmf in ``q``: a relative error of a few 1e-16 at the mode, ~1e-13 three
-    standard deviations out at ``m+ = 10^6``. (A ``gammaln`` difference, ``log C(m+, l)``, has an
-    absolute rounding error ~1e-16 ``m+ log m+``, i.e. a relative error ~1e-10 in every entry
-    at ``m+ = 10^5``.) Equal ``q`` within a row are merged (:class:`_BinomialMixture`); since
-    ``q`` increases along a row, blocks of consecutive components share nearly the same window
-    ``m+ q -+ (12 s + 40)`` and each block is evaluated on the union of its windows only.
+    conditioning of the pmf in ``q`` (a ``gammaln`` difference, ``log C(m+, l)``, would carry an
+    absolute rounding error of order ``1e-16 m+ log m+`` into every entry); the accuracy reached
+    is checked by ``tests/test_vertical_pmf_accuracy.py``. Equal ``q`` within a row are merged
+    (:class:`_BinomialMixture`); since ``q`` increases along a row, blocks of consecutive
+    components share nearly the same window ``m+ q -+ (12 s + 40)`` and each block is
+    evaluated on the union of its windows only.
     """
     try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
         from scipy.special._ufuncs import _binom_pmf as binom_pmf
