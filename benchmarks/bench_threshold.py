@@ -46,7 +46,7 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     model = rocsim.make_model("binormal", (3, 3.75), (-3, 3))
     thresholds = model.threshold_for_total_positive_ratio(np.linspace(0.01, 0.99, 99))
     both = np.concatenate([pos, neg])
-    t_exact = best_of(lambda: rocsim.threshold_ci(pos, neg, thresholds, 0.9))
+    t_exact = best_of(lambda: rocsim.threshold_ci(pos, neg, thresholds, confidence_level=0.9))
     t_sort = best_of(lambda: np.sort(both))
     row = {
         "n per class": n,
@@ -56,7 +56,7 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     }
     if b:
         t_mc = best_of(lambda: mc_percentile(pos, neg, thresholds, b, 0.9, rng), repeat=1)
-        ci = rocsim.threshold_ci(pos, neg, thresholds, 0.9)
+        ci = rocsim.threshold_ci(pos, neg, thresholds, confidence_level=0.9)
         (tpr_q, fpr_q) = mc_percentile(pos, neg, thresholds, b, 0.9, rng)
         diff = max(
             np.max(np.abs(tpr_q[0] - ci.tpr_low)),

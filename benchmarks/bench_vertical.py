@@ -41,8 +41,8 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     r = rocsim.fpr_ranks(GRID, n)
     both = np.concatenate([pos, neg])
     rank_weights.cache_clear()
-    t_cold = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL), repeat=1)
-    t_exact = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL))
+    t_cold = best_of(lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL), repeat=1)
+    t_exact = best_of(lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL))
     t_sort = best_of(lambda: np.sort(both))
     row = {
         "n per class": n,
@@ -52,10 +52,13 @@ def bench_intervals(n: int, b: int, rng) -> dict:
         "exact / sort": t_exact / t_sort,
     }
     if b:
-        t_pct = best_of(lambda: rocsim.vertical_ci(pos, neg, r, LEVEL, "percentile"), repeat=1)
+        t_pct = best_of(
+            lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile"),
+            repeat=1,
+        )
         t_mc = best_of(lambda: mc_percentile(pos, neg, r, b, rng), repeat=1)
-        score = rocsim.vertical_ci(pos, neg, r, LEVEL)
-        pct = rocsim.vertical_ci(pos, neg, r, LEVEL, "percentile")
+        score = rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL)
+        pct = rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
         low, high = mc_percentile(pos, neg, r, b, rng)
         row |= {
             "exact percentile (ms)": 1e3 * t_pct,
@@ -78,7 +81,7 @@ def bench_memory(n: int, rng) -> dict:
     r = rocsim.fpr_ranks(GRID, n)
     rank_weights.cache_clear()
     tracemalloc.start()
-    rocsim.vertical_ci(pos, neg, r, LEVEL)
+    rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     band = rank_weights(n, n, tuple(r.tolist())).weights.shape[1]
@@ -93,7 +96,7 @@ def bench_memory(n: int, rng) -> dict:
 def bench_kernel(n: int, rng) -> dict:
     pos, neg = data(n, rng)
     fpr = rocsim.fpr_ranks(GRID, n) / n
-    t = best_of(lambda: kernel_roc_ci(pos, neg, fpr, LEVEL))
+    t = best_of(lambda: kernel_roc_ci(pos, neg, fpr, confidence_level=LEVEL))
     return {"n per class": n, "kernel interval (ms)": 1e3 * t, "x 1000 replications (s)": t * 1000}
 
 

@@ -99,7 +99,9 @@ def ranks(data) -> np.ndarray:
 
 
 def vertical_exact(data) -> Bounds:
-    ci = rocsim.vertical_ci(data[0], data[2], ranks(data), LEVEL, "percentile")
+    ci = rocsim.vertical_ci(
+        data[0], data[2], ranks(data), confidence_level=LEVEL, method="percentile"
+    )
     return ci.low, ci.high
 
 
@@ -110,7 +112,9 @@ def vertical_mc(data, b, rng) -> Bounds:
 
 def paired_vertical_exact(data) -> Bounds:
     pos1, neg1, pos2, neg2 = data
-    ci = rocsim.vertical_difference_ci(pos1, pos2, neg1, neg2, ranks(data), LEVEL, "wald")
+    ci = rocsim.vertical_difference_ci(
+        pos1, pos2, neg1, neg2, ranks(data), confidence_level=LEVEL, method="wald"
+    )
     return ci.low, ci.high
 
 
@@ -130,7 +134,9 @@ def above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 
 def cost_exact(data) -> Bounds:
-    ci = rocsim.cost_ci(data[0], data[1], GRID, cost_thresholds()[0], LEVEL, "wald")
+    ci = rocsim.cost_ci(
+        data[0], data[1], GRID, cost_thresholds()[0], confidence_level=LEVEL, method="wald"
+    )
     return ci.low, ci.high
 
 
@@ -143,7 +149,9 @@ def cost_mc(data, b, rng) -> Bounds:
 def paired_cost_exact(data) -> Bounds:
     pos1, neg1, pos2, neg2 = data
     t1, t2 = cost_thresholds()
-    ci = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, GRID, t1, t2, LEVEL, "wald")
+    ci = rocsim.cost_difference_ci(
+        pos1, pos2, neg1, neg2, GRID, t1, t2, confidence_level=LEVEL, method="wald"
+    )
     return ci.low, ci.high
 
 

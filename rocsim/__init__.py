@@ -5,8 +5,10 @@ The public functions validate their inputs once and return result objects; see
 ``rocsim.vertical_ci``, ``rocsim.vertical_distribution``, ``rocsim.kernel_roc_ci``, and for
 cost curves ``rocsim.cost_curve``, ``rocsim.cost_ci`` and ``rocsim.cost_difference_ci``.
 On labels and scores of one's own classifiers (scikit-learn style): ``rocsim.roc_ci``,
-``rocsim.compare_roc``, ``rocsim.cost_curve_ci``, ``rocsim.compare_cost``, ``rocsim.auc_ci``
-and ``rocsim.compare_auc``; from the command line, ``rocsim analyze``.
+``rocsim.compare_roc``, ``rocsim.cost_curve_ci``, ``rocsim.compare_cost``, ``rocsim.pr_ci``,
+``rocsim.auc_ci`` and ``rocsim.compare_auc``; planning a study, ``rocsim.sample_size``; from
+the command line, ``rocsim analyze``. Every result follows one protocol
+(:mod:`rocsim.core.results`): ``.to_frame()``, a one-line ``repr``, ``.plot()`` for curves.
 """
 
 from importlib import import_module, metadata
@@ -26,7 +28,14 @@ _SOURCES = {
         "compare_cost",
         "compare_roc",
         "cost_curve_ci",
+        "pr_ci",
         "roc_ci",
+    ),
+    "rocsim.core.area": (
+        "AUCDifferenceInterval",
+        "AUCInterval",
+        "auc_difference_interval",
+        "auc_interval",
     ),
     "rocsim.core.cost": (
         "COST_METHODS",
@@ -47,6 +56,8 @@ _SOURCES = {
         "split_scores",
     ),
     "rocsim.core.coverage": (
+        "AxisCoverage",
+        "RectangleCoverage",
         "binomial_coverage",
         "cost_exact_coverage",
         "threshold_exact_coverage",
@@ -61,6 +72,17 @@ _SOURCES = {
     "rocsim.core.kernel": (
         "KernelROC",
         "kernel_roc_ci",
+    ),
+    "rocsim.core.precision_recall": (
+        "PRCI",
+        "PRDistribution",
+        "PRThresholdCI",
+        "PRThresholdDistribution",
+        "pr_curve",
+        "pr_curve_ci",
+        "pr_distribution",
+        "pr_threshold_ci",
+        "pr_threshold_distribution",
     ),
     "rocsim.core.paired_threshold": (
         "ThresholdDifferenceCI",
@@ -86,16 +108,25 @@ _SOURCES = {
         "threshold_distribution",
     ),
     "rocsim.core.vertical": (
+        "HorizontalCI",
         "VerticalCI",
         "VerticalDistribution",
         "fpr_ranks",
+        "horizontal_ci",
         "vertical_ci",
         "vertical_distribution",
     ),
     "rocsim.sim.models": (
+        "PairedScoreModel",
         "ScoreModel",
         "draw_test_set",
         "make_model",
+    ),
+    "rocsim.sim.planning": (
+        "SampleSize",
+        "binormal",
+        "pilot_model",
+        "sample_size",
     ),
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}

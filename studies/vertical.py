@@ -66,7 +66,9 @@ class VerticalStudy:
         s = condition.settings
         if s["method"] == "kernel" and not s.get("method_target"):
             scale = s.get("bandwidth_scale", 1.0)
-            _, low, high = kernel_roc_ci(pos, neg, setup.x, s["confidence_level"], scale)
+            _, low, high = kernel_roc_ci(
+                pos, neg, setup.x, confidence_level=s["confidence_level"], bandwidth_scale=scale
+            )
         else:
             options = interval_options(s, "bootstrap", "pseudo_count")
             ci = vertical_ci(pos, neg, setup.payload.r, **options)

@@ -51,7 +51,9 @@ def test_roc_ci_threshold_is_the_core_threshold_ci(real):
         confidence_level=0.9,
         method="agresti",
     )
-    core = rocsim.threshold_ci(*split(labels, s1), [2.0, 0.0, -2.0], 0.9, "agresti")
+    core = rocsim.threshold_ci(
+        *split(labels, s1), [2.0, 0.0, -2.0], confidence_level=0.9, method="agresti"
+    )
     frame = bands.to_frame()
     for column in ("fpr", "fpr_low", "fpr_high", "tpr", "tpr_low", "tpr_high"):
         np.testing.assert_array_equal(frame[column], getattr(core, column))
@@ -143,14 +145,14 @@ def test_real_data_moments_agree_with_a_seeded_monte_carlo_bootstrap(real):
     )
     core = rocsim.cost_ci(pos1, neg1, [0.3], [t1], method="wald")
     cost1 = 0.3 * (1 - tpr1) + 0.7 * fpr1
-    assert_mc_agrees(cost1, core.mean[0], core.var[0])
+    assert_mc_agrees(cost1, core.cost[0], core.var[0])
     np.testing.assert_array_equal(cost.low, core.low)
     cost2 = 0.3 * (1 - tpr2) + 0.7 * (w_neg @ (neg2 >= t2) / neg2.size)
     both = rocsim.compare_cost(
         labels, s1, s2, w=[0.3], threshold=([t1], [t2]), pos_label="malignant", method="wald"
     )
     core2 = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, [0.3], [t1], [t2], method="wald")
-    assert_mc_agrees(cost2 - cost1, core2.mean[0], core2.var[0])
+    assert_mc_agrees(cost2 - cost1, core2.cost[0], core2.var[0])
     np.testing.assert_array_equal(both.high, core2.high)
 
 
@@ -245,11 +247,13 @@ def test_auc_functions_are_the_core_area_functions(real):
     pos2, neg2 = split(labels, s2)
     for method in ("delong", "exact_bootstrap"):
         one = rocsim.auc_ci(labels, s1, method=method, pos_label="malignant")
-        core = auc_interval(pos1, neg1, 0.95, method)
-        assert (one.auc[0], one.low[0], one.high[0]) == (core.auc, core.low, core.high)
+        core = auc_interval(pos1, neg1, confidence_level=0.95, method=method)
+        assert (one.auc, one.low, one.high) == (core.auc, core.low, core.high)
         two = rocsim.compare_auc(labels, s1, s2, method=method, pos_label="malignant")
-        core2 = auc_difference_interval(pos1, pos2, neg1, neg2, 0.95, method)
-        assert (two.difference[0], two.p_value[0]) == (core2.difference, core2.p_value)
+        core2 = auc_difference_interval(
+            pos1, pos2, neg1, neg2, confidence_level=0.95, method=method
+        )
+        assert (two.difference, two.p_value) == (core2.difference, core2.p_value)
         assert list(two.to_frame().columns) == [
             "auc1",
             "auc2",

@@ -312,12 +312,12 @@ def test_intervals_are_normal_and_clipped(method, level):
     rng = np.random.default_rng(11)
     pos1, pos2, neg1, neg2 = binormal_pair(rng, 30)
     z = stats.norm.ppf(0.5 + level / 2)
-    r = auc_interval(pos1, neg1, level, method)
+    r = auc_interval(pos1, neg1, confidence_level=level, method=method)
     assert (r.confidence_level, r.method, r.n_pos, r.n_neg) == (level, method, 30, 30)
     half = z * np.sqrt(r.var)
     assert r.low == pytest.approx(max(r.auc - half, 0.0), abs=1e-15)
     assert r.high == pytest.approx(min(r.auc + half, 1.0), abs=1e-15)
-    d = auc_difference_interval(pos1, pos2, neg1, neg2, level, method)
+    d = auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level=level, method=method)
     half = z * np.sqrt(d.var)
     assert d.low == pytest.approx(d.difference - half, abs=1e-15)
     assert d.high == pytest.approx(d.difference + half, abs=1e-15)
@@ -332,7 +332,7 @@ def test_clipping_and_degenerate_variances(method):
     rng = np.random.default_rng(5)
     pos, neg = rng.normal(3, 1, 40), rng.normal(0, 1, 30)
     # nearly separated: the upper bound reaches past 1 and is clipped
-    r = auc_interval(np.r_[pos, -5.0], neg, 0.99, method)
+    r = auc_interval(np.r_[pos, -5.0], neg, confidence_level=0.99, method=method)
     assert r.auc + 2.5 * np.sqrt(r.var) > 1.0 and r.high == 1.0
     # perfectly separated: no variance, a point interval
     r = auc_interval(pos + 10, neg, method=method)
@@ -344,7 +344,9 @@ def test_clipping_and_degenerate_variances(method):
     d = auc_difference_interval(pos + 10, np.ones(40), neg, np.ones(30), method=method)
     assert (d.difference, d.var, d.low, d.high, d.p_value) == (0.5, 0.0, 0.5, 0.5, 0.0)
     # a difference near 1 is clipped at 1
-    d = auc_difference_interval(np.r_[pos + 10, -5.0], np.r_[-pos, 5.0], neg, neg, 0.99, method)
+    d = auc_difference_interval(
+        np.r_[pos + 10, -5.0], np.r_[-pos, 5.0], neg, neg, confidence_level=0.99, method=method
+    )
     assert d.difference > 0.9 and d.high == 1.0
 
 

@@ -37,7 +37,7 @@ INTERNAL = (
 
 
 def score_ci(x, n):
-    return tuple(rocsim.proportion_ci(x, n, 0.95))
+    return tuple(rocsim.proportion_ci(x, n, confidence_level=0.95))
 
 
 def case(call, message, *, xfail=None, id=None):
@@ -70,13 +70,31 @@ CASES = [
         lambda: rocsim.proportion_ci(1, True),
         r"^n must hold numbers, got (True|a boolean|booleans)",
     ),
-    case(lambda: rocsim.proportion_ci(3, 10, 0), r"^confidence_level must be in \(0, 1\)"),
-    case(lambda: rocsim.proportion_ci(3, 10, 1), r"^confidence_level must be in \(0, 1\)"),
-    case(lambda: rocsim.proportion_ci(3, 10, 1.5), r"^confidence_level must be in \(0, 1\)"),
-    case(lambda: rocsim.proportion_ci(3, 10, "abc"), r"^confidence_level must be a number"),
-    case(lambda: rocsim.proportion_ci(3, 10, np.nan), r"^confidence_level must be in \(0, 1\)"),
-    case(lambda: rocsim.proportion_ci(3, 10, None), r"^confidence_level must be a number"),
-    case(lambda: rocsim.proportion_ci(3, 10, True), r"^confidence_level must be"),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level=0),
+        r"^confidence_level must be in \(0, 1\)",
+    ),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level=1),
+        r"^confidence_level must be in \(0, 1\)",
+    ),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level=1.5),
+        r"^confidence_level must be in \(0, 1\)",
+    ),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level="abc"),
+        r"^confidence_level must be a number",
+    ),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level=np.nan),
+        r"^confidence_level must be in \(0, 1\)",
+    ),
+    case(
+        lambda: rocsim.proportion_ci(3, 10, confidence_level=None),
+        r"^confidence_level must be a number",
+    ),
+    case(lambda: rocsim.proportion_ci(3, 10, confidence_level=True), r"^confidence_level must be"),
     case(
         lambda: rocsim.proportion_ci(3, 10, method="nope"),
         r"unknown interval method 'nope'; valid: .*wald.*score.*agresti.*jeffreys",

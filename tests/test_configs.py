@@ -44,8 +44,10 @@ def test_vertical_studies_compare_exact_and_kernel():
 
 
 def test_method_must_fit_the_study_kind():
-    with pytest.raises(ValueError, match="percentile"):
-        study_conditions(compose_study("fig4_3", ["interval=percentile"]))
+    with pytest.raises(ValueError, match="kernel"):
+        study_conditions(compose_study("fig4_3", ["interval=kernel"]))
+    # the exact binomial percentile interval is a proportion method: threshold studies take it
+    assert study_conditions(compose_study("fig4_3", ["interval=percentile"]))
     with pytest.raises(ValueError, match="kernel"):
         study_conditions(compose_study("fig4_8", ["study.axes.method=[jeffreys]"]))
 

@@ -104,9 +104,8 @@ def test_single_moments_equal_enumeration(bootstrap, t):
     for k, w in enumerate(W):
         values, prob = law(POS, NEG, w, t)
         mean, var = moments(values, prob)
-        assert ci.mean[k] == pytest.approx(mean, abs=1e-12)
+        assert ci.cost[k] == pytest.approx(mean, abs=1e-12)
         assert ci.var[k] == pytest.approx(var, abs=1e-12)
-        assert ci.cost[k] == ci.mean[k]
 
 
 def test_full_moments_equal_eqs_5_10_and_5_11_as_printed():
@@ -121,7 +120,7 @@ def test_full_moments_equal_eqs_5_10_and_5_11_as_printed():
             delta2 = (c_fn * (n_pos - tp) / n_pos - c_fp * fp / n_neg) ** 2 * n_pos * n_neg / n
             var = (c_fn**2 * alpha_pos + c_fp**2 * alpha_neg + delta2) / (n * c_max) ** 2
             ci = cost_ci(POS, NEG, [w], [t], method="wald", bootstrap="full")
-            assert ci.mean[0] == pytest.approx(mean, abs=1e-14)
+            assert ci.cost[0] == pytest.approx(mean, abs=1e-14)
             assert ci.var[0] == pytest.approx(var, abs=1e-14)
 
 
@@ -156,7 +155,7 @@ def test_paired_moments_equal_enumeration(bootstrap, t1, t2):
     law = stratified_paired_law if bootstrap == "stratified" else full_paired_law
     for k, w in enumerate(W):
         mean, var = moments(*law(w, t1, t2))
-        assert ci.mean[k] == pytest.approx(mean, abs=1e-12)
+        assert ci.cost[k] == pytest.approx(mean, abs=1e-12)
         assert ci.var[k] == pytest.approx(var, abs=1e-12)
 
 
@@ -174,7 +173,7 @@ def test_paired_moments_equal_eqs_5_7_5_8_and_5_13_5_14_as_printed():
         p1n + p2n - (p1n - p2n) ** 2
     )
     ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], method="wald")
-    assert (ci.mean[0], ci.var[0]) == pytest.approx((mean, var), abs=1e-14)
+    assert (ci.cost[0], ci.var[0]) == pytest.approx((mean, var), abs=1e-14)
     # eq. 5.12 counts 2N- - 1N- as the negatives' term: FP of 2 minus FP of 1 = n1_neg - n2_neg
     c_max = max(w, 1 - w)
     mean_full = (w * (n1_pos - n2_pos) + (1 - w) * (n1_neg - n2_neg)) / (n * c_max)
@@ -188,7 +187,7 @@ def test_paired_moments_equal_eqs_5_7_5_8_and_5_13_5_14_as_printed():
     )
     var_full = (w**2 * alpha_pos + (1 - w) ** 2 * alpha_neg + delta2) / (n * c_max) ** 2
     ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], method="wald", bootstrap="full")
-    assert (ci.mean[0], ci.var[0]) == pytest.approx((mean_full, var_full), abs=1e-14)
+    assert (ci.cost[0], ci.var[0]) == pytest.approx((mean_full, var_full), abs=1e-14)
 
 
 score_lists = st.lists(st.integers(-2, 2).map(float), min_size=1, max_size=3)
@@ -206,7 +205,7 @@ def test_single_moments_equal_enumeration_on_generated_data(pos, neg, t, w, boot
     law = stratified_single_law if bootstrap == "stratified" else full_single_law
     mean, var = moments(*law(pos, neg, w, t))
     ci = cost_ci(pos, neg, [w], [t], method="wald", bootstrap=bootstrap)
-    assert (ci.mean[0], ci.var[0]) == pytest.approx((mean, var), abs=1e-12)
+    assert (ci.cost[0], ci.var[0]) == pytest.approx((mean, var), abs=1e-12)
 
 
 # --- (b) Monte Carlo bootstrap on realistic data -----------------------------------------------
@@ -260,12 +259,12 @@ def test_moments_agree_with_monte_carlo_bootstrap(bootstrap):
     for w, t1, t2 in ((0.1, 4.0, 5.0), (0.5, 0.0, 1.0), (0.85, -3.0, -2.0)):
         single = cost_ci(pos1, neg1, [w], [t1], bootstrap=bootstrap)
         assert_mc_agrees(
-            mc_single(pos1, neg1, w, t1, bootstrap, rng), single.mean[0], single.var[0]
+            mc_single(pos1, neg1, w, t1, bootstrap, rng), single.cost[0], single.var[0]
         )
         paired = cost_difference_ci(pos1, pos2, neg1, neg2, [w], [t1], [t2], bootstrap=bootstrap)
         assert_mc_agrees(
             mc_paired(pos1, pos2, neg1, neg2, w, t1, t2, bootstrap, rng),
-            paired.mean[0],
+            paired.cost[0],
             paired.var[0],
         )
 
@@ -276,10 +275,12 @@ def test_moments_agree_with_monte_carlo_bootstrap(bootstrap):
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
 @pytest.mark.parametrize("level", [0.8, 0.9, 0.95])
 def test_wald_is_the_gaussian_with_the_exact_moments(bootstrap, level):
-    ci = cost_ci(POS, NEG, W, [0.5] * len(W), level, method="wald", bootstrap=bootstrap)
+    ci = cost_ci(
+        POS, NEG, W, [0.5] * len(W), confidence_level=level, method="wald", bootstrap=bootstrap
+    )
     half = z_of(level) * np.sqrt(ci.var)
-    np.testing.assert_allclose(ci.low, np.clip(ci.mean - half, 0, 1), atol=1e-14)
-    np.testing.assert_allclose(ci.high, np.clip(ci.mean + half, 0, 1), atol=1e-14)
+    np.testing.assert_allclose(ci.low, np.clip(ci.cost - half, 0, 1), atol=1e-14)
+    np.testing.assert_allclose(ci.high, np.clip(ci.cost + half, 0, 1), atol=1e-14)
     d = cost_difference_ci(
         POS,
         POS2,
@@ -288,13 +289,13 @@ def test_wald_is_the_gaussian_with_the_exact_moments(bootstrap, level):
         W,
         [0.5] * len(W),
         [0.0] * len(W),
-        level,
+        confidence_level=level,
         method="wald",
         bootstrap=bootstrap,
     )
     half = z_of(level) * np.sqrt(d.var)
-    np.testing.assert_allclose(d.low, np.clip(d.mean - half, -1, 1), atol=1e-14)
-    np.testing.assert_allclose(d.high, np.clip(d.mean + half, -1, 1), atol=1e-14)
+    np.testing.assert_allclose(d.low, np.clip(d.cost - half, -1, 1), atol=1e-14)
+    np.testing.assert_allclose(d.high, np.clip(d.cost + half, -1, 1), atol=1e-14)
 
 
 def augmented_single(pos, neg, t, a: int):
@@ -308,12 +309,12 @@ def augmented_single(pos, neg, t, a: int):
 def test_agresti_is_wald_on_data_with_pseudo_instances(a, w):
     """Table 5.1: adding ``a`` instances to each cell then Wald (stratified formulas)."""
     t = 0.5
-    got = cost_ci(POS, NEG, [w], [t], 0.9, method="agresti", pseudo_count=a)
+    got = cost_ci(POS, NEG, [w], [t], confidence_level=0.9, method="agresti", pseudo_count=a)
     pos_a, neg_a = augmented_single(POS, NEG, t, a)
-    want = cost_ci(pos_a, neg_a, [w], [t], 0.9, method="wald")
+    want = cost_ci(pos_a, neg_a, [w], [t], confidence_level=0.9, method="wald")
     assert (got.low[0], got.high[0]) == pytest.approx((want.low[0], want.high[0]), abs=1e-14)
     # the moments stay those of the data
-    assert got.mean[0] == cost_ci(POS, NEG, [w], [t], method="wald").mean[0]
+    assert got.cost[0] == cost_ci(POS, NEG, [w], [t], method="wald").cost[0]
 
 
 def test_default_agresti_pseudo_counts_are_2_and_one_half():
@@ -336,9 +337,27 @@ def augmented_paired(t1, t2, a: int):
 @pytest.mark.parametrize("w", [0.1, 0.5, 0.9])
 def test_agresti_min_is_wald_on_data_with_pseudo_instances(bootstrap, w):
     t1, t2 = 0.0, 0.5
-    got = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], 0.9, "agresti", 1.0, bootstrap)
+    got = cost_difference_ci(
+        POS,
+        POS2,
+        NEG,
+        NEG2,
+        [w],
+        [t1],
+        [t2],
+        confidence_level=0.9,
+        method="agresti",
+        pseudo_count=1.0,
+        bootstrap=bootstrap,
+    )
     want = cost_difference_ci(
-        *augmented_paired(t1, t2, 1), [w], [t1], [t2], 0.9, "wald", bootstrap=bootstrap
+        *augmented_paired(t1, t2, 1),
+        [w],
+        [t1],
+        [t2],
+        confidence_level=0.9,
+        method="wald",
+        bootstrap=bootstrap,
     )
     assert (got.low[0], got.high[0]) == pytest.approx((want.low[0], want.high[0]), abs=1e-14)
 
@@ -368,7 +387,9 @@ def test_score_combines_the_classes_wilson_intervals(level, bootstrap):
             )
         centre = a * (1 - centres[0]) + b * centres[1]
         half = z * math.sqrt(a**2 * variances[0] + b**2 * variances[1] + extra)
-        ci = cost_ci(pos, neg, [w], [t], level, method="score", bootstrap=bootstrap)
+        ci = cost_ci(
+            pos, neg, [w], [t], confidence_level=level, method="score", bootstrap=bootstrap
+        )
         assert (ci.low[0], ci.high[0]) == pytest.approx(
             (max(centre - half, 0), centre + half), abs=1e-12
         )
@@ -395,7 +416,9 @@ def test_paired_score_uses_eq_4_8_per_class():
         parts.append((d / shrink, half**2 / z2))
     centre = w * parts[0][0] + (1 - w) * parts[1][0]
     half = math.sqrt(z2 * (w**2 * parts[0][1] + (1 - w) ** 2 * parts[1][1]))
-    ci = cost_difference_ci(POS, POS2, NEG, NEG2, [w], [t1], [t2], level, method="score")
+    ci = cost_difference_ci(
+        POS, POS2, NEG, NEG2, [w], [t1], [t2], confidence_level=level, method="score"
+    )
     assert (ci.low[0], ci.high[0]) == pytest.approx((centre - half, centre + half), abs=1e-12)
 
 

@@ -40,7 +40,7 @@ def brute_axis(n, p, interval):
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_binomial_coverage_is_the_brute_force_sum(method, a, n, level):
     def interval(x, trials):
-        ci = proportion_ci(x, trials, level, method, pseudo_count=a)
+        ci = proportion_ci(x, trials, confidence_level=level, method=method, pseudo_count=a)
         return ci.low, ci.high
 
     got = binomial_coverage(n, P_GRID, interval)
@@ -56,7 +56,7 @@ def test_binomial_coverage_is_the_brute_force_sum(method, a, n, level):
 def test_binomial_coverage_wald_at_the_edges_by_hand():
     # Wald at p = 0: x = 0 surely, interval [0, 0] contains 0; at p = 1 likewise.
     def wald(x, trials):
-        ci = proportion_ci(x, trials, 0.95, "wald")
+        ci = proportion_ci(x, trials, confidence_level=0.95, method="wald")
         return ci.low, ci.high
 
     got = binomial_coverage(25, [0.0, 1.0, 1e-3], wald)
@@ -81,7 +81,9 @@ def test_exact_coverage_at_true_rates_zero_and_one(method, n, bootstrap):
     # x = 0 starts at 0 (score: centre - half = 0 exactly in real arithmetic; agresti: Wald
     # on (x + 2)/(n + 4) reaches below 0 and is clipped) and at x = n ends at 1, so the truth
     # is always covered: coverage 1 on each axis.
-    cov = threshold_exact_coverage([0.0, 1.0], [1.0, 0.0], n, n, 0.9, method, bootstrap=bootstrap)
+    cov = threshold_exact_coverage(
+        [0.0, 1.0], [1.0, 0.0], n, n, confidence_level=0.9, method=method, bootstrap=bootstrap
+    )
     np.testing.assert_array_equal(cov.tpr.cover, [1.0, 1.0])
     np.testing.assert_array_equal(cov.fpr.cover, [1.0, 1.0])
     np.testing.assert_array_equal(cov.cover, [1.0, 1.0])
@@ -108,10 +110,14 @@ def full_bootstrap_inverse_means(k_pos, k_neg):
 def axis_interval(k, other, positive, level, method, a, bootstrap):
     """The interval the analyst reports from x of k instances of one class."""
     if bootstrap == "stratified":
-        return lambda x: tuple(proportion_ci(x, k, level, method, pseudo_count=a))
+        return lambda x: tuple(
+            proportion_ci(x, k, confidence_level=level, method=method, pseudo_count=a)
+        )
     inv = full_bootstrap_inverse_means(*((k, other) if positive else (other, k)))
     size = 1 / (inv[0] if positive else inv[1])
-    return lambda x: tuple(proportion_ci(x / k * size, size, level, method, pseudo_count=a))
+    return lambda x: tuple(
+        proportion_ci(x / k * size, size, confidence_level=level, method=method, pseudo_count=a)
+    )
 
 
 def brute_rectangle(tpr, fpr, k_pos, k_neg, level, method, a, bootstrap):
@@ -134,8 +140,8 @@ def exact_coverage_of_truths(n_pos, n_neg, method, a, bootstrap, sampling):
         [f for _, f in TRUTHS],
         n_pos,
         n_neg,
-        0.9,
-        method,
+        confidence_level=0.9,
+        method=method,
         pseudo_count=a,
         bootstrap=bootstrap,
         sampling=sampling,
@@ -187,16 +193,18 @@ def test_threshold_exact_coverage_full_sampling_brute_force(method, a, bootstrap
 
 def test_full_sampling_differs_from_stratified():
     # guards the brute force above against comparing two identical things
-    args = ([0.5], [0.3], 3, 3, 0.9, "score")
-    full = threshold_exact_coverage(*args, sampling="full").cover[0]
-    strat = threshold_exact_coverage(*args, sampling="stratified").cover[0]
+    args, options = ([0.5], [0.3], 3, 3), {"confidence_level": 0.9, "method": "score"}
+    full = threshold_exact_coverage(*args, **options, sampling="full").cover[0]
+    strat = threshold_exact_coverage(*args, **options, sampling="stratified").cover[0]
     assert abs(full - strat) > 1e-3
 
 
 def test_thesis_worked_example():
     model = make_model("binormal", (5.0, 3.75), (-5.0, 3.0))
     t = model.threshold_for_total_positive_ratio(0.13)
-    cov = threshold_exact_coverage(model.tpr(t), model.fpr(t), 10000, 10000, 0.9, "score")
+    cov = threshold_exact_coverage(
+        model.tpr(t), model.fpr(t), 10000, 10000, confidence_level=0.9, method="score"
+    )
     assert abs(cov.cover[0] - 0.7960) <= 5e-4
     assert round(float(cov.tpr.cover[0]), 4) == 0.9487
     assert round(float(cov.fpr.cover[0]), 4) == 0.8390
@@ -208,7 +216,7 @@ def test_thesis_worked_example_fpr_axis_by_hand():
     # x = 1 gives [1.7794e-5, ...] which misses 1.7549e-5 from above; x >= 2 lower bounds are
     # larger still. So coverage = Pr{X = 0} = (1 - p)^n.
     p = 1.7549e-5
-    cov = threshold_exact_coverage([0.5], [p], 10000, 10000, 0.9, "score")
+    cov = threshold_exact_coverage([0.5], [p], 10000, 10000, confidence_level=0.9, method="score")
     assert cov.fpr.cover[0] == pytest.approx((1 - p) ** 10000, abs=1e-12)
     assert round((1 - p) ** 10000, 4) == 0.8390
 
@@ -240,8 +248,12 @@ def simulate(tpr, fpr, n_pos, n_neg, level, method, bootstrap, sampling, seed):
             [full_bootstrap_inverse_means(int(a), int(b)) for a, b in zip(k_pos, k_neg)]
         )
         m_pos, m_neg = 1 / inv[:, 0], 1 / inv[:, 1]
-    t_low, t_high = proportion_ci(x_pos / k_pos * m_pos, m_pos, axis, method)
-    f_low, f_high = proportion_ci(x_neg / k_neg * m_neg, m_neg, axis, method)
+    t_low, t_high = proportion_ci(
+        x_pos / k_pos * m_pos, m_pos, confidence_level=axis, method=method
+    )
+    f_low, f_high = proportion_ci(
+        x_neg / k_neg * m_neg, m_neg, confidence_level=axis, method=method
+    )
     inside = (t_low <= tpr) & (tpr <= t_high) & (f_low <= fpr) & (fpr <= f_high)
     return inside.mean()
 
@@ -262,7 +274,14 @@ def test_exact_coverage_agrees_with_simulation(method, bootstrap, sampling):
     t = model.threshold_for_total_positive_ratio(qs)
     tpr, fpr = model.tpr(t), model.fpr(t)
     exact = threshold_exact_coverage(
-        tpr, fpr, 50, 50, 0.9, method, bootstrap=bootstrap, sampling=sampling
+        tpr,
+        fpr,
+        50,
+        50,
+        confidence_level=0.9,
+        method=method,
+        bootstrap=bootstrap,
+        sampling=sampling,
     )
     for j in range(len(qs)):
         sim = simulate(tpr[j], fpr[j], 50, 50, 0.9, method, bootstrap, sampling, seed=100 + j)

@@ -60,8 +60,8 @@ def data():
 
 def test_proportion_ci_takes_a_function():
     x, n = np.array([0, 3, 7, 10]), np.array([10, 10, 10, 10])
-    ours = rocsim.proportion_ci(x, n, 0.9, method=my_wald)
-    builtin = rocsim.proportion_ci(x, n, 0.9, method="wald")
+    ours = rocsim.proportion_ci(x, n, confidence_level=0.9, method=my_wald)
+    builtin = rocsim.proportion_ci(x, n, confidence_level=0.9, method="wald")
     np.testing.assert_array_equal(ours.low, builtin.low)
     np.testing.assert_array_equal(ours.high, builtin.high)
 
@@ -70,8 +70,12 @@ def test_proportion_ci_takes_a_function():
 def test_threshold_ci_takes_a_function(data, bootstrap):
     pos, _, neg, _ = data
     t = [-0.5, 0.3, 1.2]
-    ours = rocsim.threshold_ci(pos, neg, t, 0.9, method=my_wald, bootstrap=bootstrap)
-    builtin = rocsim.threshold_ci(pos, neg, t, 0.9, method="wald", bootstrap=bootstrap)
+    ours = rocsim.threshold_ci(
+        pos, neg, t, confidence_level=0.9, method=my_wald, bootstrap=bootstrap
+    )
+    builtin = rocsim.threshold_ci(
+        pos, neg, t, confidence_level=0.9, method="wald", bootstrap=bootstrap
+    )
     for name in ("tpr_low", "tpr_high", "fpr_low", "fpr_high"):
         np.testing.assert_array_equal(getattr(ours, name), getattr(builtin, name))
     assert ours.method == "my_wald"
@@ -87,12 +91,16 @@ def test_exact_coverage_takes_a_function():
 def test_vertical_intervals_take_a_function(data):
     pos, pos2, neg, neg2 = data
     r = [5, 25, 45]
-    ours = rocsim.vertical_ci(pos, neg, r, 0.9, method=my_moment_wald)
-    builtin = rocsim.vertical_ci(pos, neg, r, 0.9, method="wald")
+    ours = rocsim.vertical_ci(pos, neg, r, confidence_level=0.9, method=my_moment_wald)
+    builtin = rocsim.vertical_ci(pos, neg, r, confidence_level=0.9, method="wald")
     np.testing.assert_array_equal(ours.low, builtin.low)
     np.testing.assert_array_equal(ours.high, builtin.high)
-    ours = rocsim.vertical_difference_ci(pos, pos2, neg, neg2, r, 0.9, method=my_moment_wald)
-    builtin = rocsim.vertical_difference_ci(pos, pos2, neg, neg2, r, 0.9, method="wald")
+    ours = rocsim.vertical_difference_ci(
+        pos, pos2, neg, neg2, r, confidence_level=0.9, method=my_moment_wald
+    )
+    builtin = rocsim.vertical_difference_ci(
+        pos, pos2, neg, neg2, r, confidence_level=0.9, method="wald"
+    )
     np.testing.assert_array_equal(ours.low, builtin.low)
     np.testing.assert_array_equal(ours.high, builtin.high)
 
@@ -100,19 +108,31 @@ def test_vertical_intervals_take_a_function(data):
 def test_paired_and_cost_intervals_take_functions(data):
     pos, pos2, neg, neg2 = data
     t = [0.0, 0.5]
-    ours = rocsim.threshold_difference_ci(pos, pos2, neg, neg2, t, t, 0.9, my_paired_wald)
-    builtin = rocsim.threshold_difference_ci(pos, pos2, neg, neg2, t, t, 0.9, "wald")
+    ours = rocsim.threshold_difference_ci(
+        pos, pos2, neg, neg2, t, t, confidence_level=0.9, method=my_paired_wald
+    )
+    builtin = rocsim.threshold_difference_ci(
+        pos, pos2, neg, neg2, t, t, confidence_level=0.9, method="wald"
+    )
     np.testing.assert_array_equal(ours.dtpr_low, builtin.dtpr_low)
     np.testing.assert_array_equal(ours.dfpr_high, builtin.dfpr_high)
     w = [0.2, 0.5, 0.8]
-    ours = rocsim.cost_ci(pos, neg, w, "empirical", 0.9, my_wald)
-    builtin = rocsim.cost_ci(pos, neg, w, "empirical", 0.9, "wald")
+    ours = rocsim.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method=my_wald)
+    builtin = rocsim.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method="wald")
     np.testing.assert_allclose(ours.low, builtin.low, rtol=0, atol=1e-15)
     ours = rocsim.cost_difference_ci(
-        pos, pos2, neg, neg2, w, "empirical", "empirical", 0.9, my_paired_wald
+        pos,
+        pos2,
+        neg,
+        neg2,
+        w,
+        "empirical",
+        "empirical",
+        confidence_level=0.9,
+        method=my_paired_wald,
     )
     builtin = rocsim.cost_difference_ci(
-        pos, pos2, neg, neg2, w, "empirical", "empirical", 0.9, "wald"
+        pos, pos2, neg, neg2, w, "empirical", "empirical", confidence_level=0.9, method="wald"
     )
     np.testing.assert_allclose(ours.high, builtin.high, rtol=0, atol=1e-15)
 
@@ -246,7 +266,7 @@ def test_example_mid_p_lies_inside_clopper_pearson(example_module):
     inside Clopper-Pearson's."""
     x, n = np.arange(41.0), np.full(41, 40.0)
     low, high = example_module.mid_p(x, n, 0.95)
-    cp = rocsim.proportion_ci(x, n, 0.95, method="clopper_pearson")
+    cp = rocsim.proportion_ci(x, n, confidence_level=0.95, method="clopper_pearson")
     assert np.all(low >= cp.low - 1e-12) and np.all(high <= cp.high + 1e-12)
 
 
@@ -255,7 +275,9 @@ def test_example_logit_wald_stays_inside_the_unit_interval(example_module, data)
     law = rocsim.vertical_distribution(pos, neg, [1, 10, 25, 49])
     low, high = example_module.logit_wald(law, 0.95)
     assert np.all((0 <= low) & (low <= law.mean) & (law.mean <= high) & (high <= 1))
-    ci = rocsim.vertical_ci(pos, neg, [1, 10, 25, 49], 0.95, method=example_module.logit_wald)
+    ci = rocsim.vertical_ci(
+        pos, neg, [1, 10, 25, 49], confidence_level=0.95, method=example_module.logit_wald
+    )
     np.testing.assert_array_equal(ci.low, low)
     assert np.allclose(
         special.logit(ci.low[1:3]) + special.logit(ci.high[1:3]), 2 * special.logit(law.mean[1:3])

@@ -46,7 +46,7 @@ def sm(x, n, level, method):
 @pytest.mark.parametrize("level", LEVELS)
 def test_matches_statsmodels(ours, theirs, level):
     want_low, want_high = sm(X, N, level, theirs)
-    got = proportion_ci(X, N, level, ours)
+    got = proportion_ci(X, N, confidence_level=level, method=ours)
     np.testing.assert_allclose(got.low, want_low, rtol=0, atol=1e-10)
     np.testing.assert_allclose(got.high, want_high, rtol=0, atol=1e-10)
 
@@ -55,7 +55,7 @@ def test_matches_statsmodels(ours, theirs, level):
 def test_agresti_with_half_z_squared_is_agresti_coull(level):
     a = z_of(level) ** 2 / 2
     want_low, want_high = sm(X, N, level, "agresti_coull")
-    got = proportion_ci(X, N, level, "agresti", pseudo_count=a)
+    got = proportion_ci(X, N, confidence_level=level, method="agresti", pseudo_count=a)
     np.testing.assert_allclose(got.low, want_low, rtol=0, atol=1e-10)
     np.testing.assert_allclose(got.high, want_high, rtol=0, atol=1e-10)
 
@@ -63,7 +63,7 @@ def test_agresti_with_half_z_squared_is_agresti_coull(level):
 @pytest.mark.parametrize("level", LEVELS)
 def test_jeffreys_matches_statsmodels_inside_and_brown_cai_dasgupta_at_edges(level):
     want_low, want_high = sm(X, N, level, "jeffreys")
-    got = proportion_ci(X, N, level, "jeffreys")
+    got = proportion_ci(X, N, confidence_level=level, method="jeffreys")
     # low: statsmodels' beta quantile except at x = 0, where Brown-Cai-DasGupta set 0
     at_zero, at_n = X == 0, X == N
     np.testing.assert_allclose(got.low[~at_zero], want_low[~at_zero], rtol=0, atol=1e-10)
@@ -76,10 +76,10 @@ def test_jeffreys_matches_statsmodels_inside_and_brown_cai_dasgupta_at_edges(lev
 
 
 def test_jeffreys_edges_scalar():
-    low, high = proportion_ci(0, 20, 0.9, "jeffreys")
+    low, high = proportion_ci(0, 20, confidence_level=0.9, method="jeffreys")
     assert low == 0.0
     assert high == pytest.approx(sm(0, 20, 0.9, "jeffreys")[1], abs=1e-12)
-    low, high = proportion_ci(20, 20, 0.9, "jeffreys")
+    low, high = proportion_ci(20, 20, confidence_level=0.9, method="jeffreys")
     assert high == 1.0
     assert low == pytest.approx(sm(20, 20, 0.9, "jeffreys")[0], abs=1e-12)
 
@@ -90,7 +90,7 @@ def test_non_integer_counts_match_statsmodels(ours):
     x = np.array([0.5, 1.25, 3.3, 7.9, 49.99])
     n = np.array([1.5, 4.75, 10.2, 8.0, 50.5])
     want_low, want_high = sm(x, n, 0.9, theirs)
-    got = proportion_ci(x, n, 0.9, ours)
+    got = proportion_ci(x, n, confidence_level=0.9, method=ours)
     np.testing.assert_allclose(got.low, want_low, rtol=0, atol=1e-10)
     np.testing.assert_allclose(got.high, want_high, rtol=0, atol=1e-10)
 
@@ -101,17 +101,17 @@ def test_agresti_default_pseudo_count_is_two(level):
     for x, n in [(0, 1), (0, 10), (1, 10), (5, 10), (10, 10), (3, 250), (250, 250)]:
         p = (x + 2) / (n + 4)
         half = z * math.sqrt(p * (1 - p) / (n + 4))
-        low, high = proportion_ci(x, n, level, "agresti")
+        low, high = proportion_ci(x, n, confidence_level=level, method="agresti")
         assert low == pytest.approx(max(0.0, p - half), abs=1e-12)
         assert high == pytest.approx(min(1.0, p + half), abs=1e-12)
-        explicit = proportion_ci(x, n, level, "agresti", pseudo_count=2)
+        explicit = proportion_ci(x, n, confidence_level=level, method="agresti", pseudo_count=2)
         assert explicit.low == low and explicit.high == high
 
 
 def test_agresti_pseudo_count_zero_is_wald():
     x, n = np.arange(11.0), 10.0
-    a = proportion_ci(x, n, 0.9, "agresti", pseudo_count=0)
-    w = proportion_ci(x, n, 0.9, "wald")
+    a = proportion_ci(x, n, confidence_level=0.9, method="agresti", pseudo_count=0)
+    w = proportion_ci(x, n, confidence_level=0.9, method="wald")
     np.testing.assert_array_equal(a.low, w.low)
     np.testing.assert_array_equal(a.high, w.high)
 
@@ -120,7 +120,7 @@ def test_wald_clipped_flag_exactly_where_formula_leaves_unit_interval():
     n, level = 20, 0.95
     z = z_of(level)
     x = np.arange(n + 1)
-    ci = proportion_ci(x, n, level, "wald")
+    ci = proportion_ci(x, n, confidence_level=level, method="wald")
     flags = []
     for xi in range(n + 1):
         p = xi / n
@@ -139,7 +139,9 @@ def test_wald_clipped_flag_exactly_where_formula_leaves_unit_interval():
 def test_clipped_flag_agresti_hand_formula():
     n, level, a = 5, 0.99, 2.0
     z = z_of(level)
-    ci = proportion_ci(np.arange(n + 1), n, level, "agresti", pseudo_count=a)
+    ci = proportion_ci(
+        np.arange(n + 1), n, confidence_level=level, method="agresti", pseudo_count=a
+    )
     for xi in range(n + 1):
         p = (xi + a) / (n + 2 * a)
         half = z * math.sqrt(p * (1 - p) / (n + 2 * a))
@@ -149,7 +151,7 @@ def test_clipped_flag_agresti_hand_formula():
 @pytest.mark.parametrize("method", list(PROPORTION_METHODS))
 def test_bounds_lie_in_unit_interval_and_contain_estimate(method):
     x = np.arange(0, 31, dtype=float)
-    ci = proportion_ci(x, 30, 0.9, method)
+    ci = proportion_ci(x, 30, confidence_level=0.9, method=method)
     assert np.all((0 <= ci.low) & (ci.low <= ci.high) & (ci.high <= 1))
     if method != "agresti":  # agresti is centred on (x+2)/(n+4), not x/n
         outside = (ci.low > x / 30) | (x / 30 > ci.high)
@@ -164,8 +166,8 @@ def test_score_interval_is_exact_at_the_edges(level):
     # must contain the proportion 0 (and the estimate x/n).
     n = np.arange(1, 2001, dtype=float)
     z = z_of(level)
-    at_zero = proportion_ci(0, n, level, "score")
-    at_n = proportion_ci(n, n, level, "score")
+    at_zero = proportion_ci(0, n, confidence_level=level, method="score")
+    at_n = proportion_ci(n, n, confidence_level=level, method="score")
     np.testing.assert_allclose(at_zero.high, z**2 / (n + z**2), rtol=1e-12)
     np.testing.assert_allclose(at_n.low, n / (n + z**2), rtol=1e-12)
     bad = {
@@ -179,7 +181,7 @@ def test_score_interval_is_exact_at_the_edges(level):
 
 
 def test_unpacking_and_fields():
-    result = proportion_ci(3, 10, 0.9, "score")
+    result = proportion_ci(3, 10, confidence_level=0.9, method="score")
     low, high = result
     assert low == result.low and high == result.high
     want_low, want_high = proportion_confint(3, 10, alpha=0.1, method="wilson")
@@ -191,7 +193,7 @@ def test_unpacking_and_fields():
 def test_broadcasting():
     x = np.array([[0], [1], [2], [3]], dtype=float)  # (4, 1)
     n = np.array([3.0, 5.0, 10.0])  # (3,)
-    ci = proportion_ci(x, n, 0.95, "clopper_pearson")
+    ci = proportion_ci(x, n, confidence_level=0.95, method="clopper_pearson")
     assert ci.low.shape == ci.high.shape == ci.clipped.shape == (4, 3)
     for i in range(4):
         for j in range(3):
@@ -199,16 +201,16 @@ def test_broadcasting():
                 want = proportion_confint(x[i, 0], n[j], alpha=0.05, method="beta")
                 assert ci.low[i, j] == pytest.approx(want[0], abs=1e-10)
                 assert ci.high[i, j] == pytest.approx(want[1], abs=1e-10)
-    low, high = proportion_ci(np.array([1.0, 2.0]), 4, 0.9, "wald")
+    low, high = proportion_ci(np.array([1.0, 2.0]), 4, confidence_level=0.9, method="wald")
     assert low.shape == high.shape == (2,)
 
 
 def test_thesis_worked_example():
     level = math.sqrt(0.9)
-    low, high = proportion_ci(0, 10000, level)  # default method: score
+    low, high = proportion_ci(0, 10000, confidence_level=level)  # default method: score
     assert low == 0.0
     assert float(f"{float(high):.4e}") == 3.7965e-4
-    low, high = proportion_ci(1, 10000, level)
+    low, high = proportion_ci(1, 10000, confidence_level=level)
     assert float(f"{float(low):.4e}") == 1.7794e-5
     assert float(f"{float(high):.4e}") == 5.6178e-4
 
@@ -216,12 +218,12 @@ def test_thesis_worked_example():
 @pytest.mark.parametrize("level", [0, 1, 1.5, -0.1, "abc", float("nan")])
 def test_bad_confidence_level(level):
     with pytest.raises(ValueError, match="confidence_level"):
-        proportion_ci(1, 10, level)
+        proportion_ci(1, 10, confidence_level=level)
 
 
 def test_unknown_method_lists_valid_names():
     with pytest.raises(ValueError, match="method") as info:
-        proportion_ci(1, 10, 0.9, "wilsom")
+        proportion_ci(1, 10, confidence_level=0.9, method="wilsom")
     for name in ["wald", "score", "agresti", "jeffreys", "clopper_pearson"]:
         assert name in str(info.value)
 
@@ -229,13 +231,13 @@ def test_unknown_method_lists_valid_names():
 @pytest.mark.parametrize("bad", [-1, -0.5, float("inf"), float("nan")])
 def test_bad_pseudo_count(bad):
     with pytest.raises(ValueError, match="pseudo_count"):
-        proportion_ci(1, 10, 0.9, "agresti", pseudo_count=bad)
+        proportion_ci(1, 10, confidence_level=0.9, method="agresti", pseudo_count=bad)
 
 
 @pytest.mark.parametrize("method", ["wald", "score", "jeffreys", "clopper_pearson"])
 def test_pseudo_count_with_other_method(method):
     with pytest.raises(ValueError, match="pseudo_count"):
-        proportion_ci(1, 10, 0.9, method, pseudo_count=1.0)
+        proportion_ci(1, 10, confidence_level=0.9, method=method, pseudo_count=1.0)
 
 
 @pytest.mark.parametrize(
@@ -253,4 +255,4 @@ def test_pseudo_count_with_other_method(method):
 )
 def test_bad_counts(x, n, word):
     with pytest.raises(ValueError, match=rf"\b{word}\b"):
-        proportion_ci(x, n, 0.9, "score")
+        proportion_ci(x, n, confidence_level=0.9, method="score")

@@ -39,7 +39,7 @@ def test_binned_evaluation_matches_direct_sums(n, theta):
     rng = np.random.default_rng(n)
     pos, neg = rng.normal(theta, 3.75, n), rng.normal(-theta, 3.0, n)
     p = np.array([0.01, 0.05, 0.3, 0.5, 0.8, 0.99])
-    got = kernel_roc_ci(pos, neg, p, 0.9)
+    got = kernel_roc_ci(pos, neg, p, confidence_level=0.9)
     want = direct(pos, neg, p, 0.9)
     for g, w in zip((got.tpr, got.low, got.high), want):
         np.testing.assert_allclose(g, w, rtol=0, atol=1e-5)  # rocsim.core.kernel.GRID_SIZE

@@ -171,19 +171,21 @@ def as_triple(ci):
 def test_paired_wald_score_and_agresti_min_by_hand(level):
     for b, c, n in COUNT_GRID:
         check_interval(
-            as_triple(paired_difference_ci(b, c, n, level, method="wald")),
+            as_triple(paired_difference_ci(b, c, n, confidence_level=level, method="wald")),
             wald_by_hand(b, c, n, level),
         )
         check_interval(
-            as_triple(paired_difference_ci(b, c, n, level, method="score")),
+            as_triple(paired_difference_ci(b, c, n, confidence_level=level, method="score")),
             score_by_hand(b, c, n, level),
         )
         check_interval(
-            as_triple(paired_difference_ci(b, c, n, level, method="agresti")),
+            as_triple(paired_difference_ci(b, c, n, confidence_level=level, method="agresti")),
             agresti_min_by_hand(b, c, n, level),
         )
         for a in (0.25, 1.0, 2.0):
-            got = paired_difference_ci(b, c, n, level, method="agresti", pseudo_count=a)
+            got = paired_difference_ci(
+                b, c, n, confidence_level=level, method="agresti", pseudo_count=a
+            )
             check_interval(as_triple(got), agresti_min_by_hand(b, c, n, level, a))
 
 
@@ -198,23 +200,23 @@ def test_paired_score_at_95_percent():
 def test_paired_edge_cases_by_hand():
     z = z_of(0.9)
     # b = c = 0: Wald collapses to the point 0, score and Agresti-Min do not
-    low, high = paired_difference_ci(0, 0, 10, 0.9, method="wald")
+    low, high = paired_difference_ci(0, 0, 10, confidence_level=0.9, method="wald")
     assert float(low) == 0.0 and float(high) == 0.0
-    low, high = paired_difference_ci(0, 0, 10, 0.9, method="score")
+    low, high = paired_difference_ci(0, 0, 10, confidence_level=0.9, method="score")
     half = z * math.sqrt(2 / 14 * (1 + z * z / 10) / 10) / (1 + z * z / 10)
     assert (float(low), float(high)) == pytest.approx((-half, half), abs=1e-14)
     # b = n: d = 1, zero Wald variance; c = n: d = -1
-    low, high = paired_difference_ci(10, 0, 10, 0.9, method="wald")
+    low, high = paired_difference_ci(10, 0, 10, confidence_level=0.9, method="wald")
     assert float(low) == pytest.approx(1.0, abs=1e-14) and float(high) == 1.0
-    low, high = paired_difference_ci(0, 10, 10, 0.9, method="wald")
+    low, high = paired_difference_ci(0, 10, 10, confidence_level=0.9, method="wald")
     assert float(low) == -1.0 and float(high) == pytest.approx(-1.0, abs=1e-14)
     # Agresti-Min pulls the b = n interval off the boundary: d~ = 10/12, g~ = 11/12
-    low, high = paired_difference_ci(10, 0, 10, 0.9, method="agresti")
+    low, high = paired_difference_ci(10, 0, 10, confidence_level=0.9, method="agresti")
     half = z * math.sqrt((11 / 12 - (10 / 12) ** 2) / 12)
     assert float(low) == pytest.approx(10 / 12 - half, abs=1e-14)
     assert float(high) == pytest.approx(min(10 / 12 + half, 1.0), abs=1e-14)
     # n = 1, b = 1 with the score method: clipped at 1 or not, never above
-    ci = paired_difference_ci(1, 0, 1, 0.99, method="score")
+    ci = paired_difference_ci(1, 0, 1, confidence_level=0.99, method="score")
     raw = score_by_hand(1, 0, 1, 0.99)
     assert float(ci.high) == pytest.approx(min(raw[1], 1.0), abs=1e-14)
     assert bool(ci.clipped) == (raw[1] > 1.0 or raw[0] < -1.0)
@@ -223,8 +225,10 @@ def test_paired_edge_cases_by_hand():
 @pytest.mark.parametrize("method", ["wald", "score", "agresti"])
 def test_paired_interval_is_antisymmetric_in_b_and_c(method):
     for b, c, n in COUNT_GRID:
-        low, high = paired_difference_ci(b, c, n, 0.9, method=method)
-        low_swapped, high_swapped = paired_difference_ci(c, b, n, 0.9, method=method)
+        low, high = paired_difference_ci(b, c, n, confidence_level=0.9, method=method)
+        low_swapped, high_swapped = paired_difference_ci(
+            c, b, n, confidence_level=0.9, method=method
+        )
         assert float(low_swapped) == pytest.approx(-float(high), abs=1e-13)
         assert float(high_swapped) == pytest.approx(-float(low), abs=1e-13)
 
@@ -234,14 +238,16 @@ def test_paired_interval_broadcasts_like_scalar_calls(method):
     b = np.array([0, 3, 10, 1, 0, 7])
     c = np.array([0, 1, 0, 9, 10, 2])
     n = np.array([10, 10, 10, 10, 10, 30])
-    low, high = paired_difference_ci(b, c, n, 0.8, method=method)
+    low, high = paired_difference_ci(b, c, n, confidence_level=0.8, method=method)
     assert np.shape(low) == (6,) and np.shape(high) == (6,)
     for i in range(b.size):
-        lo, hi = paired_difference_ci(int(b[i]), int(c[i]), int(n[i]), 0.8, method=method)
+        lo, hi = paired_difference_ci(
+            int(b[i]), int(c[i]), int(n[i]), confidence_level=0.8, method=method
+        )
         assert low[i] == pytest.approx(float(lo), abs=1e-15)
         assert high[i] == pytest.approx(float(hi), abs=1e-15)
     # a scalar n broadcasts against arrays of counts
-    low_n, high_n = paired_difference_ci(b[:5], c[:5], 10, 0.8, method=method)
+    low_n, high_n = paired_difference_ci(b[:5], c[:5], 10, confidence_level=0.8, method=method)
     np.testing.assert_allclose(low_n, low[:5], rtol=0, atol=1e-15)
     np.testing.assert_allclose(high_n, high[:5], rtol=0, atol=1e-15)
 
@@ -260,7 +266,7 @@ def test_wald_variance_is_the_exact_variance_of_a_multinomial_difference(n):
             assert var == (g - d * d) / n  # the corrected eq. 4.7
             if d != 0:
                 assert var != (g + d * d) / n  # the printed eq. 4.7 is not the variance
-            low, high = paired_difference_ci(b, c, n, 0.9, method="wald")
+            low, high = paired_difference_ci(b, c, n, confidence_level=0.9, method="wald")
             if float(low) > -1 and float(high) < 1:  # unclipped: half width = z sd
                 assert ((float(high) - float(low)) / (2 * z)) ** 2 == pytest.approx(
                     float(var), abs=1e-14
@@ -270,8 +276,8 @@ def test_wald_variance_is_the_exact_variance_of_a_multinomial_difference(n):
 @pytest.mark.parametrize("level", [0.8, 0.95])
 def test_agresti_min_with_zero_pseudo_count_is_wald(level):
     for b, c, n in COUNT_GRID:
-        a = paired_difference_ci(b, c, n, level, method="agresti", pseudo_count=0)
-        w = paired_difference_ci(b, c, n, level, method="wald")
+        a = paired_difference_ci(b, c, n, confidence_level=level, method="agresti", pseudo_count=0)
+        w = paired_difference_ci(b, c, n, confidence_level=level, method="wald")
         assert float(a.low) == pytest.approx(float(w.low), abs=1e-15)
         assert float(a.high) == pytest.approx(float(w.high), abs=1e-15)
         assert bool(a.clipped) == bool(w.clipped)
@@ -569,7 +575,9 @@ def test_monte_carlo_bootstrap_agrees_with_exact_threshold_law():
 def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_count, level):
     t1, t2 = some_pairs(pos1, pos2, neg1, neg2)
     data = (pos1, pos2, neg1, neg2)
-    ci = threshold_difference_ci(*data, t1, t2, level, method, pseudo_count)
+    ci = threshold_difference_ci(
+        *data, t1, t2, confidence_level=level, method=method, pseudo_count=pseudo_count
+    )
     axis = math.sqrt(level)
     hand = {
         "score": score_by_hand,
@@ -588,7 +596,9 @@ def test_threshold_difference_ci_by_hand(pos1, pos2, neg1, neg2, method, pseudo_
             assert diff[j] == pytest.approx((bb - cc) / n, abs=1e-15)
             want = np.clip(hand(bb, cc, n, axis), -1, 1)
             assert (low[j], high[j]) == pytest.approx(tuple(want), abs=1e-12), (a, b)
-            via = paired_difference_ci(bb, cc, n, axis, method=method, pseudo_count=pseudo_count)
+            via = paired_difference_ci(
+                bb, cc, n, confidence_level=axis, method=method, pseudo_count=pseudo_count
+            )
             assert low[j] == pytest.approx(float(via.low), abs=1e-15)
             assert high[j] == pytest.approx(float(via.high), abs=1e-15)
 
@@ -1025,7 +1035,9 @@ def test_vertical_difference_auto_agrees_with_monte_carlo_bootstrap():
 
 def test_vertical_difference_wald_is_mean_plus_minus_z_sd():
     pos1, pos2, neg1, neg2 = paired_binormal(30, 0.6, 0.5, seed=31)
-    ci = vertical_difference_ci(pos1, pos2, neg1, neg2, [3, 15, 27], 0.9, "wald")
+    ci = vertical_difference_ci(
+        pos1, pos2, neg1, neg2, [3, 15, 27], confidence_level=0.9, method="wald"
+    )
     law = vertical_difference(pos1, pos2, neg1, neg2, [3, 15, 27])
     z = stats.norm.ppf(0.95)
     np.testing.assert_allclose(ci.low, np.clip(law.mean - z * np.sqrt(law.var), -1, 1), atol=1e-15)
@@ -1039,15 +1051,17 @@ def test_vertical_difference_ci_with_sure_thresholds_is_the_paired_interval(meth
     # every negative scores 0 under both classifiers: the threshold is 0 in every resample, so
     # dTPR is the paired difference with b = 2, c = 1 discordant positives of 5
     pos1, pos2, neg = [1, -1, 1, 1, -1], [1, 1, -1, -1, -1], [0, 0, 0, 0]
-    ci = vertical_difference_ci(pos1, pos2, neg, neg, [1, 2, 3], 0.9, method)
-    want = paired_difference_ci(2, 1, 5, 0.9, method)
+    ci = vertical_difference_ci(
+        pos1, pos2, neg, neg, [1, 2, 3], confidence_level=0.9, method=method
+    )
+    want = paired_difference_ci(2, 1, 5, confidence_level=0.9, method=method)
     np.testing.assert_allclose(ci.low, want.low, rtol=0, atol=1e-14)
     np.testing.assert_allclose(ci.high, want.high, rtol=0, atol=1e-14)
 
 
 def test_vertical_difference_score_interval_is_inside_minus_one_one_and_covers_its_centre():
     pos1, pos2, neg1, neg2 = paired_binormal(80, 0.9, 4.0, seed=32)
-    ci = vertical_difference_ci(pos1, pos2, neg1, neg2, list(range(1, 80)), 0.9)
+    ci = vertical_difference_ci(pos1, pos2, neg1, neg2, list(range(1, 80)), confidence_level=0.9)
     assert ci.algorithm == "hybrid"
     assert np.all((-1 <= ci.low) & (ci.low <= ci.high) & (ci.high <= 1))
     z2 = stats.norm.ppf(0.95) ** 2

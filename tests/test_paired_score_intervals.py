@@ -71,7 +71,7 @@ PRINTED = [
 
 @pytest.mark.parametrize(("method", "b", "c", "n", "printed"), PRINTED)
 def test_printed_95_percent_intervals(method, b, c, n, printed):
-    low, high = paired_difference_ci(b, c, n, 0.95, method=method)
+    low, high = paired_difference_ci(b, c, n, confidence_level=0.95, method=method)
     # agreement to the printed 4 decimals
     assert float(low) == pytest.approx(printed[0], abs=5e-5)
     assert float(high) == pytest.approx(printed[1], abs=5e-5)
@@ -80,7 +80,7 @@ def test_printed_95_percent_intervals(method, b, c, n, printed):
 @pytest.mark.parametrize(("method", "b", "c", "n", "printed"), PRINTED)
 def test_printed_intervals_with_the_discordant_cells_swapped(method, b, c, n, printed):
     # the table transposed: delta changes sign and so does the interval
-    low, high = paired_difference_ci(c, b, n, 0.95, method=method)
+    low, high = paired_difference_ci(c, b, n, confidence_level=0.95, method=method)
     assert float(low) == pytest.approx(-printed[1], abs=5e-5)
     assert float(high) == pytest.approx(-printed[0], abs=5e-5)
 
@@ -121,7 +121,7 @@ def test_restricted_mle_maximises_the_multinomial_likelihood(b, c, n):
 def test_tango_endpoints_solve_the_score_equation(level):
     z = z_of(level)
     b, c, n = all_tables(15)
-    low, high = paired_difference_ci(b, c, n, level, method="tango")
+    low, high = paired_difference_ci(b, c, n, confidence_level=level, method="tango")
     for i in range(b.size):
         if low[i] > -1.0:
             assert tango_statistic(low[i], b[i], c[i], n[i]) == pytest.approx(z, abs=1e-9)
@@ -140,7 +140,9 @@ def test_tango_endpoints_solve_the_score_equation(level):
 @pytest.mark.parametrize("level", [0.8, 0.95])
 def test_tango_interval_is_the_acceptance_region_on_a_grid(b, c, n, level):
     z = z_of(level)
-    low, high = (float(v) for v in paired_difference_ci(b, c, n, level, method="tango"))
+    low, high = (
+        float(v) for v in paired_difference_ci(b, c, n, confidence_level=level, method="tango")
+    )
     d = (b - c) / n
     for delta in np.linspace(-1.0, 1.0, 4001)[1:-1]:
         if delta == d:
@@ -163,7 +165,7 @@ def test_new_methods_are_in_the_dispatch_table():
 @pytest.mark.parametrize("level", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999])
 def test_tango_always_contains_d(level):
     b, c, n = all_tables(15)
-    low, high = paired_difference_ci(b, c, n, level, method="tango")
+    low, high = paired_difference_ci(b, c, n, confidence_level=level, method="tango")
     d = (b - c) / n
     assert np.all(np.isfinite(low)) and np.all(np.isfinite(high))
     assert np.all((low <= d) & (d <= high))
@@ -175,7 +177,7 @@ def test_bonett_price_contains_d_from_z_squared_three_halves(level):
     # |d - centre| <= z sd for every table with n >= 1 iff z^2 >= 3/2 (level ~ 0.7793)
     assert z_of(level) ** 2 >= 1.5
     b, c, n = all_tables(15)
-    low, high = paired_difference_ci(b, c, n, level, method="bonett_price")
+    low, high = paired_difference_ci(b, c, n, confidence_level=level, method="bonett_price")
     d = (b - c) / n
     assert np.all(np.isfinite(low)) and np.all(np.isfinite(high))
     assert np.all((low <= d) & (d <= high))
@@ -184,7 +186,7 @@ def test_bonett_price_contains_d_from_z_squared_three_halves(level):
 def test_bonett_price_below_z_squared_three_halves_misses_d_at_b_equals_n_equals_1():
     level = 0.779
     assert z_of(level) ** 2 < 1.5
-    high = paired_difference_ci(1, 0, 1, level, method="bonett_price").high
+    high = paired_difference_ci(1, 0, 1, confidence_level=level, method="bonett_price").high
     # centre 1/3, half-width z sqrt(8/27) < 2/3: d = 1 lies above the interval
     assert float(high) < 1.0
     assert float(high) == pytest.approx(1 / 3 + z_of(level) * math.sqrt(8 / 27), abs=1e-14)
@@ -193,19 +195,21 @@ def test_bonett_price_below_z_squared_three_halves_misses_d_at_b_equals_n_equals
 @pytest.mark.parametrize("method", NEW_METHODS)
 def test_vectorised_calls_equal_scalar_calls(method):
     b, c, n = all_tables(12)
-    low, high = paired_difference_ci(b, c, n, 0.9, method=method)
+    low, high = paired_difference_ci(b, c, n, confidence_level=0.9, method=method)
     assert low.shape == b.shape and high.shape == b.shape
     for i in range(b.size):
-        lo, hi = paired_difference_ci(b[i], c[i], n[i], 0.9, method=method)
+        lo, hi = paired_difference_ci(b[i], c[i], n[i], confidence_level=0.9, method=method)
         assert low[i] == pytest.approx(float(lo), abs=1e-15)
         assert high[i] == pytest.approx(float(hi), abs=1e-15)
     # a scalar n broadcasts against a 2-D block of counts
     bb = np.array([[0, 1, 2], [3, 4, 5]])
     cc = np.array([[5, 4, 3], [2, 1, 0]])
-    low2, high2 = paired_difference_ci(bb, cc, 5, 0.9, method=method)
+    low2, high2 = paired_difference_ci(bb, cc, 5, confidence_level=0.9, method=method)
     assert low2.shape == (2, 3)
     for i, j in np.ndindex(2, 3):
-        lo, hi = paired_difference_ci(int(bb[i, j]), int(cc[i, j]), 5, 0.9, method=method)
+        lo, hi = paired_difference_ci(
+            int(bb[i, j]), int(cc[i, j]), 5, confidence_level=0.9, method=method
+        )
         assert low2[i, j] == pytest.approx(float(lo), abs=1e-15)
         assert high2[i, j] == pytest.approx(float(hi), abs=1e-15)
 
@@ -213,8 +217,8 @@ def test_vectorised_calls_equal_scalar_calls(method):
 @pytest.mark.parametrize("method", NEW_METHODS)
 def test_new_intervals_are_antisymmetric_in_b_and_c(method):
     b, c, n = all_tables(15)
-    low, high = paired_difference_ci(b, c, n, 0.9, method=method)
-    low_s, high_s = paired_difference_ci(c, b, n, 0.9, method=method)
+    low, high = paired_difference_ci(b, c, n, confidence_level=0.9, method=method)
+    low_s, high_s = paired_difference_ci(c, b, n, confidence_level=0.9, method=method)
     np.testing.assert_allclose(low_s, -high, rtol=0, atol=1e-13)
     np.testing.assert_allclose(high_s, -low, rtol=0, atol=1e-13)
 
@@ -225,23 +229,23 @@ def test_edge_cases_by_hand(n, level):
     z = z_of(level)
     # b = c = 0: T(delta) = -sign(delta) sqrt(n |delta| / (1 - |delta|)), so the limits are
     # +- z^2 / (n + z^2)
-    low, high = paired_difference_ci(0, 0, n, level, method="tango")
+    low, high = paired_difference_ci(0, 0, n, confidence_level=level, method="tango")
     assert float(high) == pytest.approx(z * z / (n + z * z), abs=1e-14)
     assert float(low) == pytest.approx(-z * z / (n + z * z), abs=1e-14)
     # Bonett-Price at b = c = 0: centre 0, variance 2/(n + 2)^2
-    low, high = paired_difference_ci(0, 0, n, level, method="bonett_price")
+    low, high = paired_difference_ci(0, 0, n, confidence_level=level, method="bonett_price")
     assert float(high) == pytest.approx(z * math.sqrt(2.0) / (n + 2), abs=1e-14)
     assert float(low) == pytest.approx(-z * math.sqrt(2.0) / (n + 2), abs=1e-14)
     # b = n: the Tango interval reaches 1 exactly, c = n: -1 exactly; the other limit solves
     # T = z, where T = sqrt(n (1 - delta)/(1 + delta)) (q = (1 - delta)/2)
-    low, high = paired_difference_ci(n, 0, n, level, method="tango")
+    low, high = paired_difference_ci(n, 0, n, confidence_level=level, method="tango")
     assert float(high) == 1.0
     assert float(low) == pytest.approx((n - z * z) / (n + z * z), abs=1e-13)
-    low, high = paired_difference_ci(0, n, n, level, method="tango")
+    low, high = paired_difference_ci(0, n, n, confidence_level=level, method="tango")
     assert float(low) == -1.0
     assert float(high) == pytest.approx(-(n - z * z) / (n + z * z), abs=1e-13)
     # Bonett-Price at b = n: centre n/(n + 2), variance 4 (n + 1)/(n + 2)^3, clipped at 1
-    ci = paired_difference_ci(n, 0, n, level, method="bonett_price")
+    ci = paired_difference_ci(n, 0, n, confidence_level=level, method="bonett_price")
     raw_high = n / (n + 2) + z * math.sqrt(4.0 * (n + 1) / (n + 2) ** 3)
     assert float(ci.high) == pytest.approx(min(raw_high, 1.0), abs=1e-14)
     assert float(ci.low) == pytest.approx(
@@ -253,7 +257,9 @@ def test_edge_cases_by_hand(n, level):
 def test_tango_never_needs_clipping():
     b, c, n = all_tables(15)
     for level in (0.5, 0.95, 0.999):
-        assert not np.any(paired_difference_ci(b, c, n, level, method="tango").clipped)
+        assert not np.any(
+            paired_difference_ci(b, c, n, confidence_level=level, method="tango").clipped
+        )
 
 
 def test_large_random_arrays_are_finite_and_contain_d():
@@ -269,7 +275,7 @@ def test_large_random_arrays_are_finite_and_contain_d():
 
 
 def test_non_integer_effective_counts_are_accepted():
-    low, high = paired_difference_ci(1.5, 6.25, 20.5, 0.95, method="tango")
+    low, high = paired_difference_ci(1.5, 6.25, 20.5, confidence_level=0.95, method="tango")
     d = (1.5 - 6.25) / 20.5
     assert float(low) < d < float(high)
     z = z_of(0.95)

@@ -30,7 +30,7 @@ def test_reported_lower_bound_is_the_exact_quantile_not_minus_one_step():
     neg = [0.4, -1.3, 0.3, 1.5]
     law = vertical_distribution(pos, neg, [1])
     assert law.quantile(0.025)[0] == pytest.approx(1 / 14)
-    ci = vertical_ci(pos, neg, [1], LEVEL, method="percentile")
+    ci = vertical_ci(pos, neg, [1], confidence_level=LEVEL, method="percentile")
     assert ci.low[0] == pytest.approx(1 / 14)
 
 
@@ -46,7 +46,7 @@ def test_percentile_bounds_equal_brute_force_quantiles(ties):
         r = np.arange(1, n_neg)
         law = vertical_distribution(pos, neg, r)
         pmf = dense_pmf(law)
-        ci = vertical_ci(pos, neg, r, LEVEL, method="percentile")
+        ci = vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
         low = brute_quantile(pmf, TAIL - 1e-12) / n_pos
         high = brute_quantile(pmf, 1 - TAIL - 1e-12) / n_pos
         np.testing.assert_array_equal(ci.low, low)

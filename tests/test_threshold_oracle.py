@@ -200,12 +200,12 @@ def test_threshold_ci_stratified_is_proportion_ci_per_axis(method, level):
     pos = np.round(rng.normal(1, 1, 40), 1)
     neg = np.round(rng.normal(0, 1, 30), 1)
     thresholds = np.array([np.inf, 2.0, 1.0, 0.5, 0.0, -1.0, -np.inf])
-    ci = threshold_ci(pos, neg, thresholds, level, method)
+    ci = threshold_ci(pos, neg, thresholds, confidence_level=level, method=method)
     tp = (pos[None, :] >= thresholds[:, None]).sum(1)
     fp = (neg[None, :] >= thresholds[:, None]).sum(1)
     axis = math.sqrt(level)
-    t_low, t_high = proportion_ci(tp, 40, axis, method)
-    f_low, f_high = proportion_ci(fp, 30, axis, method)
+    t_low, t_high = proportion_ci(tp, 40, confidence_level=axis, method=method)
+    f_low, f_high = proportion_ci(fp, 30, confidence_level=axis, method=method)
     np.testing.assert_allclose(ci.tpr_low, t_low, rtol=0, atol=1e-14)
     np.testing.assert_allclose(ci.tpr_high, t_high, rtol=0, atol=1e-14)
     np.testing.assert_allclose(ci.fpr_low, f_low, rtol=0, atol=1e-14)
@@ -219,8 +219,8 @@ def test_threshold_ci_stratified_is_proportion_ci_per_axis(method, level):
 
 def test_threshold_ci_agresti_pseudo_count_passed_through():
     pos, neg = [3.0, 2.0, 1.0, 0.5], [2.0, 0.0, -1.0, -2.0]
-    ci = threshold_ci(pos, neg, [1.5], 0.9, "agresti", pseudo_count=0.5)
-    want = proportion_ci(2, 4, math.sqrt(0.9), "agresti", pseudo_count=0.5)
+    ci = threshold_ci(pos, neg, [1.5], confidence_level=0.9, method="agresti", pseudo_count=0.5)
+    want = proportion_ci(2, 4, confidence_level=math.sqrt(0.9), method="agresti", pseudo_count=0.5)
     assert ci.tpr_low[0] == pytest.approx(float(want.low), abs=1e-14)
     assert ci.tpr_high[0] == pytest.approx(float(want.high), abs=1e-14)
 
@@ -236,10 +236,14 @@ def test_threshold_ci_full_bootstrap_uses_effective_sizes():
     total = sum(pmf.values())
     m_pos = 1 / float(sum(p / total / k for k, p in pmf.items()))
     m_neg = 1 / float(sum(p / total / (n - k) for k, p in pmf.items()))
-    ci = threshold_ci(pos, neg, [0.8], 0.9, "score", bootstrap="full")
+    ci = threshold_ci(pos, neg, [0.8], confidence_level=0.9, method="score", bootstrap="full")
     tpr, fpr = 2 / 3, 1 / 5
-    t_low, t_high = proportion_ci(tpr * m_pos, m_pos, math.sqrt(0.9), "score")
-    f_low, f_high = proportion_ci(fpr * m_neg, m_neg, math.sqrt(0.9), "score")
+    t_low, t_high = proportion_ci(
+        tpr * m_pos, m_pos, confidence_level=math.sqrt(0.9), method="score"
+    )
+    f_low, f_high = proportion_ci(
+        fpr * m_neg, m_neg, confidence_level=math.sqrt(0.9), method="score"
+    )
     assert ci.tpr_low[0] == pytest.approx(float(t_low), abs=1e-12)
     assert ci.tpr_high[0] == pytest.approx(float(t_high), abs=1e-12)
     assert ci.fpr_low[0] == pytest.approx(float(f_low), abs=1e-12)
@@ -249,11 +253,11 @@ def test_threshold_ci_full_bootstrap_uses_effective_sizes():
 def test_threshold_ci_clipped_flag_is_union_of_axes():
     pos, neg = np.arange(10.0), np.arange(10.0) - 5
     thresholds = np.array([9.0, 4.5, 0.0])
-    ci = threshold_ci(pos, neg, thresholds, 0.9, "wald")
+    ci = threshold_ci(pos, neg, thresholds, confidence_level=0.9, method="wald")
     axis = math.sqrt(0.9)
     want = (
-        proportion_ci([1, 5, 10], 10, axis, "wald").clipped
-        | proportion_ci([0, 0, 5], 10, axis, "wald").clipped
+        proportion_ci([1, 5, 10], 10, confidence_level=axis, method="wald").clipped
+        | proportion_ci([0, 0, 5], 10, confidence_level=axis, method="wald").clipped
     )
     np.testing.assert_array_equal(ci.clipped, want)
     assert ci.clipped.tolist() == [True, False, False]

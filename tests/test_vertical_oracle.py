@@ -214,7 +214,7 @@ def test_pmf_and_percentiles_on_moderate_data_match_a_dense_mixture():
     law = vertical_distribution(pos, neg, ranks)
     assert np.max(np.abs(law.pmf - dense)) <= 1e-13
     for level in (0.8, 0.95, 0.99):
-        ci = vertical_ci(pos, neg, ranks, level, method="percentile")
+        ci = vertical_ci(pos, neg, ranks, confidence_level=level, method="percentile")
         cdf = np.cumsum(dense, axis=1)
         tail = (1 - level) / 2
         want_low = np.argmax(cdf >= tail - 1e-12, axis=1)
@@ -245,9 +245,9 @@ def test_wald_and_score_intervals_by_hand(pos, neg, level):
     ranks = list(range(1, len(neg)))
     z = z_of(level)
     m = len(pos)
-    wald = vertical_ci(pos, neg, ranks, level, method="wald")
-    score = vertical_ci(pos, neg, ranks, level, method="score")
-    default = vertical_ci(pos, neg, ranks, level)
+    wald = vertical_ci(pos, neg, ranks, confidence_level=level, method="wald")
+    score = vertical_ci(pos, neg, ranks, confidence_level=level, method="score")
+    default = vertical_ci(pos, neg, ranks, confidence_level=level)
     for ci in (wald, score, default):
         assert ci.confidence_level == level
         np.testing.assert_array_equal(ci.r, ranks)
@@ -278,10 +278,10 @@ def test_wald_and_score_on_moderate_data_use_the_exact_moments():
     e, v, m = law.mean, law.var, pos.size
     for level in (0.9, 0.99):
         z = z_of(level)
-        wald = vertical_ci(pos, neg, ranks, level, method="wald")
+        wald = vertical_ci(pos, neg, ranks, confidence_level=level, method="wald")
         np.testing.assert_allclose(wald.low, np.clip(e - z * np.sqrt(v), 0, 1), atol=1e-14)
         np.testing.assert_allclose(wald.high, np.clip(e + z * np.sqrt(v), 0, 1), atol=1e-14)
-        score = vertical_ci(pos, neg, ranks, level, method="score")
+        score = vertical_ci(pos, neg, ranks, confidence_level=level, method="score")
         centre = e + z**2 / (2 * m)
         half = z * np.sqrt(v + z**2 / (4 * m**2))
         np.testing.assert_allclose(
@@ -298,7 +298,7 @@ def test_wald_and_score_on_moderate_data_use_the_exact_moments():
 def test_percentile_interval_from_enumerated_cdf(pos, neg, level):
     ranks = list(range(1, len(neg)))
     m = len(pos)
-    ci = vertical_ci(pos, neg, ranks, level, method="percentile")
+    ci = vertical_ci(pos, neg, ranks, confidence_level=level, method="percentile")
     tail = (1 - Fraction(str(level))) / 2
     for i, r in enumerate(ranks):
         law = stratified_tpr_law(pos, neg, r)
@@ -315,7 +315,7 @@ def test_percentile_interval_hits_an_exact_cdf_value():
     # At level 0.5 the tails are exactly 1/4 and 3/4: bounds 0 and 1/2.
     law = stratified_tpr_law([1.0, 0.0], [0.5, 0.2], 1)
     assert law == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
-    ci = vertical_ci([1.0, 0.0], [0.5, 0.2], [1], 0.5, method="percentile")
+    ci = vertical_ci([1.0, 0.0], [0.5, 0.2], [1], confidence_level=0.5, method="percentile")
     assert ci.low[0] == 0.0 and ci.high[0] == 0.5
 
 
@@ -342,7 +342,9 @@ def test_agresti_interval_by_hand(pos, neg, pseudo_count):
     ranks = list(range(1, len(neg)))
     a = 2 if pseudo_count is None else Fraction(pseudo_count)
     for level in (0.8, 0.95):
-        ci = vertical_ci(pos, neg, ranks, level, method="agresti", pseudo_count=pseudo_count)
+        ci = vertical_ci(
+            pos, neg, ranks, confidence_level=level, method="agresti", pseudo_count=pseudo_count
+        )
         assert ci.method == "agresti"
         for i, r in enumerate(ranks):
             e, v, low, high = agresti_by_hand(pos, neg, r, a, level)
@@ -354,8 +356,8 @@ def test_agresti_interval_by_hand(pos, neg, pseudo_count):
 
 def test_agresti_with_zero_pseudo_count_is_wald():
     pos, neg = [0.5, 0.7, 0.2, 0.5], [0.5, 0.2, 0.9]
-    a = vertical_ci(pos, neg, [1, 2], 0.9, method="agresti", pseudo_count=0)
-    w = vertical_ci(pos, neg, [1, 2], 0.9, method="wald")
+    a = vertical_ci(pos, neg, [1, 2], confidence_level=0.9, method="agresti", pseudo_count=0)
+    w = vertical_ci(pos, neg, [1, 2], confidence_level=0.9, method="wald")
     np.testing.assert_allclose([a.low, a.high], [w.low, w.high], atol=1e-15)
 
 
@@ -486,7 +488,7 @@ def test_full_bootstrap_wald_and_score_use_full_moments():
     pos, neg = [0.8, 0.3], [0.6, 0.3, 0.1]
     z = z_of(0.9)
     for method in ("wald", "score"):
-        ci = vertical_ci(pos, neg, [1, 2], 0.9, method=method, bootstrap="full")
+        ci = vertical_ci(pos, neg, [1, 2], confidence_level=0.9, method=method, bootstrap="full")
         for i, r in enumerate([1, 2]):
             e, v = (float(x) for x in full_tpr_moments(pos, neg, r))
             assert ci.mean[i] == pytest.approx(e, abs=1e-12)
@@ -551,7 +553,7 @@ def test_unknown_method_raises_listing_valid_names():
 @pytest.mark.parametrize("level", [1.2, 0.0, 1.0, -0.5, float("nan")])
 def test_bad_confidence_level_raises(level):
     with pytest.raises(ValueError, match="confidence_level"):
-        vertical_ci(POS, NEG, [1], level)
+        vertical_ci(POS, NEG, [1], confidence_level=level)
 
 
 def test_percentile_and_agresti_need_the_stratified_bootstrap():

@@ -69,9 +69,9 @@ def main() -> None:
     for method in ("delong", "exact_bootstrap"):
         auc = rocsim.compare_auc(labels, logistic, bayes, method=method, **kw)
         print(
-            f"AUC logistic {auc.auc1[0]:.4f}, naive Bayes {auc.auc2[0]:.4f}; difference "
-            f"{auc.difference[0]:+.4f} [{auc.low[0]:+.4f}, {auc.high[0]:+.4f}], "
-            f"p = {auc.p_value[0]:.3g} ({method})"
+            f"AUC logistic {auc.auc1:.4f}, naive Bayes {auc.auc2:.4f}; difference "
+            f"{auc.difference:+.4f} [{auc.low:+.4f}, {auc.high:+.4f}], "
+            f"p = {auc.p_value:.3g} ({method})"
         )
     better = roc.fpr[roc.verdict == "first better"]
     print(

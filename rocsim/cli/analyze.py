@@ -235,7 +235,7 @@ def analyze(frame: pd.DataFrame, args) -> str:
     for name, band, cost, auc in zip(names, bands, costs, aucs):
         outputs[f"roc_{name}"], outputs[f"cost_{name}"] = band, cost
         lines.append(
-            f"AUC {name}: {auc.auc[0]:.4f} [{auc.low[0]:.4f}, {auc.high[0]:.4f}] "
+            f"AUC {name}: {auc.auc:.4f} [{auc.low:.4f}, {auc.high:.4f}] "
             f"({args.auc_method})"
         )
     outputs["roc"] = _Figure([b.plot for b in bands], names)
@@ -278,8 +278,8 @@ def _compare(y, scores, names, args, common, points, thresholds, outputs) -> lis
     axis = {"q": "total positive ratio", "fpr": "FPR", "t1": f"{second}'s threshold"}[key]
     x = roc.columns[key]
     return [
-        f"AUC {second} - {first}: {auc.difference[0]:+.4f} [{auc.low[0]:+.4f}, "
-        f"{auc.high[0]:+.4f}], p = {auc.p_value[0]:.3g}",
+        f"AUC {second} - {first}: {auc.difference:+.4f} [{auc.low:+.4f}, "
+        f"{auc.high:+.4f}], p = {auc.p_value:.3g}",
         f"ROC ({args.averaging} averaging, {x.size} points): {second} "
         + _where(x, roc.verdict, axis, "better", "worse"),
         f"cost ({cost.w.size} operating conditions w): {second} "

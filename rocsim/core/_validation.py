@@ -19,10 +19,12 @@ def as_real_array(values, name: str) -> np.ndarray:
         raw = np.asarray(values)
     except ValueError:  # numpy refuses ragged nested sequences
         raise ValueError(f"{name} must be an array of numbers, got a ragged sequence") from None
-    if np.iscomplexobj(raw) or any(isinstance(v, complex) for v in raw.ravel()[:1000]):
+    if np.iscomplexobj(raw):
         raise ValueError(f"{name} must hold real numbers, got complex values")
-    if raw.dtype == object:  # numpy casts None to NaN without a word
+    if raw.dtype == object:  # numpy casts None to NaN, and complex to real, without a word
         for v in raw.ravel().tolist():
+            if isinstance(v, complex):
+                raise ValueError(f"{name} must hold real numbers, got complex values")
             if v is None or not _is_number(v):
                 raise ValueError(f"{name} must hold numbers, got {v!r}")
     try:

@@ -53,13 +53,14 @@ from rocsim.core._validation import (
 )
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import normal_quantile
+from rocsim.core.results import Result
 
 #: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
 AUC_METHODS = ("delong", "exact_bootstrap")
 
 
-@dataclass(frozen=True)
-class AUCInterval:
+@dataclass(frozen=True, repr=False)
+class AUCInterval(Result):
     """AUC of one classifier with its variance and normal confidence interval.
 
     Attributes
@@ -85,9 +86,19 @@ class AUCInterval:
     n_pos: int
     n_neg: int
 
+    _columns = ("auc", "var", "low", "high")
+    _settings = ("confidence_level", "method", "n_pos", "n_neg")
+    _plot_kind = None
 
-@dataclass(frozen=True)
-class AUCDifferenceInterval:
+    def _summary(self) -> str:
+        return (
+            f"AUC {self.auc:.3f} [{self.low:.3f}, {self.high:.3f}] "
+            f"({self._level_and_method()}, n+={self.n_pos}, n-={self.n_neg})"
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class AUCDifferenceInterval(Result):
     """Difference of two classifiers' AUCs on the same instances, with a normal interval.
 
     Attributes
@@ -119,6 +130,16 @@ class AUCDifferenceInterval:
     method: str
     n_pos: int
     n_neg: int
+
+    _columns = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")
+    _settings = ("confidence_level", "method", "n_pos", "n_neg")
+
+    def _summary(self) -> str:
+        return (
+            f"AUC1 - AUC2 {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}], "
+            f"p = {self.p_value:.3g} ({self._level_and_method()}, n+={self.n_pos}, "
+            f"n-={self.n_neg})"
+        )
 
 
 @dataclass(frozen=True)
@@ -297,7 +318,7 @@ def _check_method(method: str, n_pos: int, n_neg: int) -> None:
 
 
 def auc_interval(
-    pos_scores, neg_scores, confidence_level: float = 0.95, method: str = "delong"
+    pos_scores, neg_scores, *, confidence_level: float = 0.95, method: str = "delong"
 ) -> AUCInterval:
     """AUC of a classifier on a test set with a normal confidence interval.
 
@@ -340,11 +361,13 @@ def auc_interval(
     kernel = _kernel(np.sort(pos), np.sort(neg))
     auc, var = kernel.estimate(), kernel.var(method)
     low, high = _normal_interval(auc, var, level, 0.0, 1.0)
-    return AUCInterval(auc, var, low, high, level, method, pos.size, neg.size)
+    return AUCInterval(
+        float(auc), float(var), float(low), float(high), level, method, pos.size, neg.size
+    )
 
 
 def auc_difference_interval(
-    pos1, pos2, neg1, neg2, confidence_level: float = 0.95, method: str = "delong"
+    pos1, pos2, neg1, neg2, *, confidence_level: float = 0.95, method: str = "delong"
 ) -> AUCDifferenceInterval:
     """Difference of the AUCs of two classifiers scored on the same instances.
 
@@ -396,5 +419,9 @@ def auc_difference_interval(
     else:
         p_value = 1.0 if difference == 0 else 0.0
     return AUCDifferenceInterval(
-        auc1, auc2, difference, var, low, high, p_value, level, method, pos1.size, neg1.size
+        *(float(v) for v in (auc1, auc2, difference, var, low, high, p_value)),
+        level,
+        method,
+        pos1.size,
+        neg1.size,
     )

@@ -62,6 +62,7 @@ from rocsim.core.intervals import (
 )
 from rocsim.core.methods import check_method, method_name
 from rocsim.core.paired_threshold import discordant_counts
+from rocsim.core.results import Result
 
 #: Interval methods of cost curves: the methods both dispatch tables share, whose intervals
 #: are symmetric about their centre and therefore read as Gaussians.
@@ -125,8 +126,8 @@ def effective_condition(w, pi: float, bootstrap: str) -> np.ndarray:
     return a / (a + b)
 
 
-@dataclass(frozen=True)
-class CostEnvelope:
+@dataclass(frozen=True, repr=False)
+class CostEnvelope(Result):
     """Lower envelope of a classifier's cost lines at operating conditions ``w``.
 
     Attributes
@@ -145,6 +146,13 @@ class CostEnvelope:
     threshold: np.ndarray
     tpr: np.ndarray
     fpr: np.ndarray
+
+    _columns = ("w", "cost", "threshold", "tpr", "fpr")
+    _settings = ()
+    _plot_kind = "cost"
+
+    def _summary(self) -> str:
+        return f"empirical cost curve at {self.w.size} operating conditions"
 
 
 def cost_envelope(pos_scores, neg_scores, w) -> CostEnvelope:
@@ -273,17 +281,18 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # --- exact bootstrap moments and intervals ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CostCI:
+@dataclass(frozen=True, repr=False)
+class CostCI(Result):
     """Gaussian intervals for the normalized cost of one classifier at ``(w, t)`` pairs.
 
     Attributes
     ----------
     w, thresholds : ndarray of shape (k,)
     cost : ndarray
-        The data's value of the statistic (eq. 5.3 stratified, eq. 5.9 full).
-    mean, var : ndarray
-        Exact bootstrap mean and variance (eqs. 5.4-5.5 or 5.10-5.11); ``mean == cost``.
+        The data's value of the statistic (eq. 5.3 stratified, eq. 5.9 full), which is also
+        its exact bootstrap mean (eqs. 5.4, 5.10).
+    var : ndarray
+        Exact bootstrap variance (eq. 5.5 or 5.11).
     low, high : ndarray
         Interval bounds of ``method``, clipped to [0, 1].
     tpr, fpr : ndarray
@@ -297,7 +306,6 @@ class CostCI:
     w: np.ndarray
     thresholds: np.ndarray
     cost: np.ndarray
-    mean: np.ndarray
     var: np.ndarray
     low: np.ndarray
     high: np.ndarray
@@ -309,9 +317,19 @@ class CostCI:
     pseudo_count: float | None
     clipped: np.ndarray
 
+    _columns = ("w", "thresholds", "cost", "var", "low", "high", "tpr", "fpr", "clipped")
+    _settings = ("confidence_level", "method", "bootstrap", "pseudo_count")
+    _plot_kind = "cost"
 
-@dataclass(frozen=True)
-class CostDifferenceCI:
+    def _summary(self) -> str:
+        return (
+            f"normalized cost at {self.w.size} operating conditions "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap)"
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class CostDifferenceCI(Result):
     """Gaussian intervals for ``cost2 - cost1`` at ``(w, t1, t2)`` (eqs. 5.6-5.8, 5.12-5.14).
 
     Fields as :class:`CostCI`, with ``t1``, ``t2`` the two classifiers' thresholds and bounds
@@ -323,7 +341,6 @@ class CostDifferenceCI:
     t1: np.ndarray
     t2: np.ndarray
     cost: np.ndarray
-    mean: np.ndarray
     var: np.ndarray
     low: np.ndarray
     high: np.ndarray
@@ -337,12 +354,36 @@ class CostDifferenceCI:
     pseudo_count: float | None
     clipped: np.ndarray
 
+    _columns = (
+        "w",
+        "t1",
+        "t2",
+        "cost",
+        "var",
+        "low",
+        "high",
+        "b_pos",
+        "c_pos",
+        "b_neg",
+        "c_neg",
+        "clipped",
+    )
+    _settings = ("confidence_level", "method", "bootstrap", "pseudo_count")
+    _plot_kind = "difference"
+
+    def _summary(self) -> str:
+        return (
+            f"cost2 - cost1 at {self.w.size} operating conditions "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap)"
+        )
+
 
 def cost_ci(
     pos_scores,
     neg_scores,
     w,
     thresholds,
+    *,
     confidence_level: float = 0.95,
     method: str = "agresti",
     pseudo_count: float | None = None,
@@ -374,7 +415,7 @@ def cost_ci(
     Returns
     -------
     CostCI
-        ``cost, mean, var, low, high`` per ``(w, threshold)`` pair.
+        ``cost, var, low, high`` per ``(w, threshold)`` pair.
 
     References
     ----------
@@ -401,7 +442,6 @@ def cost_ci(
         w_arr,
         thr,
         mean,
-        mean,
         var,
         np.clip(low, 0.0, 1.0),
         np.clip(high, 0.0, 1.0),
@@ -423,6 +463,7 @@ def cost_difference_ci(
     w,
     t1,
     t2,
+    *,
     confidence_level: float = 0.95,
     method: str = "agresti",
     pseudo_count: float | None = None,
@@ -484,7 +525,6 @@ def cost_difference_ci(
         w_arr,
         thr1,
         thr2,
-        mean,
         mean,
         var,
         np.clip(low, -1.0, 1.0),

@@ -52,6 +52,18 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     return counts
 
 
+def count_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """Number of ``scores`` strictly above every ``t``: :func:`count_at_or_above` on the
+    negated scores, ``#{s > t} = n - #{-s >= -t}`` (the top of an ROC curve's vertical step).
+
+    Examples
+    --------
+    >>> count_above(np.array([0.1, 0.5, 0.5, 0.9]), np.array([0.5, 1.0, 0.0]))
+    array([1, 0, 4])
+    """
+    return scores.size - count_at_or_above(-scores, -thresholds)
+
+
 def count_jointly_at_or_above(
     scores1: np.ndarray, scores2: np.ndarray, thresholds1: np.ndarray, thresholds2: np.ndarray
 ) -> np.ndarray:
@@ -76,7 +88,7 @@ def count_jointly_at_or_above(
     return counts
 
 
-def split_scores(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
+def split_scores(y_true, y_score, *, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     """Scores of the positives and of the negatives, from labels and scores.
 
     Parameters

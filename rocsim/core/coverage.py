@@ -33,6 +33,7 @@ from rocsim.core.cost import (
 )
 from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
 from rocsim.core.methods import check_method as check_method_choice
+from rocsim.core.results import Result
 from rocsim.core.threshold import (
     BOOTSTRAP_SCHEMES,
     SAMPLING_SCHEMES,
@@ -46,8 +47,8 @@ TAIL_MASS = 1e-17
 IntervalOfCounts = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
 
 
-@dataclass(frozen=True)
-class AxisCoverage:
+@dataclass(frozen=True, repr=False)
+class AxisCoverage(Result):
     """Exact operating characteristics of an interval procedure at each grid point.
 
     ``cover`` = Pr{low <= p <= high}; ``below`` = Pr{p < low}; ``above`` = Pr{p > high};
@@ -58,6 +59,16 @@ class AxisCoverage:
     below: np.ndarray
     above: np.ndarray
     width: np.ndarray
+
+    _columns = ("cover", "below", "above", "width")
+    _settings = ()
+
+    def _summary(self) -> str:
+        cover = np.asarray(self.cover)
+        return (
+            f"exact coverage at {cover.size} points: {cover.min():.4f} to {cover.max():.4f}, "
+            f"mean width {np.mean(self.width):.4f}"
+        )
 
 
 def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCoverage:
@@ -116,8 +127,8 @@ def binomial_support(trials: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return x, np.where(inside, stats.binom.pmf(x, trials, p[:, None]), 0.0)
 
 
-@dataclass(frozen=True)
-class RectangleCoverage:
+@dataclass(frozen=True, repr=False)
+class RectangleCoverage(Result):
     """Exact coverage of threshold-averaging rectangles, per grid point.
 
     ``below``/``above``: the target lies below/above the rectangle on at least one axis.
@@ -129,12 +140,30 @@ class RectangleCoverage:
     tpr: AxisCoverage
     fpr: AxisCoverage
 
+    _settings = ()
+
+    def _column_values(self) -> dict:
+        axes = {
+            f"{axis}_{k}": getattr(getattr(self, axis), k)
+            for axis in ("tpr", "fpr")
+            for k in AxisCoverage._columns
+        }
+        return {"cover": self.cover, "below": self.below, "above": self.above} | axes
+
+    def _summary(self) -> str:
+        cover = np.asarray(self.cover)
+        return (
+            f"exact rectangle coverage at {cover.size} points: {cover.min():.4f} to "
+            f"{cover.max():.4f}"
+        )
+
 
 def threshold_exact_coverage(
     tpr_true,
     fpr_true,
     n_pos: int,
     n_neg: int,
+    *,
     confidence_level: float,
     method: str,
     pseudo_count: float | None = None,
@@ -245,6 +274,7 @@ def cost_exact_coverage(
     w,
     n_pos: int,
     n_neg: int,
+    *,
     confidence_level: float,
     method: str = "agresti",
     pseudo_count: float | None = None,

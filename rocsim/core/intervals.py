@@ -12,10 +12,10 @@ scaled binomials, summarised by an *effective* size ``1 / E[1/N]`` (see
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
 from rocsim.core._validation import (
     as_real_array,
@@ -25,6 +25,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.methods import check_method as check_method_choice
 from rocsim.core.methods import method_name
+from rocsim.core.results import Result, clip_bounds
 
 #: Default pseudo-count of the ``agresti`` method for one proportion (thesis Table 5.1).
 AGRESTI_PSEUDO_COUNT = 2.0
@@ -33,21 +34,38 @@ AGRESTI_PSEUDO_COUNT = 2.0
 AGRESTI_MIN_PSEUDO_COUNT = 0.5
 
 
-@dataclass(frozen=True)
-class ProportionInterval:
+@dataclass(frozen=True, repr=False)
+class ProportionInterval(Result):
     """Bounds of one or many proportion intervals; unpacks as ``low, high``.
 
     Attributes
     ----------
     low, high : ndarray
-        Bounds, clipped to [0, 1].
+        Bounds, clipped to [0, 1] ([-1, 1] for a paired difference).
     clipped : ndarray of bool
-        Where the formula's interval reached outside [0, 1] and was clipped.
+        Where the formula's interval reached outside those limits and was clipped.
+    confidence_level : float or None
+    method : str or None
+        Set by the public functions (:func:`proportion_ci`, :func:`paired_difference_ci`).
     """
 
     low: np.ndarray
     high: np.ndarray
     clipped: np.ndarray
+    confidence_level: float | None = None
+    method: str | None = None
+
+    _columns = ("low", "high", "clipped")
+
+    def _column_values(self) -> dict:
+        # any shape broadcast from x and n: one row per interval
+        return {k: np.ravel(getattr(self, k)) for k in self._columns}
+
+    def _summary(self) -> str:
+        if np.size(self.low) == 1:
+            low, high = float(np.ravel(self.low)[0]), float(np.ravel(self.high)[0])
+            return f"interval [{low:.4g}, {high:.4g}] ({self._level_and_method()})"
+        return f"{np.size(self.low)} intervals ({self._level_and_method()})"
 
     def __iter__(self) -> Iterator[np.ndarray]:
         yield self.low
@@ -102,6 +120,28 @@ def _jeffreys(x, n, level, a):
     return low, high
 
 
+#: Slack below each tail probability, so that a quantile the CDF reaches exactly does not move
+#: up by rounding (the same as the vertical percentile interval's).
+QUANTILE_SLACK = 1e-12
+
+
+def _percentile(x, n, level, a):
+    """Exact bootstrap percentile interval of the rate ``x / n``: the equal-tailed quantiles of
+    ``Bin(n, x/n) / n``, the law of the rate over resamples of the ``n`` instances. Needs an
+    integer ``n`` (under the full bootstrap the law of a rate is a mixture, not a binomial)."""
+    n = np.asarray(n, dtype=float)
+    if np.any(n != np.round(n)):
+        raise ValueError(
+            "the percentile interval needs whole class sizes (the stratified bootstrap); "
+            "got an effective size"
+        )
+    tail = (1.0 - level) / 2.0
+    p = np.clip(np.asarray(x, dtype=float) / n, 0.0, 1.0)
+    low = stats.binom.ppf(tail - QUANTILE_SLACK, n, p)
+    high = stats.binom.ppf(1.0 - tail - QUANTILE_SLACK, n, p)
+    return low / n, high / n
+
+
 Formula = Callable[[np.ndarray, np.ndarray, float, float | None], tuple[np.ndarray, np.ndarray]]
 
 #: Method name -> formula ``(x, n, confidence_level, pseudo_count) -> (low, high)``, unclipped.
@@ -111,6 +151,7 @@ PROPORTION_METHODS: dict[str, Formula] = {
     "agresti": _agresti,
     "jeffreys": _jeffreys,
     "clopper_pearson": _clopper_pearson,
+    "percentile": _percentile,
 }
 
 
@@ -176,14 +217,13 @@ def interval_from_counts(
     """Clipped interval for validated inputs: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
         low, high = proportion_formula(method)(x, n, confidence_level, pseudo_count)
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    clipped = (low < 0.0) | (high > 1.0)
-    return ProportionInterval(np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), clipped)
+    return ProportionInterval(*clip_bounds(low, high, (0.0, 1.0)))
 
 
 def proportion_ci(
     x,
     n,
+    *,
     confidence_level: float = 0.95,
     method: str = "score",
     pseudo_count: float | None = None,
@@ -198,11 +238,13 @@ def proportion_ci(
         Trials, ``n > 0``; broadcast against ``x``.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"wald", "score", "agresti", "jeffreys", "clopper_pearson"} or callable
-        Default "score".
+    method : str or callable, default "score"
+        A name of :data:`PROPORTION_METHODS`:
         ``wald`` is thesis eq. 4.1; ``score`` is Wilson's interval (eq. 4.2); ``agresti`` adds
         ``pseudo_count`` to each cell before Wald (thesis Table 5.1; ``z^2/2`` gives
         Agresti-Coull); ``jeffreys`` and ``clopper_pearson`` are the beta-quantile intervals;
+        ``percentile``: equal-tailed quantiles of ``Bin(n, x/n) / n`` (the exact bootstrap
+        percentile interval; whole ``n`` only);
         a callable ``f(x, n, confidence_level) -> (low, high)`` is a method of your own
         (:mod:`rocsim.core.methods`).
     pseudo_count : float, optional
@@ -234,7 +276,8 @@ def proportion_ci(
         raise ValueError("n must be > 0")
     if np.any(x_arr < 0) or np.any(x_arr > n_arr):
         raise ValueError("x must satisfy 0 <= x <= n")
-    return interval_from_counts(x_arr, n_arr, level, method, a)
+    bounds = interval_from_counts(x_arr, n_arr, level, method, a)
+    return replace(bounds, confidence_level=level, method=method_name(method))
 
 
 # --- difference of paired proportions ------------------------------------------------------------
@@ -347,15 +390,14 @@ def paired_interval_from_counts(
     """Interval for validated counts, clipped to [-1, 1]: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
         low, high = paired_formula(method)(b, c, n, confidence_level, pseudo_count)
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    clipped = (low < -1.0) | (high > 1.0)
-    return ProportionInterval(np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), clipped)
+    return ProportionInterval(*clip_bounds(low, high, (-1.0, 1.0)))
 
 
 def paired_difference_ci(
     b,
     c,
     n,
+    *,
     confidence_level: float = 0.95,
     method: str = "tango",
     pseudo_count: float | None = None,
@@ -424,4 +466,5 @@ def paired_difference_ci(
         raise ValueError("n must be > 0")
     if np.any(b_arr < 0) or np.any(c_arr < 0) or np.any(b_arr + c_arr > n_arr):
         raise ValueError("discordant counts must satisfy b, c >= 0 and b + c <= n")
-    return paired_interval_from_counts(b_arr, c_arr, n_arr, level, method, a)
+    bounds = paired_interval_from_counts(b_arr, c_arr, n_arr, level, method, a)
+    return replace(bounds, confidence_level=level, method=method_name(method))

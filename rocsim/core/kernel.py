@@ -24,6 +24,7 @@ from scipy import signal, special
 
 from rocsim.core._validation import check_confidence_level, check_rates, check_two_classes
 from rocsim.core.intervals import normal_quantile
+from rocsim.core.results import Result, clip_bounds
 
 #: Grid points of the binned kernel estimates. Linear binning errs by O((spacing / h)^2); with
 #: 2**12 points the smoothed TPR and its bounds are within 1e-5 of the direct kernel sums
@@ -46,9 +47,10 @@ def hall_hyndman_bandwidth(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.cbrt(num / den))
 
 
-@dataclass(frozen=True)
-class KernelROC:
-    """Smoothed ROC ``tpr`` at ``fpr`` with its interval and bandwidths."""
+@dataclass(frozen=True, repr=False)
+class KernelROC(Result):
+    """Smoothed ROC ``tpr`` at ``fpr`` with its interval (clipped to [0, 1], ``clipped``) and
+    the bandwidths; unpacks as ``tpr, low, high``."""
 
     fpr: np.ndarray
     tpr: np.ndarray
@@ -56,6 +58,16 @@ class KernelROC:
     high: np.ndarray
     h_pos: float
     h_neg: float
+    confidence_level: float
+    clipped: np.ndarray
+    method: str = "hall_hyndman"
+
+    _columns = ("fpr", "tpr", "low", "high", "clipped")
+    _settings = ("confidence_level", "method", "h_pos", "h_neg")
+    _plot_kind = "vertical"
+
+    def _summary(self) -> str:
+        return f"kernel-smoothed TPR at {self.fpr.size} FPRs ({self._level_and_method()})"
 
     def __iter__(self):
         yield self.tpr
@@ -79,7 +91,12 @@ def _binned_cdf_pdf(x: np.ndarray, h: float, grid: np.ndarray):
 
 
 def kernel_roc_ci(
-    pos_scores, neg_scores, fpr, confidence_level: float = 0.95, bandwidth_scale: float = 1.0
+    pos_scores,
+    neg_scores,
+    fpr,
+    *,
+    confidence_level: float = 0.95,
+    bandwidth_scale: float = 1.0,
 ) -> KernelROC:
     """Kernel-smoothed TPR at each FPR with the Hall-Hyndman-Fan pointwise interval.
 
@@ -132,6 +149,5 @@ def kernel_roc_ci(
         sigma = np.sqrt(g_u * (1 - g_u) / pos.size + p * (1 - p) * ratio**2 / neg.size)
     tpr = 1 - g_u
     z = normal_quantile(level)
-    return KernelROC(
-        p, tpr, np.clip(tpr - z * sigma, 0, 1), np.clip(tpr + z * sigma, 0, 1), h_pos, h_neg
-    )
+    low, high, clipped = clip_bounds(tpr - z * sigma, tpr + z * sigma, (0.0, 1.0))
+    return KernelROC(p, tpr, low, high, h_pos, h_neg, level, clipped)

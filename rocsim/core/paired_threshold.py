@@ -16,6 +16,7 @@ Vertical averaging of two classifiers is in :mod:`rocsim.core.paired_vertical`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -35,6 +36,7 @@ from rocsim.core.intervals import (
     paired_interval_from_counts,
 )
 from rocsim.core.methods import method_name
+from rocsim.core.results import Result
 
 
 def discordant_counts(
@@ -93,8 +95,8 @@ def difference_pmf(b, c, n: int, m: int) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True)
-class ThresholdDifferenceDistribution:
+@dataclass(frozen=True, repr=False)
+class ThresholdDifferenceDistribution(Result):
     """Exact stratified bootstrap law of ``dTPR = TPR1(t1) - TPR2(t2)`` and ``dFPR``.
 
     Attributes
@@ -115,6 +117,45 @@ class ThresholdDifferenceDistribution:
     c_pos: np.ndarray
     b_neg: np.ndarray
     c_neg: np.ndarray
+
+    _columns = ("t1", "t2", "dtpr", "dfpr", "var_dtpr", "var_dfpr")
+    _settings = ()
+
+    def _summary(self) -> str:
+        return (
+            f"exact bootstrap law of (dFPR, dTPR) at {self.t1.size} threshold pairs, "
+            f"n+={self.n_pos}, n-={self.n_neg}"
+        )
+
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "tango",
+        *,
+        pseudo_count: float | None = None,
+    ) -> ThresholdDifferenceCI:
+        """Rectangles from this law (:func:`threshold_difference_ci`), each axis at
+        ``sqrt(confidence_level)``, without counting again."""
+        level = check_confidence_level(confidence_level)
+        method = check_paired_method(method)
+        a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
+        axis = float(np.sqrt(level))
+        tpr = paired_interval_from_counts(self.b_pos, self.c_pos, self.n_pos, axis, method, a)
+        fpr = paired_interval_from_counts(self.b_neg, self.c_neg, self.n_neg, axis, method, a)
+        return ThresholdDifferenceCI(
+            self.t1,
+            self.t2,
+            self.dtpr,
+            self.dfpr,
+            tpr.low,
+            tpr.high,
+            fpr.low,
+            fpr.high,
+            level,
+            axis,
+            method_name(method),
+            tpr.clipped | fpr.clipped,
+        )
 
     @property
     def dtpr(self) -> np.ndarray:
@@ -211,9 +252,10 @@ def dominance_probability(pos1, pos2, neg1, neg2, t1, t2) -> tuple[np.ndarray, n
     return threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2).dominance
 
 
-@dataclass(frozen=True)
-class ThresholdDifferenceCI:
-    """Rectangles for ``(dFPR, dTPR)`` at threshold pairs; each axis at ``sqrt(level)``."""
+@dataclass(frozen=True, repr=False)
+class ThresholdDifferenceCI(Result):
+    """Rectangles for ``(dFPR, dTPR)`` at threshold pairs; each axis at
+    ``axis_level = sqrt(confidence_level)``; bounds clipped to [-1, 1] (``clipped``)."""
 
     t1: np.ndarray
     t2: np.ndarray
@@ -224,7 +266,29 @@ class ThresholdDifferenceCI:
     dfpr_low: np.ndarray
     dfpr_high: np.ndarray
     confidence_level: float
+    axis_level: float
     method: str
+    clipped: np.ndarray
+
+    _columns = (
+        "t1",
+        "t2",
+        "dtpr",
+        "dtpr_low",
+        "dtpr_high",
+        "dfpr",
+        "dfpr_low",
+        "dfpr_high",
+        "clipped",
+    )
+    _settings = ("confidence_level", "axis_level", "method")
+    _plot_kind = "difference"
+
+    def _summary(self) -> str:
+        return (
+            f"(dFPR, dTPR) rectangles at {self.t1.size} threshold pairs "
+            f"({self._level_and_method()}; each axis at {100 * self.axis_level:.2f}%)"
+        )
 
 
 def threshold_difference_ci(
@@ -234,6 +298,7 @@ def threshold_difference_ci(
     neg2,
     t1,
     t2,
+    *,
     confidence_level: float = 0.95,
     method: str = "tango",
     pseudo_count: float | None = None,
@@ -270,20 +335,6 @@ def threshold_difference_ci(
     """
     level = check_confidence_level(confidence_level)
     method = check_paired_method(method)
-    a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
+    check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
     law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
-    axis = float(np.sqrt(level))
-    tpr = paired_interval_from_counts(law.b_pos, law.c_pos, law.n_pos, axis, method, a)
-    fpr = paired_interval_from_counts(law.b_neg, law.c_neg, law.n_neg, axis, method, a)
-    return ThresholdDifferenceCI(
-        law.t1,
-        law.t2,
-        law.dtpr,
-        law.dfpr,
-        tpr.low,
-        tpr.high,
-        fpr.low,
-        fpr.high,
-        level,
-        method_name(method),
-    )
+    return law.ci(level, method, pseudo_count=pseudo_count)

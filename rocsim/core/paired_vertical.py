@@ -16,36 +16,58 @@ import numpy as np
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw, overlaps
-from rocsim.core.methods import check_method
+from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
-from rocsim.core.vertical import VerticalCI, check_ranks, vertical_distribution, wald_on_moments
+from rocsim.core.results import Result, clip_bounds
+from rocsim.core.vertical import (
+    SIDES,
+    check_ranks,
+    threshold_ranks,
+    vertical_distribution,
+    wald_on_moments,
+)
 
 VERTICAL_DIFFERENCE_ALGORITHMS = ("auto", "exact", "hybrid")
 
 
-@dataclass(frozen=True)
-class VerticalDifference:
+@dataclass(frozen=True, repr=False)
+class VerticalDifference(Result):
     """Stratified bootstrap moments of ``dTPR = TPR1 - TPR2`` at the FPRs ``r / m-``.
 
     Attributes
     ----------
     r, fpr : ndarray
+    dtpr : ndarray
+        The data's ``TPR1 - TPR2`` at each FPR (on ``side`` of each curve's vertical step).
     mean, var : ndarray
         ``E[dTPR]`` (exact for every algorithm) and ``Var[dTPR]``.
     discordance : ndarray
         ``E[g]``, the bootstrap mean share of positives on which the classifiers disagree.
+    m_pos : int
     algorithm : str
         ``exact`` or ``hybrid``.
+    side : {"lower", "upper"}
     """
 
     r: np.ndarray
     fpr: np.ndarray
+    dtpr: np.ndarray
     mean: np.ndarray
     var: np.ndarray
     discordance: np.ndarray
     m_pos: int
     algorithm: str
+    side: str = "lower"
     _pmf: np.ndarray | None = None
+
+    _columns = ("r", "fpr", "dtpr", "mean", "var", "discordance")
+    _settings = ("algorithm", "side")
+
+    def _summary(self) -> str:
+        return (
+            f"bootstrap law of TPR1 - TPR2 at {self.r.size} FPRs, {self.algorithm} "
+            f"algorithm, {self.side} side, m+={self.m_pos}"
+        )
 
     @property
     def pmf(self) -> np.ndarray:
@@ -57,9 +79,46 @@ class VerticalDifference:
             )
         return self._pmf
 
+    def ci(
+        self, confidence_level: float = 0.95, method: str | Callable = "score"
+    ) -> VerticalDifferenceCI:
+        """Pointwise intervals of ``dTPR`` from these moments (:func:`vertical_difference_ci`),
+        without computing them again."""
+        level = check_confidence_level(confidence_level)
+        method = check_method(
+            method,
+            VERTICAL_DIFFERENCE_METHODS,
+            "vertical_difference",
+            "vertical difference interval method",
+        )
+        low, high = call_method(method, VERTICAL_DIFFERENCE_METHODS, self, level)
+        low, high, clipped = clip_bounds(low, high, (-1.0, 1.0))
+        return VerticalDifferenceCI(
+            self.r,
+            self.fpr,
+            self.dtpr,
+            self.mean,
+            self.var,
+            low,
+            high,
+            level,
+            method_name(method),
+            clipped,
+            self.algorithm,
+            self.side,
+        )
+
 
 def vertical_difference(
-    pos1, pos2, neg1, neg2, r, algorithm: str = "auto", pmf: bool = False
+    pos1,
+    pos2,
+    neg1,
+    neg2,
+    r,
+    *,
+    algorithm: str = "auto",
+    side: str = "lower",
+    pmf: bool = False,
 ) -> VerticalDifference:
     """Stratified bootstrap law of ``dTPR = TPR1 - TPR2`` at FPR ``r / n-`` (Algorithm 4.4).
 
@@ -117,6 +176,11 @@ def vertical_difference(
         FPR ranks, ``1 <= r <= n- - 1``.
     algorithm : {"auto", "exact", "hybrid"}, default "auto"
         ``auto``: exact when ``n- <= 2 * SMALL_COUNT``, else hybrid.
+    side : {"lower", "upper"}, default "lower"
+        Which end of each curve's vertical step (:func:`rocsim.vertical_distribution`).
+        ``upper``: the thresholds are the ``(r + 1)``-th largest resampled negatives and a
+        positive counts when it scores strictly above its threshold, so ``a_i`` counts the
+        negatives scoring at or above positive ``i``; the rest is unchanged.
     pmf : bool, default False
         Also compute the exact pmf (``algorithm="exact"`` only; ``O(n^4)`` per FPR).
 
@@ -137,45 +201,88 @@ def vertical_difference(
     """
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     check_choice(algorithm, VERTICAL_DIFFERENCE_ALGORITHMS, "vertical difference algorithm")
+    check_choice(side, SIDES, "side")
     ranks = check_ranks(r, neg1.size)
     n_pos, n_neg = pos1.size, neg1.size
     if algorithm == "auto":
         algorithm = "exact" if n_neg <= 2 * SMALL_COUNT else "hybrid"
     if pmf and algorithm != "exact":
         raise ValueError("pmf=True needs algorithm='exact'")
-    law1 = vertical_distribution(pos1, neg1, ranks)
-    law2 = vertical_distribution(pos2, neg2, ranks)
-    # a_i: negatives strictly above positive i, so {T1 <= pos1[i]} = {N_A <= r - 1}
+    law1 = vertical_distribution(pos1, neg1, ranks, side=side)
+    law2 = vertical_distribution(pos2, neg2, ranks, side=side)
+    # a_i: negatives strictly above positive i (lower side), so {T1 <= pos1[i]} = {N_A <= r-1};
+    # upper side: negatives at or above it, with the threshold one rank further down
     order1 = np.argsort(-neg1, kind="stable")
     order2 = np.argsort(-neg2, kind="stable")
-    a_i = np.searchsorted(-neg1[order1], -pos1, side="left")
-    b_i = np.searchsorted(-neg2[order2], -pos2, side="left")
+    count_side = "left" if side == "lower" else "right"
+    a_i = np.searchsorted(-neg1[order1], -pos1, side=count_side)
+    b_i = np.searchsorted(-neg2[order2], -pos2, side=count_side)
+    threshold_rank = threshold_ranks(ranks, side)
     rank2 = np.empty(n_neg, dtype=np.int64)
     rank2[order2] = np.arange(n_neg)
     a_values, a_count = np.unique(a_i, return_counts=True)
     b_values, b_count = np.unique(b_i, return_counts=True)
     small = -(-n_neg // 2) if algorithm == "exact" else SMALL_COUNT
     joint = JointThresholdLaw(
-        n_neg, a_values, b_values, overlaps(rank2[order1], a_values, b_values), small, ranks
+        n_neg,
+        a_values,
+        b_values,
+        overlaps(rank2[order1], a_values, b_values),
+        small,
+        threshold_rank,
     )
     pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
     product, joint12 = joint.moments(a_count / n_pos, b_count / n_pos, pairs)
     mean1, mean2 = law1.mean, law2.mean
-    exact_pmf = _exact_pmf(a_i, b_i, rank2[order1], ranks, n_pos, n_neg) if pmf else None
+    exact_pmf = _exact_pmf(a_i, b_i, rank2[order1], threshold_rank, n_pos, n_neg) if pmf else None
     cov = (1 - 1 / n_pos) * product + joint12 / n_pos - mean1 * mean2
     var = np.maximum(law1.var + law2.var - 2 * cov, 0.0)
     discordance = mean1 + mean2 - 2 * joint12
     return VerticalDifference(
-        ranks, ranks / n_neg, mean1 - mean2, var, discordance, n_pos, algorithm, exact_pmf
+        ranks,
+        ranks / n_neg,
+        law1.tpr - law2.tpr,
+        mean1 - mean2,
+        var,
+        discordance,
+        n_pos,
+        algorithm,
+        side,
+        exact_pmf,
     )
 
 
-@dataclass(frozen=True)
-class VerticalDifferenceCI(VerticalCI):
-    """Pointwise intervals for ``dTPR`` at the FPRs ``r / m-`` (bounds clipped to [-1, 1]),
-    and the algorithm of :func:`vertical_difference` that gave the moments."""
+@dataclass(frozen=True, repr=False)
+class VerticalDifferenceCI(Result):
+    """Pointwise intervals for ``dTPR = TPR1 - TPR2`` at the FPRs ``r / m-``.
 
+    Fields as :class:`rocsim.VerticalCI` with ``dtpr`` (the data's difference) in place of
+    ``tpr``; bounds clipped to [-1, 1]; ``algorithm`` of :func:`vertical_difference` gave
+    the moments.
+    """
+
+    r: np.ndarray
+    fpr: np.ndarray
+    dtpr: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+    clipped: np.ndarray
     algorithm: str
+    side: str = "lower"
+
+    _columns = ("r", "fpr", "dtpr", "mean", "var", "low", "high", "clipped")
+    _settings = ("confidence_level", "method", "algorithm", "side")
+    _plot_kind = "difference"
+
+    def _summary(self) -> str:
+        return (
+            f"TPR1 - TPR2 at {self.r.size} FPRs, vertical averaging, {self.side} side, "
+            f"{self.algorithm} ({self._level_and_method()})"
+        )
 
 
 def vertical_difference_ci(
@@ -184,9 +291,11 @@ def vertical_difference_ci(
     neg1,
     neg2,
     r,
+    *,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str | Callable = "score",
     algorithm: str = "auto",
+    side: str = "lower",
 ) -> VerticalDifferenceCI:
     """Confidence intervals for ``TPR1 - TPR2`` at FPR ``r / m-`` from the exact bootstrap moments.
 
@@ -214,6 +323,8 @@ def vertical_difference_ci(
         :class:`VerticalDifference` law (:mod:`rocsim.core.methods`).
     algorithm : {"auto", "exact", "hybrid"}, default "auto"
         Passed to :func:`vertical_difference`.
+    side : {"lower", "upper"}, default "lower"
+        Passed to :func:`vertical_difference`.
 
     Returns
     -------
@@ -221,7 +332,9 @@ def vertical_difference_ci(
 
     Examples
     --------
-    >>> ci = vertical_difference_ci([3, 2, 1, 5], [3, 0, 2, 4], [0, 1, 2], [1, 0, 3], [1], 0.9)
+    >>> ci = vertical_difference_ci(
+    ...     [3, 2, 1, 5], [3, 0, 2, 4], [0, 1, 2], [1, 0, 3], [1], confidence_level=0.9
+    ... )
     >>> ci.mean.round(4).tolist(), ci.low.round(3).tolist(), ci.high.round(3).tolist()
     ([0.2407], [-0.227], [0.514])
     """
@@ -232,10 +345,8 @@ def vertical_difference_ci(
         "vertical_difference",
         "vertical difference interval method",
     )
-    law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm)
-    return VerticalDifferenceCI.of_method(
-        law, method, VERTICAL_DIFFERENCE_METHODS, level, (-1.0, 1.0), algorithm=law.algorithm
-    )
+    law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm=algorithm, side=side)
+    return law.ci(level, method)
 
 
 def _score(law: VerticalDifference, level: float):

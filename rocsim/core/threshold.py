@@ -14,6 +14,7 @@ of ``m+``. ``TPR`` and ``FPR`` are then uncorrelated but not independent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +31,7 @@ from rocsim.core._validation import (
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_method, check_pseudo_count, interval_from_counts
 from rocsim.core.methods import method_name
+from rocsim.core.results import Result
 
 #: How the bootstrap resamples: each class on its own, or the whole test set.
 BOOTSTRAP_SCHEMES = ("stratified", "full")
@@ -81,8 +83,8 @@ def rate_intervals(counts, n_class, effective_size, confidence_level, method, ps
     return interval_from_counts(x, effective_size, confidence_level, method, pseudo_count)
 
 
-@dataclass(frozen=True)
-class ThresholdDistribution:
+@dataclass(frozen=True, repr=False)
+class ThresholdDistribution(Result):
     """Exact bootstrap law of ``(FPR, TPR)`` at fixed thresholds.
 
     Attributes
@@ -105,6 +107,57 @@ class ThresholdDistribution:
     bootstrap: str
     effective_pos: float
     effective_neg: float
+
+    _columns = ("thresholds", "tp", "fp", "tpr", "fpr", "tpr_var", "fpr_var")
+    _settings = ("bootstrap",)
+
+    def _summary(self) -> str:
+        return (
+            f"exact bootstrap law of (FPR, TPR) at {self.thresholds.size} thresholds, "
+            f"{self.bootstrap} bootstrap, n+={self.n_pos}, n-={self.n_neg}"
+        )
+
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "score",
+        *,
+        pseudo_count: float | None = None,
+    ) -> ThresholdCI:
+        """Rectangles from this law (:func:`threshold_ci`), each axis at
+        ``sqrt(confidence_level)``, without counting again.
+
+        Examples
+        --------
+        >>> law = threshold_distribution([3, 2, 1, 0.5], [2, 0, -1, -2], [1.5])
+        >>> [law.ci(0.9, m).tpr_low.round(3).tolist() for m in ("score", "percentile")]
+        [[0.151], [0.0]]
+        """
+        level = check_confidence_level(confidence_level)
+        method = check_method(method)
+        a = check_pseudo_count(method, pseudo_count)
+        if method == "percentile" and self.bootstrap != "stratified":
+            raise ValueError(
+                "method='percentile' needs bootstrap='stratified' (under the full bootstrap "
+                "a rate is a mixture over the class counts, not a binomial)"
+            )
+        axis_level = float(np.sqrt(level))
+        tpr_ci = rate_intervals(self.tp, self.n_pos, self.effective_pos, axis_level, method, a)
+        fpr_ci = rate_intervals(self.fp, self.n_neg, self.effective_neg, axis_level, method, a)
+        return ThresholdCI(
+            thresholds=self.thresholds,
+            fpr=self.fpr,
+            tpr=self.tpr,
+            fpr_low=fpr_ci.low,
+            fpr_high=fpr_ci.high,
+            tpr_low=tpr_ci.low,
+            tpr_high=tpr_ci.high,
+            confidence_level=level,
+            axis_level=axis_level,
+            method=method_name(method),
+            bootstrap=self.bootstrap,
+            clipped=tpr_ci.clipped | fpr_ci.clipped,
+        )
 
     @property
     def tpr(self) -> np.ndarray:
@@ -153,13 +206,16 @@ class ThresholdDistribution:
         return law
 
 
-@dataclass(frozen=True)
-class ThresholdCI:
+@dataclass(frozen=True, repr=False)
+class ThresholdCI(Result):
     """Pointwise confidence rectangles of a threshold-averaged ROC curve.
 
     ``fpr`` and ``tpr`` are the empirical rates at each threshold (the bootstrap means);
     the rectangle ``[fpr_low, fpr_high] x [tpr_low, tpr_high]`` has level
-    ``confidence_level`` when the axes are independent (each axis at ``axis_level``).
+    ``confidence_level`` when the axes are independent: each axis is at
+    ``axis_level = sqrt(confidence_level)`` (Algorithm 4.1, line 4). pROC's ``ci.thresholds``
+    gives each axis the level itself, so its rectangles are narrower and hold the point less
+    often than the level says.
     """
 
     thresholds: np.ndarray
@@ -175,9 +231,28 @@ class ThresholdCI:
     bootstrap: str
     clipped: np.ndarray
 
+    _columns = (
+        "thresholds",
+        "fpr",
+        "tpr",
+        "fpr_low",
+        "fpr_high",
+        "tpr_low",
+        "tpr_high",
+        "clipped",
+    )
+    _settings = ("confidence_level", "axis_level", "method", "bootstrap")
+    _plot_kind = "threshold"
+
+    def _summary(self) -> str:
+        return (
+            f"(FPR, TPR) rectangles at {self.thresholds.size} thresholds "
+            f"({self._level_and_method()}; each axis at {100 * self.axis_level:.2f}%)"
+        )
+
 
 def threshold_distribution(
-    pos_scores, neg_scores, thresholds, bootstrap: str = "stratified"
+    pos_scores, neg_scores, thresholds, *, bootstrap: str = "stratified"
 ) -> ThresholdDistribution:
     """Exact bootstrap law of ``(FPR, TPR)`` at the given thresholds (eqs. 4.3-4.4).
 
@@ -221,8 +296,9 @@ def threshold_ci(
     pos_scores,
     neg_scores,
     thresholds,
+    *,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str | Callable = "score",
     bootstrap: str = "stratified",
     pseudo_count: float | None = None,
 ) -> ThresholdCI:
@@ -235,10 +311,13 @@ def threshold_ci(
     thresholds : array-like of shape (h,)
         Thresholds; predicted positive means score ``>= t``.
     confidence_level : float, default 0.95
-        Level of the rectangle; each axis gets ``sqrt(confidence_level)``.
+        Level of the rectangle; each axis gets ``sqrt(confidence_level)`` (pROC's
+        ``ci.thresholds`` gives each axis ``confidence_level`` itself).
     method : str or callable, default "score"
         Any name of :data:`rocsim.core.intervals.PROPORTION_METHODS`, or a function
         ``f(x, n, confidence_level) -> (low, high)`` (:mod:`rocsim.core.methods`).
+        ``percentile``: the exact bootstrap percentile interval, the equal-tailed quantiles of
+        ``Bin(m, p) / m`` on each axis (stratified bootstrap only).
     bootstrap : {"stratified", "full"}, default "stratified"
     pseudo_count : float, optional
         For ``method="agresti"`` (default 2).
@@ -259,22 +338,6 @@ def threshold_ci(
     """
     level = check_confidence_level(confidence_level)
     method = check_method(method)
-    a = check_pseudo_count(method, pseudo_count)
-    law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap)
-    axis_level = float(np.sqrt(level))
-    tpr_ci = rate_intervals(law.tp, law.n_pos, law.effective_pos, axis_level, method, a)
-    fpr_ci = rate_intervals(law.fp, law.n_neg, law.effective_neg, axis_level, method, a)
-    return ThresholdCI(
-        thresholds=law.thresholds,
-        fpr=law.fpr,
-        tpr=law.tpr,
-        fpr_low=fpr_ci.low,
-        fpr_high=fpr_ci.high,
-        tpr_low=tpr_ci.low,
-        tpr_high=tpr_ci.high,
-        confidence_level=level,
-        axis_level=axis_level,
-        method=method_name(method),
-        bootstrap=bootstrap,
-        clipped=tpr_ci.clipped | fpr_ci.clipped,
-    )
+    check_pseudo_count(method, pseudo_count)
+    law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap=bootstrap)
+    return law.ci(level, method, pseudo_count=pseudo_count)

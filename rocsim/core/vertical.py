@@ -23,7 +23,7 @@ is one sort of the negatives and a count of the positives at the band's threshol
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -36,9 +36,10 @@ from rocsim.core._validation import (
     check_rates,
     check_two_classes,
 )
-from rocsim.core.counting import count_at_or_above
+from rocsim.core.counting import count_above, count_at_or_above
 from rocsim.core.intervals import check_pseudo_count, normal_quantile
 from rocsim.core.methods import call_method, check_method, method_name
+from rocsim.core.results import Result, clip_bounds
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
@@ -99,28 +100,79 @@ def rank_weights(n_neg: int, m_neg: int, r: tuple[int, ...]) -> RankWeights:
     return RankWeights(lo + first, np.ascontiguousarray(banded), n_neg)
 
 
-@dataclass(frozen=True)
-class VerticalDistribution:
+@dataclass(frozen=True, repr=False)
+class VerticalDistribution(Result):
     """Exact bootstrap law of TPR at the FPRs ``r / m-``.
 
     Attributes
     ----------
     r : ndarray of int
     fpr : ndarray, ``r / m-``
+    tpr : ndarray
+        The data's TPR at each FPR, on ``side`` of the vertical step.
     mean, var : ndarray
         Moments of TPR (eqs. 4.13-4.14).
     m_pos : int
         Bootstrap size of the positives (support of TPR is ``{0, 1/m+, ..., 1}``).
+    bootstrap : {"stratified", "full"}
+    side : {"lower", "upper"}
+        Which end of the ROC curve's vertical step at ``r / m-`` (:func:`vertical_distribution`).
     """
 
     r: np.ndarray
     fpr: np.ndarray
+    tpr: np.ndarray
     mean: np.ndarray
     var: np.ndarray
     m_pos: int
     bootstrap: str
+    side: str = "lower"
     _q: np.ndarray | None = field(default=None, repr=False)
     _w: np.ndarray | None = field(default=None, repr=False)
+
+    _columns = ("r", "fpr", "tpr", "mean", "var")
+    _settings = ("bootstrap", "side")
+
+    def _summary(self) -> str:
+        return (
+            f"exact bootstrap law of TPR at {self.r.size} FPRs, {self.bootstrap} bootstrap, "
+            f"{self.side} side, m+={self.m_pos}"
+        )
+
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "score",
+        *,
+        pseudo_count: float | None = None,
+    ) -> VerticalCI:
+        """Pointwise intervals of TPR from this law, without computing it again.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
+            As in :func:`vertical_ci`.
+        pseudo_count : float, optional
+            For ``agresti`` (default 2; stratified bootstrap only).
+
+        Examples
+        --------
+        >>> law = vertical_distribution([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2])
+        >>> [law.ci(0.9, m).low.round(3).tolist() for m in ("score", "percentile")]
+        [[0.217, 0.325], [0.25, 0.25]]
+        """
+        level = check_confidence_level(confidence_level)
+        method = check_method(method, VERTICAL_METHODS, "vertical", "vertical interval method")
+        a = check_pseudo_count(method, pseudo_count)
+        law = self
+        if method == "agresti":
+            self._require_stratified("the agresti interval")
+            mean, var = _mixture_moments(self._q, self._w, self.m_pos, a)
+            law = replace(self, mean=mean, var=var, m_pos=self.m_pos + 2 * a)
+        low, high = call_method(method, VERTICAL_METHODS, law, level)
+        # agresti reports the moments its interval is built on, as its Wald interval does
+        return VerticalCI.from_bounds(law, low, high, level, method_name(method))
 
     @cached_property
     def pmf(self) -> np.ndarray:
@@ -260,17 +312,53 @@ class _BinomialMixture:
         return high
 
 
-def _band_rates(pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights) -> np.ndarray:
-    """``q[i, j]``: share of positives scoring >= the ``(start[i] + j)``-th largest negative."""
+def _band_rates(
+    pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights, side: str
+) -> np.ndarray:
+    """``q[i, j]``: share of positives reaching the ``(start[i] + j)``-th largest negative,
+    scoring ``>=`` it (lower side) or ``>`` it (upper side)."""
     # the bands cover most ranks once n- is large, so count at every negative in one pass
     # (looked up in ascending order, which searchsorted walks faster)
-    at_rank = count_at_or_above(pos, neg_desc[::-1])[::-1] / pos.size
+    count = count_at_or_above if side == "lower" else count_above
+    at_rank = count(pos, neg_desc[::-1])[::-1] / pos.size
     return at_rank[weights.index]
 
 
-def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
+def threshold_ranks(r: np.ndarray, side: str) -> np.ndarray:
+    """Rank of the bootstrap threshold among the resampled negatives at FPR ``r / m-``: the
+    ``r``-th largest (the bottom of the vertical step) or the ``(r + 1)``-th (its top)."""
+    return r if side == "lower" else r + 1
+
+
+def empirical_tpr(pos: np.ndarray, neg_desc: np.ndarray, r: np.ndarray, side: str) -> np.ndarray:
+    """The data's TPR at FPR ``r / n-``: positives scoring ``>=`` the ``r``-th largest negative
+    (lower side), or ``>`` the ``(r + 1)``-th (upper side; past the last negative, all)."""
+    if side == "lower":
+        return count_at_or_above(pos, neg_desc[r - 1]) / pos.size
+    below = np.append(neg_desc, -np.inf)  # no (n- + 1)-th negative: every positive is above
+    return count_above(pos, below[r]) / pos.size
+
+
+def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0, side="lower"):
     """Mean and variance of TPR at the FPR ranks ``r`` (eqs. 4.13-4.14), and the mixture's
     ``q`` and weights ``w`` (eq. 4.12), each row of ``w`` normalised to sum to 1.
+
+    ``side="upper"``: the threshold is the ``(r + 1)``-th largest resampled negative and a
+    positive counts when it scores strictly above it; the law is the same mixture with those
+    ranks and counts. ``pseudo_count``: see :func:`_mixture_moments`.
+    """
+    ranks = tuple(threshold_ranks(np.asarray(r), side).tolist())
+    weights = rank_weights(neg_desc.size, m_neg, ranks)
+    q = _band_rates(pos, neg_desc, weights, side)
+    # the band leaves out weights below WEIGHT_FLOOR (< ~1e-15 per row): renormalised, the
+    # mean is a convex combination of the q and the rows of the pmf sum to 1 up to rounding
+    w = weights.weights / weights.weights.sum(axis=1, keepdims=True)
+    mean, var = _mixture_moments(q, w, m_pos, pseudo_count)
+    return mean, var, q, w
+
+
+def _mixture_moments(q, w, m_pos, pseudo_count=0.0):
+    """Mean and variance of the mixture ``sum_c w_c Bin(m+, q_c) / m+`` (eqs. 4.13-4.14).
 
     The variance is the law of total variance, a sum of non-negative terms,
 
@@ -278,16 +366,12 @@ def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
 
     not ``E[TPR^2] - mean^2``, which loses every digit once the variance drops below ~1e-16
     ``mean^2`` (high FPR, where nearly every positive passes every likely threshold).
-    ``pseudo_count`` ``a``: ``q -> (n+ q + a) / (n+ + 2a)`` and ``m+ -> m+ + 2a``.
+    ``pseudo_count`` ``a`` (the ``agresti`` method; stratified, ``n+ = m+``):
+    ``q -> (m+ q + a) / (m+ + 2a)`` and ``m+ -> m+ + 2a``.
     """
-    weights = rank_weights(neg_desc.size, m_neg, tuple(np.asarray(r).tolist()))
-    q = _band_rates(pos, neg_desc, weights)
     if pseudo_count:
-        q = (q * pos.size + pseudo_count) / (pos.size + 2 * pseudo_count)
+        q = (q * m_pos + pseudo_count) / (m_pos + 2 * pseudo_count)
         m_pos = m_pos + 2 * pseudo_count
-    # the band leaves out weights below WEIGHT_FLOOR (< ~1e-15 per row): renormalised, the
-    # mean is a convex combination of the q and the rows of the pmf sum to 1 up to rounding
-    w = weights.weights / weights.weights.sum(axis=1, keepdims=True)
     # about the q of the heaviest weight: q - mean would carry the rounding of mean (1e-16
     # near 1) into every deviation, 1e-10 relative when the q differ by 1/n+ = 1e-6
     ref = np.take_along_axis(q, np.argmax(w, axis=1)[:, None], axis=1)
@@ -300,18 +384,20 @@ def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0):
     lowest = np.min(q, axis=1, where=present, initial=np.inf)
     highest = np.max(q, axis=1, where=present, initial=-np.inf)
     mean = np.clip(ref[:, 0] + shift, lowest, highest)
-    return mean, within + between, q, w
+    return mean, within + between
 
 
-def check_ranks(r, n_neg: int) -> np.ndarray:
-    """FPR ranks as a 1-D int array with ``1 <= r <= n- - 1``."""
-    arr = as_real_array(r, "r")  # as floats first: 2**70 or "a" get a message, not numpy's
+def check_ranks(r, n_neg: int, name: str = "r") -> np.ndarray:
+    """FPR ranks as a 1-D int array with ``1 <= r <= n- - 1`` (``name="k"``: TPR ranks,
+    ``1 <= k <= n+ - 1``, with ``n_neg`` then the number of positives)."""
+    size, rate = ("m-", "FPR") if name == "r" else ("m+", "TPR")
+    arr = as_real_array(r, name)  # as floats first: 2**70 or "a" get a message, not numpy's
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"r must be a non-empty 1-D array of ranks, got shape {arr.shape}")
+        raise ValueError(f"{name} must be a non-empty 1-D array of ranks, got shape {arr.shape}")
     if not np.all(np.equal(np.mod(arr, 1), 0)):
-        raise ValueError("r must hold integers (FPR = r / m-)")
+        raise ValueError(f"{name} must hold integers ({rate} = {name} / {size})")
     if np.any(arr < 1) or np.any(arr > n_neg - 1):
-        raise ValueError(f"r must satisfy 1 <= r <= m- - 1 = {n_neg - 1}")
+        raise ValueError(f"{name} must satisfy 1 <= {name} <= {size} - 1 = {n_neg - 1}")
     return arr.astype(np.int64)
 
 
@@ -334,8 +420,12 @@ def fpr_ranks(fpr, m_neg: int) -> np.ndarray:
     return np.unique(nearest_ranks(fpr, m_neg))
 
 
+#: Ends of the ROC curve's vertical step at an FPR: the thesis's bottom, pROC's top.
+SIDES = ("lower", "upper")
+
+
 def vertical_distribution(
-    pos_scores, neg_scores, r, bootstrap: str = "stratified"
+    pos_scores, neg_scores, r, *, bootstrap: str = "stratified", side: str = "lower"
 ) -> VerticalDistribution:
     """Exact bootstrap law of TPR at FPR ``r / m-`` (eqs. 4.10-4.14).
 
@@ -349,37 +439,51 @@ def vertical_distribution(
         ``full``: class counts of the resample random (``N+ ~ Bin(n, n+/n)``, empty classes
         redrawn); the law is the mixture over them of the stratified laws with
         ``(m+, m-) = (N+, N-)``, at the FPRs ``r / n-`` mapped to ranks ``round(r N-/n-)``.
+    side : {"lower", "upper"}, default "lower"
+        At FPR ``r / m-`` a resample's ROC curve has a vertical step. ``lower`` (the thesis,
+        eq. 4.12): its bottom, the positives scoring at least the ``r``-th largest resampled
+        negative. ``upper``: its top, the positives scoring above the ``(r + 1)``-th largest
+        resampled negative; this is what pROC's ``coords`` and ``ci.se`` report at a
+        specificity. Both laws are exact; without ties between the classes the upper law at
+        ``r`` is the lower law at ``r + 1``.
 
     Returns
     -------
     VerticalDistribution
-        ``mean``, ``var``; ``pmf`` of shape ``(len(r), m+ + 1)`` (computed on first access;
-        stratified only).
+        ``tpr`` (the data's), ``mean``, ``var``; ``pmf`` of shape ``(len(r), m+ + 1)``
+        (computed on first access; stratified only); ``ci(...)`` for intervals.
 
     References
     ----------
-    Gadoury (2009), section 4.4.1, eqs. 4.10-4.14, Algorithm 4.3.
+    Gadoury (2009), section 4.4.1, eqs. 4.10-4.14, Algorithm 4.3. Robin et al. (2011), pROC,
+    BMC Bioinformatics 12:77 (the upper side).
 
     Examples
     --------
     >>> law = vertical_distribution([0.9, 0.8, 0.3], [0.7, 0.5, 0.2], [1])
     >>> law.pmf.round(4).tolist()
     [[0.0357, 0.214, 0.428, 0.3224]]
+    >>> vertical_distribution([0.9, 0.8, 0.3], [0.7, 0.5, 0.2], [1], side="upper").tpr
+    array([0.66666667])
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
+    check_choice(side, SIDES, "side")
     ranks = check_ranks(r, neg.size)
     neg_desc = np.sort(neg)[::-1]
-    if bootstrap == "stratified":
-        mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size)
-        return VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap, q, w)
-    return _full_distribution(pos, neg_desc, ranks)
+    tpr = empirical_tpr(pos, neg_desc, ranks, side)
+    fpr = ranks / neg.size
+    if bootstrap == "full":
+        mean, var = _full_moments(pos, neg_desc, ranks, side)
+        return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side)
+    mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size, side=side)
+    return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side, q, w)
 
 
-def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
+def _full_moments(pos, neg_desc, ranks, side: str) -> tuple[np.ndarray, np.ndarray]:
     """The full bootstrap's moments: a mixture over the class counts ``N+`` of the stratified
     moments, its variance by the law of total variance (no ``E[X^2] - mean^2`` cancellation,
-    as in :func:`_moments`)."""
+    as in :func:`_mixture_moments`)."""
     n_pos, n_neg = pos.size, neg_desc.size
     k, prob = class_count_law(n_pos, n_neg)
     keep = prob > WEIGHT_FLOOR
@@ -388,42 +492,79 @@ def _full_distribution(pos, neg_desc, ranks) -> VerticalDistribution:
         m_neg = n_pos + n_neg - int(m_pos)
         rr = np.clip(np.rint(ranks * m_neg / n_neg), 1, max(m_neg - 1, 1)).astype(np.int64)
         if m_neg < 2:
-            # one negative: the threshold is that negative's score, drawn uniformly
-            q = count_at_or_above(pos, neg_desc) / n_pos
+            # one negative: the threshold is that negative's score, drawn uniformly (lower
+            # side); above the step at FPR 1 every positive counts (upper side)
+            q = count_at_or_above(pos, neg_desc) / n_pos if side == "lower" else np.ones(1)
             mu = np.full(ranks.size, q.mean())
             v = np.full(ranks.size, np.mean((q - q.mean()) ** 2 + q * (1 - q) / m_pos))
         else:
-            mu, v, _, _ = _moments(pos, neg_desc, rr, m_neg, int(m_pos))
+            mu, v, _, _ = _moments(pos, neg_desc, rr, m_neg, int(m_pos), side=side)
         means.append(mu)
         variances.append(v)
     weight = prob[keep] / prob[keep].sum()
     means, variances = np.array(means), np.array(variances)
     mean = weight @ means
-    var = weight @ variances + weight @ np.square(means - mean)
-    return VerticalDistribution(ranks, ranks / n_neg, mean, var, n_pos, "full")
+    return mean, weight @ variances + weight @ np.square(means - mean)
 
 
-@dataclass(frozen=True)
-class VerticalCI:
-    """Pointwise confidence intervals of TPR at fixed FPRs (vertical averaging)."""
+@dataclass(frozen=True, repr=False)
+class VerticalCI(Result):
+    """Pointwise confidence intervals of TPR at fixed FPRs (vertical averaging).
+
+    Attributes
+    ----------
+    r, fpr : ndarray
+        FPR ranks and FPRs ``r / m-``.
+    tpr : ndarray
+        The data's TPR at each FPR (on ``side`` of the vertical step).
+    mean, var : ndarray
+        Exact bootstrap moments of TPR.
+    low, high : ndarray
+        Bounds, clipped to [0, 1]; ``clipped`` marks where the method's bound was outside.
+    confidence_level : float
+    method, bootstrap, side : str
+    """
 
     r: np.ndarray
     fpr: np.ndarray
+    tpr: np.ndarray
     mean: np.ndarray
     var: np.ndarray
     low: np.ndarray
     high: np.ndarray
     confidence_level: float
     method: str
+    clipped: np.ndarray
+    bootstrap: str = "stratified"
+    side: str = "lower"
+
+    _columns = ("r", "fpr", "tpr", "mean", "var", "low", "high", "clipped")
+    _settings = ("confidence_level", "method", "bootstrap", "side")
+    _plot_kind = "vertical"
 
     @classmethod
-    def of_method(cls, law, method, table, level: float, bounds=(0.0, 1.0), **extra):
-        """The intervals of ``method`` (a name in ``table`` or the user's function) on the
-        bootstrap law ``law``, clipped to ``bounds``; ``extra`` fields of a subclass."""
-        low, high = call_method(method, table, law, level)
-        low, high = (np.clip(b, *bounds) for b in (low, high))
+    def from_bounds(cls, law: VerticalDistribution, low, high, level: float, method: str):
+        """The intervals ``[low, high]`` (clipped to [0, 1]) on the law's FPRs."""
+        low, high, clipped = clip_bounds(low, high, (0.0, 1.0))
         return cls(
-            law.r, law.fpr, law.mean, law.var, low, high, level, method_name(method), **extra
+            law.r,
+            law.fpr,
+            law.tpr,
+            law.mean,
+            law.var,
+            low,
+            high,
+            level,
+            method,
+            clipped,
+            law.bootstrap,
+            law.side,
+        )
+
+    def _summary(self) -> str:
+        return (
+            f"TPR at {self.r.size} FPRs, vertical averaging, {self.side} side "
+            f"({self._level_and_method()})"
         )
 
 
@@ -431,9 +572,11 @@ def vertical_ci(
     pos_scores,
     neg_scores,
     r,
+    *,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str | Callable = "score",
     bootstrap: str = "stratified",
+    side: str = "lower",
     pseudo_count: float | None = None,
 ) -> VerticalCI:
     """Confidence intervals for TPR at FPR ``r / m-`` from the exact bootstrap law.
@@ -454,32 +597,29 @@ def vertical_ci(
         ``f(law, confidence_level) -> (low, high)`` on the :class:`VerticalDistribution` is a
         method of your own (:mod:`rocsim.core.methods`).
     bootstrap : {"stratified", "full"}
+    side : {"lower", "upper"}, default "lower"
+        Which end of the vertical step (:func:`vertical_distribution`); ``upper`` is pROC's.
     pseudo_count : float, optional
         For ``agresti``.
 
     Returns
     -------
     VerticalCI
-        Arrays ``fpr, mean, var, low, high`` (bounds clipped to [0, 1]).
+        Arrays ``fpr, tpr, mean, var, low, high`` (bounds clipped to [0, 1]).
 
     Examples
     --------
-    >>> ci = vertical_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2], 0.9)
+    >>> ci = vertical_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2], confidence_level=0.9)
     >>> ci.fpr.tolist(), ci.mean.round(3).tolist()
     ([0.25, 0.5], [0.595, 0.763])
     """
     level = check_confidence_level(confidence_level)
     method = check_method(method, VERTICAL_METHODS, "vertical", "vertical interval method")
-    a = check_pseudo_count(method, pseudo_count)
+    check_pseudo_count(method, pseudo_count)
     if method == "agresti":
-        pos, neg = check_two_classes(pos_scores, neg_scores)
-        check_choice(bootstrap, ("stratified",), "bootstrap scheme for agresti")
-        ranks = check_ranks(r, neg.size)
-        mean, var, _, _ = _moments(pos, np.sort(neg)[::-1], ranks, neg.size, pos.size, a)
-        law = VerticalDistribution(ranks, ranks / neg.size, mean, var, pos.size, bootstrap)
-    else:
-        law = vertical_distribution(pos_scores, neg_scores, r, bootstrap)
-    return VerticalCI.of_method(law, method, VERTICAL_METHODS, level)
+        check_choice(bootstrap, ("stratified",), "bootstrap (with method='agresti')")
+    law = vertical_distribution(pos_scores, neg_scores, r, bootstrap=bootstrap, side=side)
+    return law.ci(level, method, pseudo_count=pseudo_count)
 
 
 def _score(law: VerticalDistribution, level: float):
@@ -515,3 +655,115 @@ VERTICAL_METHODS: dict[str, Callable] = {
     "agresti": wald_on_moments,  # on the moments after adding pseudo-counts (see vertical_ci)
     "percentile": _percentile,
 }
+
+
+# --- horizontal averaging: FPR at fixed TPRs ---------------------------------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class HorizontalCI(Result):
+    """Pointwise confidence intervals of FPR at fixed TPRs ``k / m+`` (horizontal averaging;
+    specificity ``1 - fpr`` at fixed sensitivity, pROC's ``ci.sp``).
+
+    Attributes
+    ----------
+    k, tpr : ndarray
+        TPR ranks and TPRs ``k / m+``.
+    fpr : ndarray
+        The data's FPR there: the share of negatives scoring at least the ``k``-th largest
+        positive.
+    mean, var : ndarray
+        Exact bootstrap moments of FPR.
+    low, high : ndarray
+        Bounds on FPR, clipped to [0, 1].
+    confidence_level : float
+    method, bootstrap : str
+    clipped : ndarray of bool
+    """
+
+    k: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+    clipped: np.ndarray
+    bootstrap: str = "stratified"
+
+    _columns = ("k", "tpr", "fpr", "mean", "var", "low", "high", "clipped")
+    _settings = ("confidence_level", "method", "bootstrap")
+    _plot_kind = "horizontal"
+
+    def _summary(self) -> str:
+        return f"FPR at {self.k.size} TPRs, horizontal averaging ({self._level_and_method()})"
+
+
+def horizontal_ci(
+    pos_scores,
+    neg_scores,
+    k,
+    *,
+    confidence_level: float = 0.95,
+    method: str | Callable = "score",
+    bootstrap: str = "stratified",
+) -> HorizontalCI:
+    """Confidence intervals for FPR at TPR ``k / m+`` (horizontal averaging), exact.
+
+    In a resample the threshold is the ``k``-th largest resampled positive and FPR is the share
+    of resampled negatives scoring at least that threshold. This is vertical averaging with the
+    roles of the classes exchanged: on the negated scores, with the negatives as the positive
+    class, FPR at TPR ``k / m+`` is one minus the TPR at FPR ``(m+ - k) / m+`` on the upper
+    side of the vertical step (:func:`vertical_distribution`), so the law is the same mixture
+    of binomials (eq. 4.12) and every vertical method applies.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+    k : array-like of int
+        TPR ranks, ``1 <= k <= n+ - 1``.
+    confidence_level : float, default 0.95
+    method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
+        As in :func:`vertical_ci`, applied to the law of ``1 - FPR``.
+    bootstrap : {"stratified", "full"}, default "stratified"
+
+    Returns
+    -------
+    HorizontalCI
+
+    References
+    ----------
+    Gadoury (2009), section 4.4.1, eqs. 4.10-4.14 (with the classes exchanged).
+
+    Examples
+    --------
+    >>> ci = horizontal_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [2, 3])
+    >>> ci.tpr.tolist(), ci.fpr.tolist()
+    ([0.5, 0.75], [0.0, 0.25])
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    ranks = check_ranks(k, pos.size, "k")
+    swapped = vertical_ci(
+        -neg,
+        -pos,
+        pos.size - ranks,
+        confidence_level=confidence_level,
+        method=method,
+        bootstrap=bootstrap,
+        side="upper",
+    )
+    return HorizontalCI(
+        ranks,
+        ranks / pos.size,
+        1.0 - swapped.tpr,
+        1.0 - swapped.mean,
+        swapped.var,
+        1.0 - swapped.high,
+        1.0 - swapped.low,
+        swapped.confidence_level,
+        swapped.method,
+        swapped.clipped,
+        bootstrap,
+    )
