@@ -3,7 +3,8 @@
 Grid: operating condition ``w``. At each ``w`` the threshold is either the ``oracle`` one,
 minimizing the true cost (the target is the true cost there, i.e. the true cost curve), or the
 ``empirical`` one, minimizing the test set's cost (the target is the true cost of that
-threshold, so it changes with every replication). SPEC 5; the thesis does not say which.
+threshold, so it changes with every replication). :ref:`reading-cost-threshold`; the thesis does
+not say which.
 
 ``sampling`` says how test sets are drawn and ``bootstrap`` which formulas the intervals use
 (eqs. 5.3-5.8 or 5.9-5.14), independently: figures 5.4-5.6 cross them. Under ``full`` formulas

@@ -1,7 +1,8 @@
 """Threshold averaging, single design: coverage of the rectangles of Algorithm 4.1.
 
 Grid: total positive ratio ``q``; the true threshold ``t_q`` solves
-``pi S+(t) + (1-pi) S-(t) = q`` (SPEC 3). A replication draws a test set, builds the
+``pi S+(t) + (1-pi) S-(t) = q`` (:ref:`reading-total-positive-ratio`). A replication draws a test
+set, builds the
 confidence rectangle of ``(FPR, TPR)`` at ``t_q`` and checks it against
 ``(S-(t_q), S+(t_q))``. Figures 4.2, 4.3, 4.4 and 4.10 of the thesis.
 """

@@ -2,7 +2,8 @@
 
 Oracles: (a) every stratified bootstrap resample of tiny data sets, as multinomial count vectors
 with exact integer weights (probabilities are Fractions with denominator ``n**n``); (b) the
-interval formulas of SPEC section 2 written out by hand; (c) an independent closed form of the
+interval formulas of the docs' reading-paired-wald / reading-paired-score written out by hand; (c)
+an independent closed form of the
 joint law of the two vertical-averaging thresholds, ``Pr{T1 >= u, T2 >= v}`` as a multinomial
 tail, itself checked against enumeration; (d) seeded Monte Carlo bootstraps on paired binormal
 data.
@@ -859,7 +860,8 @@ def both_at_least(m, n, x, y, w, r, via="auto"):
 
 def formula_vertical_moments(pos1, pos2, neg1, neg2, ranks, via="auto"):
     """Mean and variance of dTPR at FPR r / n- (float), from Pr{T1 >= u, T2 >= v} (eq. 4.15)
-    and the paired multinomial moments given the thresholds (SPEC section 2); also the joint
+    and the paired multinomial moments given the thresholds (docs: reading-paired-score); also the
+    joint
     law of the thresholds, ``prob[i, iu, iv] = Pr{T1 = us[iu], T2 = vs[iv]}`` at ``ranks[i]``
     with ``us``, ``vs`` the distinct negative scores in decreasing order."""
     pos1, pos2, neg1, neg2 = map(np.asarray, (pos1, pos2, neg1, neg2))

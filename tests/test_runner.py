@@ -194,7 +194,8 @@ def test_simulated_coverage_agrees_with_the_exact_one(small_study, tmp_path, stu
 
 
 def test_exact_coverage_of_the_worked_example(small_study, tmp_path):
-    """SPEC 9: theta = 5, q = 0.13, score, level 0.90: 0.8390 x 0.9487 = 0.7960."""
+    """The worked example (docs: reading-worked-example): theta = 5, q = 0.13, score, level 0.90:
+    0.8390 x 0.9487 = 0.7960."""
     cfg = small_study("fig4_3", "coverage=exact", "study.axes.theta=[5.0]")
     table = run_study(cfg, tmp_path / "e").table
     row = table[np.isclose(table["x"], 0.13)].iloc[0]

@@ -235,8 +235,7 @@ def analyze(frame: pd.DataFrame, args) -> str:
     for name, band, cost, auc in zip(names, bands, costs, aucs):
         outputs[f"roc_{name}"], outputs[f"cost_{name}"] = band, cost
         lines.append(
-            f"AUC {name}: {auc.auc:.4f} [{auc.low:.4f}, {auc.high:.4f}] "
-            f"({args.auc_method})"
+            f"AUC {name}: {auc.auc:.4f} [{auc.low:.4f}, {auc.high:.4f}] ({args.auc_method})"
         )
     outputs["roc"] = _Figure([b.plot for b in bands], names)
     outputs["cost"] = _Figure([c.plot for c in costs], names)

@@ -17,7 +17,8 @@ with the binomial (multinomial) variances ``p(1 - p)/n`` and ``(g - d^2)/n`` (th
 the ``/m`` in eq. 5.5; eq. 5.8 has it).
 
 Full bootstrap (eqs. 5.9-5.14): the statistic is ``(C(-|+) FN* + C(+|-) FP*)/(n C_max)`` with
-``C(-|+) = w``, ``C(+|-) = 1 - w`` and ``C_max = max(w, 1 - w)`` (SPEC 5). The class priors are
+``C(-|+) = w``, ``C(+|-) = 1 - w`` and ``C_max = max(w, 1 - w)``
+(:ref:`reading-cost-full-bootstrap`). The class priors are
 then those of the resample, so ``w`` sets the costs; it is the operating condition of eq. 3.1
 when ``n+ = n-``. In terms of rates ``A = w pi / C_max``, ``B = (1 - w)(1 - pi) / C_max``
 (``pi = n+/n``), and the law of total variance adds
@@ -71,7 +72,8 @@ COST_METHODS = ("agresti", "score", "wald")
 #: Bootstrap laws of the cost: ``stratified`` (eqs. 5.3-5.8) or ``full`` (eqs. 5.9-5.14).
 COST_BOOTSTRAPS = ("stratified", "full")
 
-#: How the threshold at operating condition ``w`` is chosen in studies (SPEC 5).
+#: How the threshold at operating condition ``w`` is chosen in studies
+#: (:ref:`reading-cost-threshold`).
 THRESHOLD_RULES = ("oracle", "empirical")
 
 #: Class share in the target of the full formulas in studies: the test set's or the model's.

@@ -2,7 +2,7 @@
 
 Every curve (empirical ROC, threshold averaging, the thresholds of simulation studies) is
 built on :func:`count_at_or_above`; an instance is predicted positive at threshold ``t`` when
-its score is ``>= t`` (SPEC section 1), so ties go to the positive side.
+its score is ``>= t`` (:ref:`reading-ties`), so ties go to the positive side.
 """
 
 from __future__ import annotations

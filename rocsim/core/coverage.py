@@ -1,4 +1,4 @@
-"""Exact coverage of intervals built on binomial counts (SPEC section 7).
+"""Exact coverage of intervals built on binomial counts (:ref:`reading-coverage`).
 
 When the sampling law of the counts is known, the coverage probability of an interval
 procedure is a finite sum: ``sum_x Pr{X = x} 1[low(x) <= p <= high(x)]``. For threshold

@@ -5,7 +5,7 @@ at FPR ``r/n-`` are the ``r``-th largest resampled negative scores under each cl
 resampled negatives). Their joint law enters the variance of ``TPR1 - TPR2`` only through
 ``L(a, b) = Pr{N_A <= r - 1, N_B <= r - 1}``, where ``N_A``, ``N_B`` count the resampled
 negatives in the top ``a`` of classifier 1 and the top ``b`` of classifier 2; it depends on
-``|A|, |B|, |A & B|`` only (SPEC section 4).
+``|A|, |B|, |A & B|`` only (:ref:`reading-paired-vertical`).
 
 :class:`JointThresholdLaw` evaluates ``L`` on a grid of ``(a, b)`` for every rank at once:
 exact small-count tables (:func:`small_count_table`, matrix products over coefficients cached

@@ -3,7 +3,7 @@
 Hall, Hyndman & Fan (2004), "Nonparametric confidence intervals for receiver operating
 characteristic curves", Biometrika 91(3); bandwidths from the normal-reference selector of
 Hall & Hyndman (2003), "Improved methods for bandwidth selection when estimating ROC curves",
-Statistics & Probability Letters 64. Formulas as in SPEC section 4.
+Statistics & Probability Letters 64. Formulas as in :ref:`reading-kernel`.
 
 With ``F`` and ``G`` the Gaussian-kernel estimates of the negative and positive score CDFs and
 ``f``, ``g`` their densities, the smoothed ROC at FPR ``p`` is ``R(p) = 1 - G(u)`` with
@@ -37,7 +37,7 @@ def hall_hyndman_bandwidth(x: np.ndarray, y: np.ndarray) -> float:
 
     ``h^3 = 4 sx^3 (sx^2+sy^2)^{5/2} exp[sx^2 d^2 / ((sx^2+sy^2)(2sx^2+sy^2))] /
     [n sqrt(2sx^2+sy^2) (sy^4 + sx^2 sy^2 + 2 sx^2 d^2)]`` with ``d = mean(x) - mean(y)``
-    (Hall & Hyndman 2003; SPEC section 4).
+    (Hall & Hyndman 2003; :ref:`reading-kernel`).
     """
     sx, sy = np.std(x, ddof=1), np.std(y, ddof=1)
     d2 = (np.mean(x) - np.mean(y)) ** 2

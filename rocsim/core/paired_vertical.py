@@ -135,7 +135,7 @@ def vertical_difference(
     The two joint expectations need the joint law of the thresholds only through
     ``L(a, b) = Pr{T1 <= x, T2 <= y} = Pr{N_A <= r - 1, N_B <= r - 1}`` with ``A``, ``B`` the
     negatives scoring above ``x`` (classifier 1) and ``y`` (classifier 2): it depends on
-    ``|A|, |B|, |A & B|`` only (SPEC section 4). By summation by parts
+    ``|A|, |B|, |A & B|`` only (:ref:`reading-paired-vertical`). By summation by parts
     ``E[q12] = (1/n+) sum_i L(a_i, b_i)`` and ``E[q1 q2] = (1/n+^2) sum_{i,l} L(a_i, b_l)``, where
     ``a_i`` (``b_i``) counts the negatives scoring strictly above positive ``i`` under classifier
     1 (2). Only distinct values of ``a`` and ``b`` are visited, and only where both marginals

@@ -5,7 +5,7 @@ At a fixed threshold ``t`` the stratified bootstrap counts are independent binom
 bootstrap law of ``(FPR, TPR)`` is a product of two scaled binomials and each axis gets a
 proportion interval at level ``sqrt(confidence_level)`` (Algorithm 4.1, line 4).
 
-Under the full bootstrap (SPEC section 1) the class counts of a resample are random,
+Under the full bootstrap (:ref:`reading-full-bootstrap`) the class counts of a resample are random,
 ``N+ ~ Bin(n, n+/n)`` conditioned on both classes being present (resamples with an empty class
 are redrawn), and ``TPR = M+/N+`` with ``M+ | N+ ~ Bin(N+, p+)``. Its mean is still ``p+`` and
 its variance ``p+(1-p+) E[1/N+]``; the intervals use the effective size ``1/E[1/N+]`` in place

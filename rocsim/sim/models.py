@@ -1,4 +1,5 @@
-"""Score models: the data-generating mechanisms of the studies, with exact truths (SPEC 6).
+"""Score models: the data-generating mechanisms of the studies, with exact truths
+(:ref:`reading-score-models`).
 
 A :class:`ScoreModel` holds one continuous score distribution per class. Because the true
 survival functions, quantiles and densities are known, every coverage target (the true TPR
@@ -154,7 +155,8 @@ class ScoreModel:
         return self.neg.sf(t)
 
     def threshold_for_total_positive_ratio(self, q, pi: float = 0.5) -> np.ndarray:
-        """True threshold ``t_q`` solving ``pi S+(t) + (1 - pi) S-(t) = q`` (SPEC 3).
+        """True threshold ``t_q`` solving ``pi S+(t) + (1 - pi) S-(t) = q``
+        (:ref:`reading-total-positive-ratio`).
 
         The root is bracketed by the two classes' ``(1-q)`` quantiles: at the smaller one
         both survival functions are ``>= q``, at the larger both are ``<= q``.
@@ -312,7 +314,8 @@ class PairedScoreModel:
         return pos1, pos2, neg1, neg2
 
     def thresholds_for_total_positive_ratio(self, q, pi: float = 0.5, common: bool = False):
-        """Threshold pairs ``(t1, t2)``: each classifier its own ``t_q`` (SPEC 3), or both at
+        """Threshold pairs ``(t1, t2)``: each classifier its own ``t_q``
+        (:ref:`reading-total-positive-ratio`), or both at
         classifier 1's with ``common=True``."""
         t1 = self.first.threshold_for_total_positive_ratio(q, pi)
         t2 = t1 if common else self.second.threshold_for_total_positive_ratio(q, pi)

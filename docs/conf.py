@@ -1,0 +1,278 @@
+"""Sphinx configuration of rocsim's documentation site.
+
+Build (warnings are errors, as in CI and ``tests/test_docs_build.py``)::
+
+    python -m pip install -e ".[docs]"
+    sphinx-build -W --keep-going -b html docs docs/_build/html
+
+The API reference (``api.rst``) is written by this file at every build from
+``rocsim._SOURCES``, so that every public name of ``rocsim.__all__`` has a page, grouped by the
+module that defines it; the gallery (``gallery/*.py``) is executed by sphinx-gallery.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))  # the source tree, even when rocsim is not installed
+os.environ.setdefault("MPLBACKEND", "agg")
+
+import sphinx.ext.autosummary as autosummary  # noqa: E402
+
+import rocsim  # noqa: E402
+
+project = "rocsim"
+author = "the rocsim developers"
+copyright = "2026, the rocsim developers"
+release = rocsim.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = [
+    "_build",
+    "Thumbs.db",
+    ".DS_Store",
+    "gallery",  # the gallery's sources: sphinx-gallery writes auto_examples/ from them
+    "examples",  # docs/examples/: the breast-cancer script and the custom_method package
+    "gallery_pending",  # gallery examples waiting for an API that is not there yet
+    "auto_examples/*.ipynb",
+    "auto_examples/*.py",
+    "auto_examples/*.zip",
+    "auto_examples/*.json",
+    "auto_examples/*.md5",
+]
+
+# A gallery page whose source left gallery/ (e.g. for gallery_pending/) is not built again.
+exclude_patterns += [
+    f"auto_examples/{copy.stem}.rst"  # sphinx-gallery keeps a copy of each example's source
+    for copy in (HERE / "auto_examples").glob("*.py")
+    if not (HERE / "gallery" / copy.name).exists()
+]
+
+# --- MyST ----------------------------------------------------------------------------------
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+
+# --- autodoc, autosummary, numpydoc ---------------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_typehints = "none"  # numpydoc's Parameters sections carry the types
+autodoc_member_order = "bysource"
+numpydoc_show_class_members = False  # the result classes list their columns in prose
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+numpydoc_validation_checks: set[str] = set()
+
+# The first sentence of a docstring is its summary in the API tables; "eq. 4.12" must not end
+# it there, so that the equation numbers the docstrings cite stay visible in the tables.
+autosummary.WELL_KNOWN_ABBREVIATIONS += ("eq.", "eqs.", "Eq.", "Eqs.")
+
+# --- sphinx-gallery -------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": ["gallery"],
+    "gallery_dirs": ["auto_examples"],
+    # plot_*.py run at build time, except plot_09_scale_out.py (it needs a cluster): shown only
+    "filename_pattern": r"/plot_(?!09_scale_out)",
+    "within_subsection_order": "FileNameSortKey",
+    # run every example at every build, changed or not: the pages show what the code computes
+    # now, never a cached output of an older rocsim
+    "run_stale_examples": True,
+    "backreferences_dir": "gen_modules/backreferences",
+    "doc_module": ("rocsim",),
+    "reference_url": {"rocsim": None},
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "min_reported_time": 1,
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+}
+
+# --- HTML -----------------------------------------------------------------------------------
+html_theme = "furo"
+html_title = f"rocsim {release}"
+html_static_path: list[str] = []
+templates_path = ["_templates"]
+html_theme_options = {"navigation_with_keys": True}
+html_show_sourcelink = True
+
+# --- the API reference, written from rocsim._SOURCES ----------------------------------------
+
+#: Section title and one-line summary of each module, in the order of the page.
+MODULES = {
+    "rocsim.analysis": (
+        "Practitioner API",
+        "On labels and scores of your own classifiers, scikit-learn style: ROC bands, "
+        "comparisons of two classifiers, cost curves and the AUC.",
+    ),
+    "rocsim.core.threshold": (
+        "Threshold averaging",
+        "The exact bootstrap law of (FPR, TPR) at fixed thresholds (section 4.3.1, "
+        "Algorithm 4.1).",
+    ),
+    "rocsim.core.paired_threshold": (
+        "Two classifiers, threshold averaging",
+        "Paired laws at threshold pairs, dominance probabilities (eq. 4.5) and rectangles "
+        "(eqs. 4.6-4.9).",
+    ),
+    "rocsim.core.vertical": (
+        "Vertical averaging",
+        "The exact bootstrap law of TPR at fixed FPRs (eqs. 4.10-4.14, Algorithm 4.3).",
+    ),
+    "rocsim.core.paired_vertical": (
+        "Two classifiers, vertical averaging",
+        "Moments and intervals of TPR1 - TPR2 at fixed FPRs (Algorithm 4.4).",
+    ),
+    "rocsim.core.cost": (
+        "Cost curves",
+        "Empirical cost curves and the exact bootstrap moments of the normalized cost "
+        "(chapters 3 and 5, eqs. 5.3-5.14).",
+    ),
+    "rocsim.core.precision_recall": (
+        "Precision-recall curves",
+        "The exact bootstrap law of precision at fixed recalls or thresholds.",
+    ),
+    "rocsim.core.area": (
+        "Area under the curve",
+        "The AUC and its variance: DeLong's, and the exact bootstrap's in closed form.",
+    ),
+    "rocsim.core.intervals": (
+        "Proportion intervals",
+        "Intervals for one proportion (eqs. 4.1-4.2) and for a paired difference "
+        "(eqs. 4.7-4.9, Agresti-Min).",
+    ),
+    "rocsim.core.kernel": (
+        "Kernel comparator",
+        "Kernel-smoothed ROC curve with the interval of Hall, Hyndman & Fan (2004).",
+    ),
+    "rocsim.core.roc": ("ROC curve and AUC", "The empirical ROC curve and its area."),
+    "rocsim.core.counting": (
+        "Counting",
+        "Counts of scores at or above thresholds, the basis of every rate.",
+    ),
+    "rocsim.core.coverage": (
+        "Exact coverage",
+        "Coverage of intervals built on binomial counts, by summing binomial probabilities.",
+    ),
+    "rocsim.sim.planning": (
+        "Sample-size planning",
+        "How many test instances a band of a given width needs, from a score model.",
+    ),
+    "rocsim.sim.models": (
+        "Score models",
+        "The data-generating mechanisms of the coverage studies, with exact truths.",
+    ),
+}
+
+API_HEADER = """\
+.. This file is written by docs/conf.py at every build from rocsim._SOURCES: do not edit.
+
+.. _api:
+
+API reference
+=============
+
+Every public name is used as ``rocsim.<name>`` (the namespace is flat, as in
+``sklearn.metrics``); the reference is grouped by the module that defines each name:
+the practitioner API first, then the exact core (``rocsim.core``) and the score models of the
+studies (``rocsim.sim.models``). Docstrings cite the thesis's equations, sections and
+algorithms by number (Gadoury, 2009); where the thesis is read differently or misprints a
+formula, :doc:`reading_the_thesis` says how and why.
+"""
+
+
+#: Modules that define no public name but whose docstrings the reference cites: listed with the
+#: others under "Modules" (their docstring only).
+EXTRA_MODULES = ("rocsim.core.methods", "rocsim.core.joint_thresholds")
+
+
+def _is_data(name: str) -> bool:
+    return name.isupper()
+
+
+def _in_rocsim(module: str) -> str:
+    """A module's name relative to ``rocsim`` (the API page's current module)."""
+    return module.removeprefix("rocsim.")
+
+
+def _api_pages() -> set[str]:
+    """The pages autosummary writes into ``generated/``: one per name and per module."""
+    pages = set(rocsim._SOURCES) | set(EXTRA_MODULES)
+    for module, names in rocsim._SOURCES.items():
+        pages |= {f"{module}.{n}" if _is_data(n) else f"rocsim.{n}" for n in names}
+    return pages
+
+
+def write_api_page(path: Path) -> None:
+    """Write ``api.rst``: one section per module of ``rocsim._SOURCES``, one page per name."""
+    sources = rocsim._SOURCES
+    order = [m for m in MODULES if m in sources] + [m for m in sources if m not in MODULES]
+    parts = [API_HEADER]
+    for module in order:
+        title, summary = MODULES.get(module, (module, ""))
+        heading = f"{title} (``{module}``)"
+        names = sorted(sources[module], key=lambda n: (_is_data(n), n[:1].islower(), n))
+        parts += [
+            f"\n{heading}\n{'-' * len(heading)}\n",
+            f"{summary} Module: :mod:`{module}`.\n" if summary else "",
+            ".. currentmodule:: rocsim\n",
+            ".. autosummary::\n   :toctree: generated\n   :nosignatures:\n",
+            # constants under their own module, whose ``#:`` comments document them
+            *[f"   ~{_in_rocsim(module)}.{n}" if _is_data(n) else f"   {n}" for n in names],
+            "",
+        ]
+    parts += [
+        "\nModules\n-------\n",
+        "What each module is about, from its own docstring.\n",
+        ".. autosummary::\n   :toctree: generated\n",
+        *[f"   {_in_rocsim(module)}" for module in [*order, *EXTRA_MODULES]],
+        "",
+    ]
+    text = "\n".join(parts)
+    if not path.exists() or path.read_text() != text:  # keep Sphinx's caches when unchanged
+        path.write_text(text)
+
+
+write_api_page(HERE / "api.rst")
+# pages of names that left rocsim._SOURCES (or moved) would be built but linked from nowhere
+for stub in (HERE / "generated").glob("*.rst"):
+    if stub.stem not in _api_pages():
+        stub.unlink()
+
+
+def _canonical(name: str) -> str:
+    """Where the reference documents public name ``name``: ``rocsim.<name>``, or the defining
+    module for constants."""
+    return f"{rocsim._WHERE[name]}.{name}" if _is_data(name) else f"rocsim.{name}"
+
+
+def resolve_public_names(app, env, node, contnode):
+    """Link ``:func:`roc_ci``` and ``:func:`rocsim.core.vertical.vertical_ci``` (as written in
+    module docstrings) to the pages of the public names, documented as ``rocsim.<name>``."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip("~.")
+    module, _, name = target.rpartition(".")
+    if name not in rocsim._WHERE or module not in ("", "rocsim", rocsim._WHERE[name]):
+        return None
+    domain = env.get_domain("py")
+    canonical = _canonical(name)
+    return domain.resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode
+    )
+
+
+def setup(app):
+    app.connect("missing-reference", resolve_public_names)
