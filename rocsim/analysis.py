@@ -306,7 +306,9 @@ def roc_ci(
         Score thresholds instead of ``at`` (threshold averaging only); one row each.
     confidence_level : float, default 0.95
     method : str, default "score"
-        Interval method: ``score``, ``wald`` or ``agresti`` (and ``percentile`` for vertical).
+        Interval method: ``score``, ``wald``, ``agresti`` or ``percentile`` (the exact
+        bootstrap quantiles); threshold averaging also takes every other proportion method
+        (``jeffreys``, ``clopper_pearson``).
     bootstrap : {"stratified", "full"}, default "stratified"
     side : {"lower", "upper"}, default "lower"
         Vertical averaging: which end of the ROC curve's vertical step at FPR ``r/n-``. ``lower``

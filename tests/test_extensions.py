@@ -82,9 +82,9 @@ def test_threshold_ci_takes_a_function(data, bootstrap):
 
 
 def test_exact_coverage_takes_a_function():
-    args = ([0.3, 0.7], [0.1, 0.4], 40, 30, 0.9)
-    ours = rocsim.threshold_exact_coverage(*args, method=my_wald)
-    builtin = rocsim.threshold_exact_coverage(*args, method="wald")
+    args = ([0.3, 0.7], [0.1, 0.4], 40, 30)
+    ours = rocsim.threshold_exact_coverage(*args, confidence_level=0.9, method=my_wald)
+    builtin = rocsim.threshold_exact_coverage(*args, confidence_level=0.9, method="wald")
     np.testing.assert_allclose(ours.cover, builtin.cover, rtol=0, atol=1e-15)
 
 
