@@ -103,7 +103,9 @@ def exact_quantile(law, p):
 
 
 def thresholds_for(pos, neg):
-    return [*sorted(set(pos) | set(neg)), np.inf, -np.inf, 0.55, 100.0]
+    """Every score, -inf and a threshold between scores (above every score there is no
+    precision: refused, see test_threshold_edges_no_positive_and_no_prediction)."""
+    return [*sorted(set(pos) | set(neg)), -np.inf, 0.55]
 
 
 # --- 1. exact laws against enumeration ----------------------------------------------------------
@@ -147,10 +149,6 @@ def test_threshold_law_equals_enumeration_of_all_resamples(pos, neg):
         for (a, _), p in joint.items():
             recall[Fraction(a, len(pos))] = recall.get(Fraction(a, len(pos)), 0) + p
         assert law.recall_var[i] == pytest.approx(float(moments(recall)[1]), abs=1e-12)
-        if undefined == 1:  # nothing of the data scores >= t
-            assert np.isnan(law.mean[i]) and np.isnan(law.var[i])
-            assert np.isnan(law.precision[i]) and np.isnan(law.quantile(0.5)[i])
-            continue
         precision = {}
         for (a, b), p in joint.items():
             if a + b > 0:
@@ -345,7 +343,9 @@ def test_wald_and_score_by_hand_and_score_contains_the_mean(binormal):
 
 def test_threshold_edges_no_positive_and_no_prediction():
     pos, neg = [0.9, 0.4, 0.3], [0.8, 0.7, 0.2]
-    ci = pr_threshold_ci(pos, neg, [0.85, 0.75, 10.0], confidence_level=LEVEL)
+    with pytest.raises(ValueError, match=r"thresholds \[10.0\] are above every score"):
+        pr_threshold_ci(pos, neg, [0.85, 10.0], confidence_level=LEVEL)
+    ci = pr_threshold_ci(pos, neg, [0.85, 0.75], confidence_level=LEVEL)
     # t = 0.85: one positive, no negative -> precision 1 surely (when defined)
     assert ci.precision[0] == 1.0 and ci.mean[0] == 1.0 and ci.var[0] == 0.0
     for method in ("wald", "percentile"):
@@ -354,8 +354,6 @@ def test_threshold_edges_no_positive_and_no_prediction():
     z2 = stats.norm.ppf(0.5 + math.sqrt(LEVEL) / 2) ** 2
     m = 1 / (1 - (2 / 3) ** 3)  # E[TP | TP > 0] with TP ~ Bin(3, 1/3), over e = 1
     assert ci.low[0] == pytest.approx(m / (m + z2), abs=1e-15) and ci.high[0] == 1.0
-    # t = 10: nothing predicted positive in the data: no law
-    assert np.isnan(ci.precision[2]) and np.isnan(ci.low[2]) and ci.law.p_undefined[2] == 1.0
     tl = pr_threshold_distribution([0.1, 0.2], [0.5, 0.6], [0.4])  # TP = 0 surely
     assert tl.mean[0] == 0.0 and tl.var[0] == 0.0
     assert tl.ci(LEVEL).low[0] == tl.ci(LEVEL).high[0] == 0.0

@@ -23,10 +23,10 @@ Threshold averaging: fixed score thresholds ``t``
     ``precision = TP/(TP + FP)``. Precision is undefined when nothing is predicted positive:
     its law here is the law *conditional on* ``TP + FP > 0``, and ``Pr{TP + FP = 0} =
     (1 - p+)^m+ (1 - p-)^m-`` is reported as ``p_undefined`` (a threshold above every score of
-    the data, ``p+ = p- = 0``, has no law: NaN). The law is summed over the product of the two
-    binomial pmfs on windows of ``+-(12 sd + 40)`` around each mean: by Bernstein's inequality
-    each window leaves out less than ``2e-26`` of its binomial's mass, so the product less than
-    ``4e-26``; the windows are renormalised.
+    the data, ``p+ = p- = 0``, has no law and is refused). The law is summed over the product
+    of the two binomial pmfs on windows of ``+-(12 sd + 40)`` around each mean: by Bernstein's
+    inequality each window leaves out less than ``2e-26`` of its binomial's mass, so the product
+    less than ``4e-26``; the windows are renormalised.
 
 Moments are sums of non-negative terms, ``sum pmf (g - mean)^2`` (about a reference point of
 the support, so that a law concentrated near 1 keeps its digits), never ``E[X^2] - mean^2``.
@@ -42,13 +42,11 @@ import numpy as np
 from scipy import special, stats
 
 from rocsim.core._validation import (
-    as_real_array,
     check_confidence_level,
     check_thresholds,
     check_two_classes,
 )
 from rocsim.core.counting import count_at_or_above
-from rocsim.core.intervals import normal_quantile
 from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.results import Result, clip_bounds
 from rocsim.core.threshold import rate_intervals
@@ -57,7 +55,10 @@ from rocsim.core.vertical import (
     _PMF_SLACK,
     _BinomialMixture,
     _mixture_pmf,
+    check_ranks,
+    equal_tailed,
     rank_weights,
+    score_on_moments,
     wald_on_moments,
 )
 
@@ -66,8 +67,6 @@ _PMF_VALUES = 2**22
 #: Cells of the (TP, FP) grid evaluated at once under threshold averaging: 512 kB of float64,
 #: which stay in cache (a block of 8 MB runs about 6 times slower).
 _GRID_CELLS = 2**16
-#: Slack of the percentile bounds: a quantile the CDF hits exactly must not move by rounding.
-_QUANTILE_SLACK = 1e-12
 
 
 # --- empirical curve --------------------------------------------------------------------------
@@ -108,20 +107,10 @@ def _score(law, level: float):
     """Algorithm 4.3, lines 20-21, on the exact moments ``e``, ``v`` of the law, with ``m`` the
     law's ``score_size`` (for precision, our reading: the number of predicted positives implied
     by the mean, ``expected true positives / e``)."""
-    z = normal_quantile(level)
-    e, v, m = law.mean, law.var, law.score_size
-    z2 = z * z
-    centre = e + z2 / (2 * m)
-    half = z * np.sqrt(v + z2 / (4 * m * m))
-    low, high = (centre - half) / (1 + z2 / m), (centre + half) / (1 + z2 / m)
+    e = law.mean
+    low, high = score_on_moments(e, law.var, law.score_size, level)
     # exactly 0 and 1 at e = 0 and e = 1, as the Wilson interval: no rounding noise there
     return np.where(e <= 0.0, 0.0, low), np.where(e >= 1.0, 1.0, high)
-
-
-def _percentile(law, level: float):
-    """Equal-tailed quantiles of the exact law."""
-    tail = (1 - level) / 2
-    return law.quantile(tail - _QUANTILE_SLACK), law.quantile(1 - tail - _QUANTILE_SLACK)
 
 
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on an exact bootstrap law
@@ -129,7 +118,7 @@ def _percentile(law, level: float):
 PR_METHODS: dict[str, Callable] = {
     "score": _score,
     "wald": wald_on_moments,
-    "percentile": _percentile,
+    "percentile": equal_tailed,
 }
 
 
@@ -146,18 +135,6 @@ def _bounds(method, law, level: float):
 
 
 # --- vertical averaging: the law at fixed recalls ---------------------------------------------
-
-
-def check_recall_ranks(r, n_pos: int) -> np.ndarray:
-    """Recall ranks as a 1-D int array with ``1 <= r <= n+``, or ``ValueError`` naming ``r``."""
-    arr = as_real_array(r, "r")
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"r must be a non-empty 1-D array of ranks, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or not np.all(np.mod(arr, 1) == 0):
-        raise ValueError("r must hold integers (recall = r / m+)")
-    if np.any(arr < 1) or np.any(arr > n_pos):
-        raise ValueError(f"r must satisfy 1 <= r <= m+ = {n_pos}")
-    return arr.astype(np.int64)
 
 
 def nearest_recall_ranks(recall, m_pos: int) -> np.ndarray:
@@ -358,7 +335,7 @@ def pr_distribution(pos_scores, neg_scores, r) -> PRDistribution:
     ([1.0], [0.8771])
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
-    ranks = check_recall_ranks(r, pos.size)
+    ranks = check_ranks(r, pos.size, last=pos.size)  # recall r / m+, up to 1
     distinct, index = np.unique(ranks, return_inverse=True)
     law = _vertical_law(pos, neg, distinct)
     return law if distinct.size == ranks.size and np.all(distinct == ranks) else _take(law, index)
@@ -567,13 +544,12 @@ class PRThresholdDistribution(Result):
     tp, fp : ndarray of int
         Positives and negatives of the data scoring ``>= t``.
     recall, precision : ndarray
-        The data's ``tp/n+`` and ``tp/(tp+fp)`` (NaN when ``tp + fp = 0``); the bootstrap mean
+        The data's ``tp/n+`` and ``tp/(tp+fp)`` (``tp + fp > 0``); the bootstrap mean
         of recall is ``recall``.
     recall_var : ndarray
         ``p+(1-p+)/m+`` (eq. 4.3).
     mean, var : ndarray
-        Bootstrap mean and variance of precision given ``TP + FP > 0`` (NaN where the data
-        predict nothing positive).
+        Bootstrap mean and variance of precision given ``TP + FP > 0``.
     p_undefined : ndarray
         ``Pr{TP + FP = 0} = (1-p+)^m+ (1-p-)^m-``.
     m_pos, m_neg : int
@@ -619,7 +595,7 @@ class PRThresholdDistribution(Result):
 
     def quantile(self, p: float) -> np.ndarray:
         """Smallest precision ``v`` with ``Pr{precision <= v | TP + FP > 0} >= p`` at every
-        threshold (NaN where precision is never defined); exact, see :func:`_grid_quantile`."""
+        threshold; exact, see :func:`_grid_quantile`."""
         out = np.full(self.thresholds.size, np.nan)
         for i in np.flatnonzero(np.isfinite(self.mean)):
             out[i] = _grid_quantile(
@@ -712,7 +688,7 @@ class PRThresholdCI(Result):
 
     The two axes are dependent (both use ``TP``), so the rectangle's joint level is not
     exactly ``axis_level^2``; ``clipped`` marks rows where a bound of either axis was clipped
-    to [0, 1]. ``precision`` is the data's (NaN when nothing scores ``>= t``),
+    to [0, 1]. ``precision`` is the data's,
     ``mean``, ``var`` the bootstrap law's given ``TP + FP > 0``; ``law`` is the
     :class:`PRThresholdDistribution`. ``q``, when set (by :func:`rocsim.analysis.pr_ci`), is
     the requested total positive ratio of each row.
@@ -798,6 +774,12 @@ def pr_threshold_distribution(pos_scores, neg_scores, thresholds) -> PRThreshold
         raise ValueError("thresholds must hold at least one threshold")
     distinct, index = np.unique(thr, return_inverse=True)
     tp, fp = count_at_or_above(pos, distinct), count_at_or_above(neg, distinct)
+    if np.any(tp + fp == 0):
+        # nothing of the data is predicted positive, nor of any resample: no precision at all
+        raise ValueError(
+            f"thresholds {distinct[tp + fp == 0].tolist()} are above every score: precision is "
+            "undefined where nothing is predicted positive"
+        )
     a0, pa = _binomial_windows(tp, pos.size)
     b0, pb = _binomial_windows(fp, neg.size)
     moments = np.array(

@@ -37,7 +37,7 @@ from rocsim.core._validation import (
     check_two_classes,
 )
 from rocsim.core.counting import count_above, count_at_or_above
-from rocsim.core.intervals import check_pseudo_count, normal_quantile
+from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
 from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.results import Result, clip_bounds
 from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
@@ -387,17 +387,26 @@ def _mixture_moments(q, w, m_pos, pseudo_count=0.0):
     return mean, within + between
 
 
-def check_ranks(r, n_neg: int, name: str = "r") -> np.ndarray:
+def check_ranks(r, n_neg: int, name: str = "r", last: int | None = None) -> np.ndarray:
     """FPR ranks as a 1-D int array with ``1 <= r <= n- - 1`` (``name="k"``: TPR ranks,
-    ``1 <= k <= n+ - 1``, with ``n_neg`` then the number of positives)."""
+    ``1 <= k <= n+ - 1``, with ``n_neg`` then the number of positives; ``last`` another
+    largest rank, e.g. ``n+`` for recall ranks).
+
+    Examples
+    --------
+    >>> check_ranks([1, 3], 4).tolist()
+    [1, 3]
+    """
     size, rate = ("m-", "FPR") if name == "r" else ("m+", "TPR")
     arr = as_real_array(r, name)  # as floats first: 2**70 or "a" get a message, not numpy's
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D array of ranks, got shape {arr.shape}")
     if not np.all(np.equal(np.mod(arr, 1), 0)):
         raise ValueError(f"{name} must hold integers ({rate} = {name} / {size})")
-    if np.any(arr < 1) or np.any(arr > n_neg - 1):
-        raise ValueError(f"{name} must satisfy 1 <= {name} <= {size} - 1 = {n_neg - 1}")
+    bound = f"{size} - 1 = {n_neg - 1}" if last is None else f"{last}"
+    last = n_neg - 1 if last is None else last
+    if np.any(arr < 1) or np.any(arr > last):
+        raise ValueError(f"{name} must satisfy 1 <= {name} <= {bound}")
     return arr.astype(np.int64)
 
 
@@ -622,13 +631,19 @@ def vertical_ci(
     return law.ci(level, method, pseudo_count=pseudo_count)
 
 
-def _score(law: VerticalDistribution, level: float):
-    """Algorithm 4.3, lines 20-21, on the exact bootstrap moments."""
+def score_on_moments(e, v, m, level: float):
+    """Algorithm 4.3, lines 20-21: the Gaussian score-type interval of a rate with bootstrap
+    mean ``e`` and variance ``v`` and binomial size ``m``,
+    ``(e + z^2/2m +- z sqrt(v + z^2/4m^2)) / (1 + z^2/m)``."""
     z = normal_quantile(level)
-    e, v, m = law.mean, law.var, law.m_pos
     centre = e + z * z / (2 * m)
     half = z * np.sqrt(v + z * z / (4 * m * m))
     return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
+
+
+def _score(law: VerticalDistribution, level: float):
+    """Algorithm 4.3, lines 20-21, on the exact bootstrap moments of TPR (size ``m+``)."""
+    return score_on_moments(law.mean, law.var, law.m_pos, level)
 
 
 def wald_on_moments(law, level: float):
@@ -638,13 +653,18 @@ def wald_on_moments(law, level: float):
     return law.mean - half, law.mean + half
 
 
+def equal_tailed(law, level: float):
+    """Equal-tailed quantiles ``law.quantile(p)`` of an exact law; the slack keeps a quantile
+    that the CDF hits exactly from moving up by rounding."""
+    tail = (1 - level) / 2
+    return law.quantile(tail - QUANTILE_SLACK), law.quantile(1 - tail - QUANTILE_SLACK)
+
+
 def _percentile(law: VerticalDistribution, level: float):
     """Equal-tailed quantiles of the exact pmf (eq. 4.12)."""
     if law.bootstrap != "stratified":
         raise ValueError("the percentile interval needs bootstrap='stratified'")
-    tail = (1 - level) / 2
-    # the 1e-12 slack keeps a quantile that the CDF hits exactly from moving up by rounding
-    return law.quantile(tail - 1e-12), law.quantile(1 - tail - 1e-12)
+    return equal_tailed(law, level)
 
 
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact bootstrap
