@@ -15,9 +15,11 @@ binomial marginals (one bivariate normal CDF per pair) in between.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numba
 import numpy as np
 from scipy import special
 
@@ -163,6 +165,264 @@ def small_count_table(n: int, a, b, c, size: int) -> np.ndarray:
     return np.minimum(out, 1.0).reshape(*shape, size)
 
 
+# --- exact joint law for any n: the Lancaster expansion of the bivariate binomial -----------
+
+
+def _open_ranges(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per value ``a = 0 .. n``, the counts ``lo[a] <= u <= hi[a]`` at which
+    ``Pr{Bin(n, a/n) <= u}`` is neither negligibly small nor negligibly close to 1 (the test of
+    an open marginal, a little looser, so that rounding never leaves an open pair out)."""
+    below = special.bdtr(np.arange(n)[None, :], n, np.arange(n + 1)[:, None] / n)
+    keep = (below > _NEGLIGIBLE * 1e-3) & (below < 1 - _NEGLIGIBLE * 1e-3)
+    lo = np.where(keep.any(axis=1), np.argmax(keep, axis=1), n)
+    hi = np.where(keep.any(axis=1), n - 1 - np.argmax(keep[:, ::-1], axis=1), -1)
+    return lo, hi
+
+
+class _KrawtchoukStore:
+    """The Krawtchouk columns (:func:`_krawtchouk_block`) of the values ``0 .. n`` at
+    ``counts``, where their marginals are open, as the rows of one matrix, each value's computed
+    the first time it is asked for; ``where[a, j]`` is the row of ``(a, counts[j])`` (-1 where
+    that marginal is not open)."""
+
+    def __init__(self, n: int, counts: np.ndarray) -> None:
+        lo, hi = _open_ranges(n)
+        is_open = (counts[None, :] >= lo[:, None]) & (counts[None, :] <= hi[:, None])
+        self.n, self.counts, self.is_open = n, counts, is_open
+        numbering = np.cumsum(is_open.ravel()).reshape(is_open.shape) - 1
+        self.where = np.where(is_open, numbering, -1)
+        self.rows = np.zeros((int(is_open.sum()), n))
+        self.done = np.zeros(n + 1, dtype=bool)
+
+    def fill(self, values: np.ndarray) -> None:
+        for value in np.unique(values[~self.done[values]]).tolist():
+            open_here = self.is_open[value]
+            self.rows[self.where[value, open_here]] = _krawtchouk_block(
+                self.n, value / self.n, self.counts[open_here]
+            )
+            self.done[value] = True
+
+
+#: A store of at most this many numbers is kept for the next call with the same ``n`` and
+#: counts (a simulation asks for the same values at the same ranks again and again); larger
+#: ones (large ``n``) are built per call.
+_STORE_KEPT = 1 << 23
+
+
+@lru_cache(maxsize=4)
+def _kept_store(n: int, counts: tuple[int, ...]) -> _KrawtchoukStore:
+    return _KrawtchoukStore(n, np.asarray(counts, dtype=np.int64))
+
+
+def _krawtchouk_store(n: int, counts: np.ndarray) -> _KrawtchoukStore:
+    """The store for ``(n, counts)``: the kept one when it is small, else a fresh one."""
+    if (n + 1) * counts.size * n <= 4 * _STORE_KEPT:
+        store = _kept_store(n, tuple(counts.tolist()))
+        if store.rows.size <= _STORE_KEPT:
+            return store
+    return _KrawtchoukStore(n, counts)
+
+
+@numba.njit(cache=True)
+def _krawtchouk_block(n, p, counts):  # pragma: no cover - compiled
+    """Rows ``x`` in ``counts``: ``v_k = e_k(x) sqrt(Bin(x; N, p))``, ``k = 0 .. N = n - 1``, by
+    the three-term recurrence ``x e_k = s_{k+1} e_{k+1} + a_k e_k + s_k e_{k-1}`` with
+    ``a_k = k (1 - 2p) + N p``, ``s_k = sqrt(k (N - k + 1) p q)``.
+
+    At a support point the sequence grows (or oscillates) and then decays in ``k``; the forward
+    recurrence is stable until the decay, the backward one from ``k = N`` after it. So the
+    forward pass (from ``v_0 = sqrt(Bin(x))``) runs to the most oscillatory degree ``m`` (the
+    largest ``4 s_k s_{k+1} - (x - a_k)^2``), the backward pass (from ``v_N = 1``, rescaled
+    whenever it grows past 1e150) down to it, and the backward values are scaled to the forward
+    ones at ``m - 1 .. m + 1``."""
+    big_n, q = n - 1, 1.0 - p
+    out = np.zeros((counts.size, n))
+    diag, off = np.empty(n), np.zeros(n + 1)
+    for k in range(n):
+        diag[k] = k * (1 - 2 * p) + big_n * p
+    for k in range(1, n):
+        off[k] = math.sqrt(k * (big_n - k + 1) * p * q)
+    back = np.zeros(n)
+    for row in range(counts.size):
+        x, v = counts[row], out[row]
+        best, split = -np.inf, big_n  # forward only when n - 1 <= 1
+        for k in range(1, big_n):
+            gap = 4 * off[k] * off[k + 1] - (x - diag[k]) ** 2
+            if gap > best:
+                best, split = gap, k
+        log_weight = (
+            math.lgamma(big_n + 1)
+            - math.lgamma(x + 1)
+            - math.lgamma(big_n - x + 1)
+            + x * math.log(p)
+            + (big_n - x) * math.log(q)
+        )
+        v[0] = math.exp(0.5 * log_weight)
+        if big_n == 0:
+            continue
+        v[1] = (x - diag[0]) * v[0] / off[1]
+        for k in range(1, min(split + 2, big_n)):
+            v[k + 1] = ((x - diag[k]) * v[k] - off[k] * v[k - 1]) / off[k + 1]
+        if split + 1 >= big_n:
+            continue
+        back[:] = 0.0
+        back[big_n] = 1.0
+        back[big_n - 1] = (x - diag[big_n]) / off[big_n]
+        for k in range(big_n - 1, split - 1, -1):
+            back[k - 1] = ((x - diag[k]) * back[k] - off[k + 1] * back[k + 1]) / off[k]
+            if abs(back[k - 1]) > 1e150:
+                back[k - 1 :] *= 1e-150
+        num, den = 0.0, 0.0
+        for k in range(max(split - 1, 0), min(split + 2, n)):
+            num += v[k] * back[k]
+            den += back[k] * back[k]
+        scale = num / den if den > 0 else 0.0
+        for k in range(split + 1, n):
+            v[k] = back[k] * scale
+    return out
+
+
+def lancaster_below(n: int, u, a, b, c) -> np.ndarray:
+    """``Pr{N_A <= u, N_B <= u}`` exactly, elementwise, for pairs whose marginals are open.
+
+    ``N_A``, ``N_B`` count the ``n`` uniform draws among ``n`` negatives falling in sets of sizes
+    ``a``, ``b`` with ``|A & B| = c``: the sums of ``n`` independent draws of the pair of
+    indicators ``(1_A, 1_B)``, whose correlation is
+    ``rho = (c/n - p_a p_b) / sqrt(p_a q_a p_b q_b)``. Such a bivariate binomial has the
+    Lancaster expansion ``Pr{N_A = i, N_B = j} = Bin(i) Bin(j) sum_l rho^l e_l(i) f_l(j)`` in the
+    orthonormal Krawtchouk polynomials ``e_l``, ``f_l`` of the two marginals (Lancaster 1958;
+    Eagleson 1964). Summed over ``i, j <= u``: ``Pr{N_A <= u} Pr{N_B <= u}`` plus
+    ``sum_{l >= 1} rho^l alpha_l beta_l``, with
+    ``alpha_l = sum_{i <= u} Bin(i; n, p) e_l(i) = sqrt(n p q / l) Bin(u; n - 1, p)
+    e'_{l-1}(u)``, ``e'`` the Krawtchouk polynomials of ``Bin(n - 1, p)`` (from the generating
+    function ``sum_l C(n, l) K_l(x) t^l = (1 - t q/p)^x (1 + t)^(n - x)``, whose partial sums in
+    ``x`` are a binomial CDF in ``p - q t``). With ``Q`` of :func:`_krawtchouk_block`,
+
+    ``Pr{N_A <= u, N_B <= u} = F_A F_B + n s_a s_b Q_a[0, u] Q_b[0, u]
+    sum_{k=0}^{n-1} rho^(k+1) / (k + 1) Q_a[k, u] Q_b[k, u]``,
+
+    ``s = sqrt(p q)``. The columns are unit vectors, so the ``k``-th term is at most
+    ``|rho|^(k+1)``: the sum stops once the rest is below ``1e-17`` (all ``n`` terms when
+    ``|rho| = 1``), and carries no cancellation beyond its roundings. ``O(n)`` per pair, compiled,
+    once the columns are known (``O(n)`` each, kept across calls by :class:`_KrawtchoukStore`).
+    Each pair's value depends on that pair only, whatever else is evaluated with it.
+    """
+    u, a, b, c = (np.asarray(v).ravel() for v in (u, a, b, c))
+    counts, count_index = np.unique(u, return_inverse=True)
+    store = _krawtchouk_store(n, counts)
+    store.fill(np.concatenate([a, b]))
+    product = special.bdtr(u, n, a / n) * special.bdtr(u, n, b / n)
+    row_a, row_b = store.where[a, count_index], store.where[b, count_index]
+    return _lancaster_values(n, a, b, c.astype(float), product, store.rows, row_a, row_b)
+
+
+@numba.njit(cache=True)
+def _lancaster_pair(n, a, b, c, product, rows, row_a, row_b, inverse):  # pragma: no cover
+    """One pair of :func:`lancaster_below`, given ``F_A F_B`` (``product``) and the rows of its
+    two Krawtchouk columns; the sum stops once what the rest adds to ``L`` is below ``1e-17``
+    (bounded by ``|rho|^(k+1) / ((k + 1) (1 - |rho|))`` times the factor in front of it)."""
+    pa, pb = a / n, b / n
+    spread = math.sqrt(pa * (1 - pa) * pb * (1 - pb))
+    if spread == 0.0:
+        return product
+    r = min(max((c / n - pa * pb) / spread, -1.0), 1.0)
+    head = n * spread * rows[row_a, 0] * rows[row_b, 0]
+    # the terms from k on add at most head |rho|^(k+1) / ((k + 1) (1 - |rho|)) to L
+    stop = 1e-17 * (1.0 - abs(r)) / max(head, 1e-300)
+    # four interleaved partial sums (powers stepping by rho^4), so that the additions do not
+    # wait on each other; the test for the rest runs once per four terms
+    step = r * r * r * r
+    p0, p1, p2, p3 = r, r * r, r * r * r, step
+    s0 = s1 = s2 = s3 = 0.0
+    k = 0
+    while k + 4 <= n:
+        s0 += p0 * rows[row_a, k] * rows[row_b, k] * inverse[k]
+        s1 += p1 * rows[row_a, k + 1] * rows[row_b, k + 1] * inverse[k + 1]
+        s2 += p2 * rows[row_a, k + 2] * rows[row_b, k + 2] * inverse[k + 2]
+        s3 += p3 * rows[row_a, k + 3] * rows[row_b, k + 3] * inverse[k + 3]
+        p0 *= step
+        p1 *= step
+        p2 *= step
+        p3 *= step
+        k += 4
+        if abs(p0) < stop * (k + 1):
+            break
+    if abs(p0) >= stop * (k + 1):
+        while k < n:
+            s0 += p0 * rows[row_a, k] * rows[row_b, k] * inverse[k]
+            p0 *= r
+            k += 1
+    total = (s0 + s1) + (s2 + s3)
+    return min(max(product + head * total, 0.0), 1.0)
+
+
+@numba.njit(cache=True)
+def _lancaster_values(n, a, b, c, product, rows, row_a, row_b):  # pragma: no cover - compiled
+    """:func:`_lancaster_pair` elementwise."""
+    out, inverse = np.empty(product.size), 1.0 / np.arange(1, n + 1)
+    for p in range(product.size):
+        out[p] = _lancaster_pair(
+            n, a[p], b[p], c[p], product[p], rows, row_a[p], row_b[p], inverse
+        )
+    return out
+
+
+@numba.njit(cache=True)
+def _lancaster_moments(
+    n,
+    counts,
+    a_values,
+    b_values,
+    overlap,
+    open_a,
+    open_b,
+    below_a,
+    below_b,
+    weight_a,
+    weight_b,
+    rows,
+    where,
+    pair_a,
+    pair_b,
+):  # pragma: no cover - compiled
+    """Per rank ``k``, ``sum w_a w_b L_k(a, b)`` over the pairs with both marginals open, and
+    ``L_k(a_i, b_i)`` for each positive's pair ``(pair_a[i], pair_b[i])`` that is open (NaN
+    where it is not); ``counts[k]`` is the column index of rank ``k`` in ``where``."""
+    ranks, size_a, size_b = open_a.shape[0], a_values.size, b_values.size
+    total = np.zeros(ranks)
+    diagonal = np.full((ranks, pair_a.size), np.nan)
+    block = np.empty((size_a, size_b))
+    inverse = 1.0 / np.arange(1, n + 1)
+    for k in range(ranks):
+        j = counts[k]
+        for ia in range(size_a):
+            if not open_a[k, ia]:
+                continue
+            a = a_values[ia]
+            row_a = where[a, j]
+            for ib in range(size_b):
+                if not open_b[k, ib]:
+                    continue
+                b = b_values[ib]
+                value = _lancaster_pair(
+                    n,
+                    a,
+                    b,
+                    overlap[ia, ib],
+                    below_a[k, ia] * below_b[k, ib],
+                    rows,
+                    row_a,
+                    where[b, j],
+                    inverse,
+                )
+                block[ia, ib] = value
+                total[k] += weight_a[ia] * weight_b[ib] * value
+        for i in range(pair_a.size):
+            if open_a[k, pair_a[i]] and open_b[k, pair_b[i]]:
+                diagonal[k, i] = block[pair_a[i], pair_b[i]]
+    return total, diagonal
+
+
 #: Up to this many negatives the marginals of :func:`_binomial_below` are cached as whole rows.
 _CACHED_ROWS = 5000
 
@@ -202,21 +462,34 @@ _PAIR_BLOCK = 1 << 21
 class JointThresholdLaw:
     """``L_k(a, b) = Pr{N_A <= u_k, N_B <= u_k}`` at the ranks ``u_k = r_k - 1`` for the value
     grid ``a_values x b_values`` (sorted integers) with overlaps
-    ``overlap[i, j] = |A_{a_i} & B_{b_j}|``: exact tables where ``u`` or ``n - 1 - u`` is below
-    ``small`` (complement sets turn the upper end into small counts), the Gaussian copula of
-    :func:`_copula_below` in between. Tables are built once, for the part of the grid where the
-    marginals are not negligible, and serve every rank.
+    ``overlap[i, j] = |A_{a_i} & B_{b_j}|``.
+
+    ``exact=True``: :func:`lancaster_below` for every pair. Otherwise (the hybrid): exact
+    tables where ``u`` or ``n - 1 - u`` is below ``small`` (complement sets turn the upper end
+    into small counts), the Gaussian copula of :func:`_copula_below` in between; the tables are
+    built once, for the part of the grid where the marginals are not negligible, and serve every
+    rank.
 
     Where a marginal is negligible (within ``1e-15`` of 0 or 1) no joint law is needed:
     ``L = 0`` if either is ~0, the other marginal if one is ~1; the pairs with both marginals
     *open* form, at each rank, a block of the grid.
     """
 
-    def __init__(self, n: int, a_values, b_values, overlap, small: int, ranks):
+    def __init__(self, n: int, a_values, b_values, overlap, ranks, *, exact: bool, small: int = 0):
         # with small = ceil(n/2) the two tables already cover every rank
-        self.n, self.small = n, min(small, -(-n // 2))
+        self.n, self.small, self.exact = n, min(small, -(-n // 2)), exact
         self.a, self.b, self.c = a_values, b_values, overlap
         self.u = np.asarray(ranks, dtype=np.int64) - 1
+        self._marginals(n, a_values, b_values)
+        if exact:
+            # one matrix of rows for both classifiers, so that the kernel reads rows by index
+            counts, self.count_index = np.unique(self.u, return_inverse=True)
+            self.store = _krawtchouk_store(n, counts)
+            self.store.fill(np.concatenate([a_values, b_values]))
+        else:
+            self._tables(n, a_values, b_values, overlap)
+
+    def _tables(self, n: int, a_values, b_values, overlap) -> None:
         # looser than the test for an open marginal, so that every pair found open has a
         # table entry despite rounding
         u_low, keep = [self.small - 1], _NEGLIGIBLE * 1e-3
@@ -233,6 +506,8 @@ class JointThresholdLaw:
             n - b_values,
             n - a_values[:, None] - b_values[None, :] + overlap,
         )
+
+    def _marginals(self, n: int, a_values, b_values) -> None:
         self.below_a, self.probit_a = _binomial_below(n, self.u, a_values)
         self.below_b, self.probit_b = _binomial_below(n, self.u, b_values)
         self.sure_a = self.below_a >= 1 - _NEGLIGIBLE
@@ -253,6 +528,8 @@ class JointThresholdLaw:
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
         """``L_k(a_ia, b_ib)`` elementwise, for pairs with both marginals open."""
         n, u = self.n, self.u[k]
+        if self.exact:
+            return self._lancaster(k, ia, ib)
         out = np.empty(k.shape)
         low, high = u < self.small, n - 1 - u < self.small
         index_a, index_b, grid = self.low
@@ -268,6 +545,19 @@ class JointThresholdLaw:
             n, self.probit_a[km, am], self.probit_b[km, bm], self.a[am], self.b[bm], self.c[am, bm]
         )
         return out
+
+    def _lancaster(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+        a, b, j = self.a[ia], self.b[ib], self.count_index[k]
+        return _lancaster_values(
+            self.n,
+            a,
+            b,
+            self.c[ia, ib].astype(float),
+            self.below_a[k, ia] * self.below_b[k, ib],
+            self.store.rows,
+            self.store.where[a, j],
+            self.store.where[b, j],
+        )
 
     def _open_blocks(self, ranks: np.ndarray):
         """Every open pair at the ranks ``ranks`` (indices into ``u``): ``(k, ia, ib)`` flat,
@@ -300,6 +590,26 @@ class JointThresholdLaw:
         diagonal = np.where(
             sure_a[:, pa], below_b[:, pb], np.where(sure_b[:, pb], below_a[:, pa], 0.0)
         )
+        if self.exact:
+            open_sum, open_diagonal = _lancaster_moments(
+                self.n,
+                self.count_index,
+                self.a,
+                self.b,
+                self.c.astype(float),
+                self.open_a,
+                self.open_b,
+                below_a,
+                below_b,
+                np.asarray(weight_a, dtype=float),
+                np.asarray(weight_b, dtype=float),
+                self.store.rows,
+                self.store.where,
+                pa,
+                pb,
+            )
+            diagonal = np.where(np.isnan(open_diagonal), diagonal, open_diagonal)
+            return product + open_sum, diagonal.mean(axis=1)
         # a pair open in both is a cell of its rank's block: row = rank among the open a's
         row = np.cumsum(self.open_a, axis=1) - 1
         col = np.cumsum(self.open_b, axis=1) - 1

@@ -29,6 +29,10 @@ from rocsim.core.vertical import (
 
 VERTICAL_DIFFERENCE_ALGORITHMS = ("auto", "exact", "hybrid")
 
+#: ``algorithm="auto"`` is exact up to this many negatives (the hybrid's copula serves beyond,
+#: where the exact sums, ``O(n-)`` terms per pair, cost more than it).
+EXACT_LIMIT = 500
+
 
 @dataclass(frozen=True, repr=False)
 class VerticalDifference(Result):
@@ -142,31 +146,20 @@ def vertical_difference(
     ``Pr{N_A <= r - 1}``, ``Pr{N_B <= r - 1}`` are in ``(1e-15, 1 - 1e-15)`` (the band of
     width ``O(sqrt(n))`` around ``r``); elsewhere ``L`` is 0 or a marginal.
 
-    Algorithm and complexity (``h`` FPRs, ``w`` values of ``a`` and ``b`` in the band,
-    ``s = SMALL_COUNT = 30``):
+    Algorithms (``h`` FPRs, ``w`` values of ``a`` and ``b`` in the band, ``s = SMALL_COUNT``):
 
-    - ``L`` by exact tables (:func:`small_count_table`) wherever ``r - 1 < s`` or
-      ``n- - r < s``: conditional on ``N_A``, ``N_B`` is a sum of two independent binomials,
-      whose joint pmf is a polynomial in one odds ratio with coefficients that depend on
-      ``(n-, s)`` only, so every pair of values is summed by matrix products; for complements
-      the same with ``n - a``, ``n - b``. ``O(s^3)`` per pair of values, once for all ranks.
-    - between, ``algorithm="hybrid"``: exact binomial marginals joined by a Gaussian copula with
-      the multinomial correlation of ``(N_A, N_B)``, one bivariate normal CDF (Owen's T) per pair.
-      ``O(h w^2)`` in all, ``w = O(sqrt(n))``: linear in ``n`` for a fixed grid of FPRs.
-    - ``algorithm="exact"`` widens the tables to cover every rank (``s = ceil(n-/2)``):
-      ``O(n^3)`` per pair of values, ``O(n^5)`` at worst; meant for ``n- <= 100``. It is the
-      default (``auto``) for ``n- <= 2 s = 60``, where the hybrid is exact anyway.
-
-    Error of the hybrid: the mean is exact. The copula misses the lattice dependence of the two
-    counts, which matters most when they are small (hence the exact tables there: with the
-    copula alone the variance was up to 19% off at n = 20 and 8% at n = 100). Against the exact
-    variance on paired binormal data (correlation 0.3-0.95 between the classifiers, n = 70-150
-    per class, every rank) the hybrid is within 1.7%; against a Monte Carlo bootstrap
-    (``B = 10^5``) at n = 200 and 1000 within 1.0% and 2.1 MCSE (``benchmarks/
-    results_paired.md``). Time per data set, 99 FPRs: 0.03-0.05 s at n = 100, 0.35 s at
-    n = 1000 and 3.5-4 s at n = 10^4 per class (growth exponent about 1.1,
-    ``benchmarks/results.md``), mostly bivariate normal CDFs. The thesis's Algorithm 4.4 is
-    ``O(n^4)`` per FPR.
+    - ``exact``: ``L`` by the Lancaster expansion of the bivariate binomial
+      (:func:`rocsim.core.joint_thresholds.lancaster_below`): a sum of at most ``n-`` terms
+      over orthonormal Krawtchouk polynomials, compiled. ``O(h w^2 n-)`` at worst, fewer terms
+      when the two sets are not nearly equal; the thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
+    - ``hybrid``: exact small-count tables (:func:`rocsim.core.joint_thresholds.
+      small_count_table`) wherever ``r - 1 < s`` or ``n- - r < s``, and between them the exact
+      binomial marginals joined by a Gaussian copula with the multinomial correlation of
+      ``(N_A, N_B)``, one bivariate normal CDF (Owen's T) per pair: ``O(h w^2)``. The mean is
+      exact; the copula misses the lattice dependence of the two counts, so the variance is
+      approximate (its error against the exact algorithm is measured by
+      ``benchmarks/bench_paired.py``). Exact when ``n- <= 2 s``.
+    - ``auto`` (default): ``exact`` when ``n- <= EXACT_LIMIT``, else ``hybrid``.
 
     Parameters
     ----------
@@ -175,7 +168,7 @@ def vertical_difference(
     r : array-like of int
         FPR ranks, ``1 <= r <= n- - 1``.
     algorithm : {"auto", "exact", "hybrid"}, default "auto"
-        ``auto``: exact when ``n- <= 2 * SMALL_COUNT``, else hybrid.
+        ``auto``: exact when ``n- <= EXACT_LIMIT``, else hybrid.
     side : {"lower", "upper"}, default "lower"
         Which end of each curve's vertical step (:func:`rocsim.vertical_distribution`).
         ``upper``: the thresholds are the ``(r + 1)``-th largest resampled negatives and a
@@ -205,7 +198,7 @@ def vertical_difference(
     ranks = check_ranks(r, neg1.size)
     n_pos, n_neg = pos1.size, neg1.size
     if algorithm == "auto":
-        algorithm = "exact" if n_neg <= 2 * SMALL_COUNT else "hybrid"
+        algorithm = "exact" if n_neg <= EXACT_LIMIT else "hybrid"
     if pmf and algorithm != "exact":
         raise ValueError("pmf=True needs algorithm='exact'")
     law1 = vertical_distribution(pos1, neg1, ranks, side=side)
@@ -222,14 +215,14 @@ def vertical_difference(
     rank2[order2] = np.arange(n_neg)
     a_values, a_count = np.unique(a_i, return_counts=True)
     b_values, b_count = np.unique(b_i, return_counts=True)
-    small = -(-n_neg // 2) if algorithm == "exact" else SMALL_COUNT
     joint = JointThresholdLaw(
         n_neg,
         a_values,
         b_values,
         overlaps(rank2[order1], a_values, b_values),
-        small,
         threshold_rank,
+        exact=algorithm == "exact",
+        small=SMALL_COUNT,
     )
     pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
     product, joint12 = joint.moments(a_count / n_pos, b_count / n_pos, pairs)
@@ -374,7 +367,7 @@ def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndar
     """
     grid = np.arange(n_neg + 1)
     joint = JointThresholdLaw(
-        n_neg, grid, grid, overlaps(order1_rank2, grid, grid), -(-n_neg // 2), ranks
+        n_neg, grid, grid, overlaps(order1_rank2, grid, grid), ranks, exact=True
     )
     # positives reaching s1_(k) and s2_(j): a_i <= k - 1 and b_i <= j - 1
     reach = np.zeros((n_neg + 1, n_neg + 1))
