@@ -206,8 +206,8 @@ class PRDistribution(Result):
         """Smallest precision ``v`` with ``Pr{precision <= v} >= p``, at every recall.
 
         ``Pr{precision <= r/(r+j)} = Pr{FP >= j}``, so the quantile is ``r/(r + j)`` with
-        ``j`` the smallest count where the mixture CDF of FP exceeds ``1 - p``; found by
-        bisection on that exact CDF, so the pmf is never built.
+        ``j`` the smallest count where the mixture CDF of FP exceeds ``1 - p``; found on that
+        exact CDF without building the pmf (:meth:`VerticalDistribution.quantile` says how).
         """
         target = float(np.nextafter(1.0 - p, 2.0))  # F(j) > 1 - p  <=>  F(j) >= next double
         sd = np.sqrt(self.fp_var)
