@@ -56,6 +56,18 @@ def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
     return model
 
 
+def outcome_settings(settings: Mapping, default_pseudo_count: float | None) -> dict:
+    """The settings as a kind's analysis reads them (its ``outcome_settings``, which key the
+    runner's cache of outcomes): ``agresti``'s pseudo-count resolved as the core resolves it
+    (``default_pseudo_count`` when not given, a float when given), so that a study spelling
+    out the default shares its outcomes with one that does not."""
+    out = dict(settings)
+    if out.get("method") == "agresti" and not out.get("method_target"):
+        given = out.get("pseudo_count")
+        out["pseudo_count"] = default_pseudo_count if given is None else float(given)
+    return out
+
+
 def interval_options(settings: Mapping, *names: str) -> dict:
     """Keyword arguments of the core's interval functions from a condition's settings:
     ``confidence_level`` and ``method`` (:func:`interval_method`), and those of ``names``

@@ -23,14 +23,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocsim.core._validation import check_paired, check_two_classes
 from rocsim.core.cost import (
     COST_METHODS,
-    cost_ci,
-    cost_difference_ci,
+    check_cost_interval,
+    cost_bounds,
+    cost_difference_bounds,
     cost_target,
     effective_condition,
 )
 from rocsim.core.coverage import cost_exact_coverage
+from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, AGRESTI_PSEUDO_COUNT
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
@@ -40,6 +43,7 @@ from rocsim.studies._common import (
     interval_options,
     interval_outcome,
     model_from_settings,
+    outcome_settings,
     paired_model_from_settings,
 )
 from rocsim.studies.paired import _PairedStudy
@@ -90,6 +94,20 @@ def _replication_targets(settings, p: _Prepared, thresholds, n_pos: int, n_neg: 
     return [_true_cost(p, m, t, settings["bootstrap"], pi) for m, t in zip(p.models, thresholds)]
 
 
+def _checked(settings, paired: bool = False) -> tuple:
+    """``(level, method, pseudo_count, bootstrap)`` of a condition, checked and resolved as
+    :func:`rocsim.cost_ci` (``paired``: :func:`rocsim.cost_difference_ci`) does."""
+    options = interval_options(settings, *COST_OPTIONS)
+    level, method, a = check_cost_interval(
+        options["confidence_level"],
+        options["method"],
+        options["pseudo_count"],
+        options["bootstrap"],
+        paired=paired,
+    )
+    return level, method, a, options["bootstrap"]
+
+
 def _has_exact(settings) -> bool:
     """Whether the exact cost coverage exists: a fixed (oracle) threshold and stratified
     sampling, so that N+/n = pi too."""
@@ -109,6 +127,10 @@ class CostStudy:
     methods = COST_METHODS
     protocol = "proportion"
 
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key)."""
+        return outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
+
     def setup(self, condition: Condition) -> Setup:
         model = model_from_settings(condition.settings)
         p = _prepare(condition, model, (model,))
@@ -126,14 +148,15 @@ class CostStudy:
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
-        pos, neg, redraws = data
+        (pos, neg), redraws = check_two_classes(*data[:2]), data[2]
         empirical = s["threshold"] == "empirical"
         thresholds = "empirical" if empirical else p.thresholds[0]
-        ci = cost_ci(pos, neg, p.w, thresholds, **interval_options(s, *COST_OPTIONS))
+        # rocsim.cost_ci's intervals, checked once per replication, without the moments
+        low, high, thresholds = cost_bounds(pos, neg, p.w, thresholds, *_checked(s))
         target = setup.target
         if not _fixed_target(s):
-            (target,) = _replication_targets(s, p, (ci.thresholds,), pos.size, neg.size)
-        return {**interval_outcome(target, ci.low, ci.high), "redraws": np.int64(redraws)}
+            (target,) = _replication_targets(s, p, (thresholds,), pos.size, neg.size)
+        return {**interval_outcome(target, low, high), "redraws": np.int64(redraws)}
 
     def exact_beside(self, condition: Condition, limit: int) -> bool:
         """Whether to compute the exact coverage beside a simulation: it exists for a fixed
@@ -163,6 +186,10 @@ class PairedCostStudy(_PairedStudy):
     methods = COST_METHODS
     protocol = "paired"
 
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key)."""
+        return outcome_settings(settings, AGRESTI_MIN_PSEUDO_COUNT)
+
     def setup(self, condition: Condition) -> Setup:
         paired = paired_model_from_settings(condition.settings)
         p = _prepare(condition, paired, (paired.first, paired.second))
@@ -177,11 +204,13 @@ class PairedCostStudy(_PairedStudy):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, p = condition.settings, setup.payload
+        scores = check_paired(*data)
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        ci = cost_difference_ci(*data, p.w, t1, t2, **interval_options(s, *COST_OPTIONS))
+        # rocsim.cost_difference_ci's intervals, as in CostStudy.analyse
+        low, high, t1, t2 = cost_difference_bounds(*scores, p.w, t1, t2, *_checked(s, True))
         target = setup.target
         if not _fixed_target(s):
-            cost1, cost2 = _replication_targets(s, p, (ci.t1, ci.t2), data[0].size, data[2].size)
+            cost1, cost2 = _replication_targets(s, p, (t1, t2), data[0].size, data[2].size)
             target = cost2 - cost1
-        return interval_outcome(target, ci.low, ci.high)
+        return interval_outcome(target, low, high)

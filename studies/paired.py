@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core.intervals import PAIRED_METHODS
+from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS
 from rocsim.core.paired_threshold import threshold_difference_ci
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS, vertical_difference_ci
 from rocsim.sim.conditions import Condition
@@ -28,6 +28,7 @@ from rocsim.studies._common import (
     grid_values,
     interval_options,
     interval_outcome,
+    outcome_settings,
     paired_model_from_settings,
     rectangle_outcome,
 )
@@ -73,6 +74,10 @@ class PairedThresholdStudy(_PairedStudy):
     grid = "q"
     methods = tuple(PAIRED_METHODS)
     protocol = "paired"
+
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key)."""
+        return outcome_settings(settings, AGRESTI_MIN_PSEUDO_COUNT)
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core.coverage import threshold_exact_coverage
-from rocsim.core.intervals import PROPORTION_METHODS
+from rocsim.core.coverage import mix_rectangles, sampling_class_sizes, threshold_exact_parts
+from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, PROPORTION_METHODS
 from rocsim.core.threshold import threshold_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
@@ -24,8 +24,12 @@ from rocsim.studies._common import (
     grid_values,
     interval_options,
     model_from_settings,
+    outcome_settings,
     rectangle_outcome,
 )
+
+#: Class sizes per part of a full-sampling exact coverage (:meth:`ThresholdStudy.exact_split`).
+EXACT_PART_SIZES = 32
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,10 @@ class ThresholdStudy:
     grid = "q"
     methods = tuple(PROPORTION_METHODS)
     protocol = "proportion"
+
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key)."""
+        return outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -85,10 +93,33 @@ class ThresholdStudy:
         return s["sampling"] == "stratified" or s["n"] <= limit
 
     def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]:
+        parts = self.exact_split(condition, setup)
+        return self.exact_join(
+            condition, setup, [self.exact_part(condition, setup, part) for part in parts]
+        )
+
+    def exact_split(self, condition: Condition, setup: Setup) -> list[slice]:
+        """The exact coverage in parts the runner computes side by side: a test set's class
+        sizes (one pair, or every likely one under full sampling) in slices of
+        :data:`EXACT_PART_SIZES`."""
+        p = setup.payload
+        count = len(sampling_class_sizes(p.n_pos, p.n_neg, condition.settings["sampling"])[0])
+        return [slice(a, a + EXACT_PART_SIZES) for a in range(0, count, EXACT_PART_SIZES)]
+
+    def exact_part(self, condition: Condition, setup: Setup, sizes: slice) -> list:
+        """Each axis's exact coverage for the class sizes ``sizes``
+        (:func:`rocsim.core.coverage.threshold_exact_parts`)."""
         s, p = condition.settings, setup.payload
         options = interval_options(s, "pseudo_count", "bootstrap", "sampling")
         truths = (setup.target, setup.extra["target_fpr"])
-        c = threshold_exact_coverage(*truths, p.n_pos, p.n_neg, **options)
+        return threshold_exact_parts(*truths, p.n_pos, p.n_neg, sizes=sizes, **options)
+
+    def exact_join(self, condition: Condition, setup: Setup, parts: list) -> dict:
+        """The exact outcomes from the parts of every slice, in order (the rectangles'
+        coverage averaged over the class sizes, :func:`rocsim.core.coverage.mix_rectangles`)."""
+        p = setup.payload
+        weights = sampling_class_sizes(p.n_pos, p.n_neg, condition.settings["sampling"])[1]
+        c = mix_rectangles([axes for part in parts for axes in part], weights)
         return {
             "cover": c.cover,
             "below": c.below,

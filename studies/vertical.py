@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT
 from rocsim.core.kernel import kernel_roc_ci
 from rocsim.core.vertical import VERTICAL_METHODS, vertical_ci
 from rocsim.sim.conditions import Condition
@@ -23,6 +24,7 @@ from rocsim.studies._common import (
     interval_options,
     interval_outcome,
     model_from_settings,
+    outcome_settings,
 )
 
 
@@ -40,6 +42,14 @@ class VerticalStudy:
     grid = "fpr"
     methods = (*VERTICAL_METHODS, "kernel")
     protocol = "vertical"
+
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key): the bandwidth scale
+        only matters to the kernel method."""
+        out = outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
+        if not _is_kernel(out):
+            out.pop("bandwidth_scale", None)
+        return out
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
@@ -64,7 +74,7 @@ class VerticalStudy:
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
         s = condition.settings
-        if s["method"] == "kernel" and not s.get("method_target"):
+        if _is_kernel(s):
             scale = s.get("bandwidth_scale", 1.0)
             _, low, high = kernel_roc_ci(
                 pos, neg, setup.x, confidence_level=s["confidence_level"], bandwidth_scale=scale
@@ -79,3 +89,8 @@ class VerticalStudy:
         raise ValueError(
             "coverage=exact is available for threshold averaging only; use coverage=simulate"
         )
+
+
+def _is_kernel(settings) -> bool:
+    """Whether a condition runs the kernel comparator (not the user's method)."""
+    return settings["method"] == "kernel" and not settings.get("method_target")

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rocsim.sim.io import check_set
+
 ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
 REPRODUCE = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()"]
 
@@ -171,6 +173,8 @@ def test_reproduce_writes_an_index(tmp_path):
         assert f"{name}/coverage.png" in index and f"{name}/coverage.csv" in index
         assert f'src="{name}/coverage.png"' in page and f'id="{name}"' in page
         assert (tmp_path / name / "coverage.csv").exists()
+        # figures drawn in the background are in the study's sealed set, beside its claims
+        assert {"coverage.png", "coverage.pdf", "claims.csv"} <= set(check_set(tmp_path / name))
     assert "fig4_3" not in index and "fig4_3" not in page
     # a rerun recomputes nothing: every condition comes from the cache
     again = run(command, tmp_path)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from rocsim.cli._common import OneLineParser, fail, version_line
-from rocsim.cli.study import compose_study, reject_unknown_choices, run_and_draw
+from rocsim.cli.study import Figures, compose_study, reject_unknown_choices, run_and_draw
 from rocsim.cli.variants import check_variants
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import check_writable_folder, remove_stale_parts
@@ -83,32 +83,42 @@ def reproduce(argv: list[str] | None = None) -> None:
         fail(str(err), "rocsim-reproduce")
     entries = []
     started, started_at = time.perf_counter(), time.time()
-    with tqdm(
-        total=sum(units),
-        unit="rep",
-        desc="rocsim-reproduce",
-        smoothing=0.05,
-        disable=not sys.stderr.isatty(),
-    ) as bar:
-        for name, cfg in zip(names, configs):
-            bar.set_postfix_str(name)
-            output = run_and_draw(cfg, progress_bar=bar)
-            tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
-            entries.append(
-                ReportEntry(
-                    name, plain_config(cfg), output.table, output.directory, output.wall_seconds
+    with Figures() as figures:  # drawn in the background while the next study computes
+        with tqdm(
+            total=sum(units),
+            unit="rep",
+            desc="rocsim-reproduce",
+            smoothing=0.05,
+            disable=not sys.stderr.isatty(),
+        ) as bar:
+            for name, cfg in zip(names, configs):
+                bar.set_postfix_str(name)
+                output = run_and_draw(
+                    cfg, progress_bar=bar, figures=figures, reuse_from=args.results_dir
                 )
-            )
-    entries = _with_claims_and_variants(entries, overrides, args)
+                tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
+                entries.append(
+                    ReportEntry(
+                        name,
+                        plain_config(cfg),
+                        output.table,
+                        output.directory,
+                        output.wall_seconds,
+                        claims=output.claims,
+                    )
+                )
+        figures.wait()  # the claims below update the same sets of outputs
+        entries = _with_claims_and_variants(entries, overrides, args, figures)
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
 
 
-def _with_claims_and_variants(entries, overrides: list[str], args):
-    """Every study's claims evaluated once all studies ran (claims may compare studies), and
-    the variant runs of the claims that failed."""
+def _with_claims_and_variants(entries, overrides: list[str], args, figures=None):
+    """Every study's claims evaluated once all studies ran (claims may compare studies: those
+    of a study whose claims do not are the ones its run wrote), and the variant runs of the
+    claims that failed (their figures drawn by ``figures``)."""
     from dataclasses import replace
 
     from rocsim.cli.variants import needed, run_variant
@@ -116,17 +126,30 @@ def _with_claims_and_variants(entries, overrides: list[str], args):
 
     done = []
     for entry in entries:
-        claims = write_claims(entry.cfg, entry.directory)
+        claims = entry.claims
+        if claims is None or _compares_studies(entry.cfg):
+            claims = write_claims(entry.cfg, entry.directory)
         failing = set(claims.loc[~claims["holds"].astype(bool), "claim"])
         variants = needed(entry.cfg["study"].get("variants") or [], failing)
         results = []
         for variant in variants:
             print(f"{entry.name}: variant {variant['name']} ...", flush=True)
+            clock = time.perf_counter()
             results.append(
-                run_variant(entry.name, variant, overrides, args.replications, args.results_dir)
+                run_variant(
+                    entry.name, variant, overrides, args.replications, args.results_dir, figures
+                )
             )
+            seconds = time.perf_counter() - clock
+            print(f"{entry.name}: variant {variant['name']}: {seconds:6.1f} s", flush=True)
         done.append(replace(entry, claims=claims, variants=results))
     return done
+
+
+def _compares_studies(cfg) -> bool:
+    """Whether a claim of the study compares it with another study (``versus: {study: ...}``)."""
+    claims = cfg["study"].get("claims") or []
+    return any((claim["check"].get("versus") or {}).get("study") for claim in claims)
 
 
 def _compose(name: str, overrides: list[str]):

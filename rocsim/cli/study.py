@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from rocsim.cli._common import fail
 from rocsim.sim.configs import group_options, is_group, package_config_dir, searchpath_override
@@ -29,16 +30,89 @@ def run(args: list[str]) -> None:
     decorated()
 
 
-def run_and_draw(cfg, out_dir: Path | None = None, progress_bar=None) -> StudyOutput:
-    """Run a study (:func:`rocsim.sim.pipeline.run_study`) and draw its figure; bad settings
-    end the command with one line on stderr."""
+def run_and_draw(
+    cfg,
+    out_dir: Path | None = None,
+    progress_bar=None,
+    figures: Figures | None = None,
+    draw: bool = True,
+    reuse_from: Path | None = None,
+) -> StudyOutput:
+    """Run a study (:func:`rocsim.sim.pipeline.run_study`, sharing the outcomes of the studies
+    under ``reuse_from``) and draw its figure, or with ``figures`` have it drawn meanwhile
+    (:class:`Figures`; with ``draw=False`` the caller hands it over later); bad settings end
+    the command with one line on stderr."""
     from rocsim.views.figures import save_study_figure
 
+    now = draw and figures is None
+    if figures is not None:  # a figure still being drawn into the folder this run rewrites
+        plain = plain_config(cfg)
+        figures.wait(Path(out_dir or Path(plain["results_dir"]) / plain["study"]["name"]))
     try:
-        return run_study(cfg, out_dir, progress_bar=progress_bar, draw=save_study_figure)
+        output = run_study(
+            cfg,
+            out_dir,
+            progress_bar=progress_bar,
+            draw=save_study_figure if now else None,
+            reuse_from=reuse_from,
+        )
     except ValueError as err:
         name = plain_config(cfg)["study"].get("name")
         fail(f"{name}: {err}" if progress_bar is not None and name else str(err))
+    if draw and figures is not None:
+        figures.draw(output, plain_config(cfg))
+    return output
+
+
+class Figures:
+    """Study figures drawn by one background thread while the command goes on (the next
+    study's workers compute meanwhile), each added to its study's sealed set of outputs
+    (:func:`rocsim.sim.io.update_set`). ``wait()`` before anything else touches those sets or
+    reads the figures; leaving the ``with`` block on an error cancels the figures not begun.
+    Figures are :class:`matplotlib.figure.Figure` objects of their own (no pyplot state), so
+    drawing them off the main thread is safe.
+    """
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rocsim-figures")
+        self._pending: list[tuple[Path, Any]] = []  # (folder, future)
+
+    def draw(self, output: StudyOutput, cfg) -> None:
+        """Draw ``output``'s figure into its folder, in the background (``cfg``: the study's
+        resolved config, :func:`rocsim.sim.pipeline.plain_config`)."""
+        job = self._pool.submit(_draw_into_set, output.table, cfg, output.directory)
+        self._pending.append((Path(output.directory).resolve(), job))
+
+    def wait(self, directory: Path | None = None) -> None:
+        """Return once every figure asked for (into ``directory`` only, if given) is in its
+        set; raise the first error."""
+        folder = None if directory is None else Path(directory).resolve()
+        waited = [(d, job) for d, job in self._pending if folder is None or d == folder]
+        self._pending = [item for item in self._pending if item not in waited]
+        for _, job in waited:
+            job.result()
+
+    def __enter__(self) -> Figures:
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        if kind is None:
+            self.wait()
+        self._pool.shutdown(wait=True, cancel_futures=kind is not None)
+
+
+def _draw_into_set(table, cfg, directory: Path) -> None:
+    from rocsim.sim.io import update_set
+    from rocsim.views.figures import save_study_figure
+
+    save_study_figure(
+        table,
+        cfg,
+        directory,
+        write=lambda path, save: update_set(Path(path).parent, Path(path).name, save),
+    )
 
 
 def _study_job(cfg) -> None:

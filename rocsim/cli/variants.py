@@ -86,10 +86,12 @@ def choose_reading(variant: Mapping[str, Any], claims: pd.DataFrame) -> str:
 
 
 def run_variant(
-    study: str, variant, overrides: list[str], replications: int, results_dir: Path
+    study: str, variant, overrides: list[str], replications: int, results_dir: Path, figures=None
 ) -> VariantResult:
     """Run ``variant`` of ``study`` (and its partners) with the base ``overrides`` plus the
-    variant's, and ``replications`` times its factor; evaluate the study's claims on it."""
+    variant's, and ``replications`` times its factor; evaluate the study's claims on it. With
+    ``figures`` (:class:`rocsim.cli.study.Figures`) the figures are drawn in the background,
+    once the claims are in their sets."""
     from rocsim.cli.study import compose_study, run_and_draw
     from rocsim.sim.pipeline import plain_config, write_claims
 
@@ -100,10 +102,17 @@ def run_variant(
         *(variant.get("overrides") or []),
         f"replications={replications * factor}",
     ]
+    runs = []
     for name in [*(variant.get("partners") or []), study]:  # partners first: compared with
         cfg = compose_study(name, extra)
-        run_and_draw(cfg, folder / name)
-    claims = write_claims(plain_config(compose_study(study, extra)), folder / study)
+        # with figures, drawn once the claims below are in the set (one writer at a time)
+        output = run_and_draw(
+            cfg, folder / name, figures=figures, draw=figures is None, reuse_from=results_dir
+        )
+        runs.append((output, cfg))
+    claims = write_claims(plain_config(cfg), folder / study)  # cfg: the study's, composed last
+    for output, run_cfg in runs if figures is not None else ():
+        figures.draw(output, plain_config(run_cfg))
     return VariantResult(
         study,
         variant["name"],

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from rocsim.core._validation import (
@@ -52,7 +53,7 @@ from rocsim.core._validation import (
     check_thresholds,
     check_two_classes,
 )
-from rocsim.core.counting import count_at_or_above, roc_counts
+from rocsim.core.counting import count_at_or_above, roc_counts, sorted_roc_counts
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     AGRESTI_PSEUDO_COUNT,
@@ -243,16 +244,7 @@ def operating_range(pos_scores, neg_scores) -> tuple[float, float] | None:
 
 
 def _envelope(pos: np.ndarray, neg: np.ndarray, w: np.ndarray) -> CostEnvelope:
-    thresholds, tp, fp = roc_counts(pos, neg)
-    tpr = np.concatenate([[0.0], tp / pos.size])
-    fpr = np.concatenate([[0.0], fp / neg.size])
-    thresholds = np.concatenate([[np.inf], thresholds])
-    hull = _upper_hull(fpr, tpr)
-    d_fpr, d_tpr = np.diff(fpr[hull]), np.diff(tpr[hull])
-    # edge j improves the cost at w iff w dTPR > (1 - w) dFPR, i.e. w > dFPR / (dTPR + dFPR);
-    # on a concave hull these breakpoints increase, so the winners are a prefix of the edges
-    breakpoints = d_fpr / (d_tpr + d_fpr)
-    vertex = hull[np.searchsorted(breakpoints, w, side="left")]
+    vertex, thresholds, tpr, fpr = _envelope_vertices(pos, neg, w)
     return CostEnvelope(
         w,
         normalized_cost(w, tpr[vertex], fpr[vertex]),
@@ -262,22 +254,53 @@ def _envelope(pos: np.ndarray, neg: np.ndarray, w: np.ndarray) -> CostEnvelope:
     )
 
 
+def _envelope_vertices(pos: np.ndarray, neg: np.ndarray, w: np.ndarray):
+    """``(vertex, thresholds, tpr, fpr)``: the empirical ROC points (from ``(0, 0)`` at an
+    infinite threshold) and, per ``w``, the index of the one whose cost line is lowest."""
+    thresholds, tp, fp = sorted_roc_counts(pos, neg)
+    tpr = np.concatenate([[0.0], tp / pos.size])
+    fpr = np.concatenate([[0.0], fp / neg.size])
+    thresholds = np.concatenate([[np.inf], thresholds])
+    hull = _upper_hull(fpr, tpr)
+    d_fpr, d_tpr = np.diff(fpr[hull]), np.diff(tpr[hull])
+    # edge j improves the cost at w iff w dTPR > (1 - w) dFPR, i.e. w > dFPR / (dTPR + dFPR);
+    # on a concave hull these breakpoints increase, so the winners are a prefix of the edges
+    breakpoints = d_fpr / (d_tpr + d_fpr)
+    return hull[np.searchsorted(breakpoints, w, side="left")], thresholds, tpr, fpr
+
+
+def _empirical_thresholds(pos: np.ndarray, neg: np.ndarray, w: np.ndarray, bootstrap: str):
+    """The threshold minimizing the data's value of the ``bootstrap`` statistic at each ``w``
+    (``thresholds="empirical"`` of :func:`cost_ci`)."""
+    pi = pos.size / (pos.size + neg.size)
+    vertex, thresholds, _, _ = _envelope_vertices(pos, neg, effective_condition(w, pi, bootstrap))
+    return thresholds[vertex]
+
+
 def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the upper convex hull of points sorted by ``x`` then ``y`` (both
-    non-decreasing, as along a ROC curve), collinear points dropped (Andrew's monotone chain).
-    """
-    hull: list[int] = []
-    x, y = x.tolist(), y.tolist()  # Python floats: the loop is 5x faster than on numpy scalars
-    for k in range(len(x)):
-        while len(hull) >= 2:
-            i, j = hull[-2], hull[-1]
+    non-decreasing, as along a ROC curve), collinear points dropped (Andrew's monotone chain,
+    compiled: the same floating-point test as in Python, to the last rounding)."""
+    return _monotone_chain(
+        np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float)
+    )
+
+
+@numba.njit(cache=True)
+def _monotone_chain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    hull = np.empty(x.size, dtype=np.int64)
+    top = 0
+    for k in range(x.size):
+        while top >= 2:
+            i, j = hull[top - 2], hull[top - 1]
             # drop j unless it lies strictly above the segment from i to k
             if (x[j] - x[i]) * (y[k] - y[i]) - (y[j] - y[i]) * (x[k] - x[i]) >= 0:
-                hull.pop()
+                top -= 1
             else:
                 break
-        hull.append(k)
-    return np.asarray(hull, dtype=np.int64)
+        hull[top] = k
+        top += 1
+    return hull[:top].copy()
 
 
 # --- exact bootstrap moments and intervals ---------------------------------------------------
@@ -562,6 +585,17 @@ def cost_interval_from_counts(
         n_neg,
         bootstrap,
     )
+    low, high = cost_bounds_from_counts(
+        tp, fp, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
+    )
+    return mean, var, low, high
+
+
+def cost_bounds_from_counts(
+    tp, fp, n_pos: int, n_neg: int, w, level: float, method: str, pseudo_count, bootstrap: str
+):
+    """``(low, high)`` of :func:`cost_interval_from_counts` alone, unclipped (the exact
+    coverage needs no moments)."""
     z = normal_quantile(level)
     formula = proportion_formula(method)
     tpr_centre, tpr_var = _as_gaussian(formula(tp, n_pos, level, pseudo_count), z)
@@ -570,7 +604,7 @@ def cost_interval_from_counts(
         1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg, bootstrap
     )
     half = z * np.sqrt(spread)
-    return mean, var, centre - half, centre + half
+    return centre - half, centre + half
 
 
 def cost_difference_interval_from_counts(
@@ -599,13 +633,78 @@ def cost_difference_interval_from_counts(
         n_neg,
         bootstrap,
     )
+    low, high = cost_difference_bounds_from_counts(
+        b_pos, c_pos, b_neg, c_neg, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
+    )
+    return mean, var, low, high
+
+
+def cost_difference_bounds_from_counts(
+    b_pos,
+    c_pos,
+    b_neg,
+    c_neg,
+    n_pos: int,
+    n_neg: int,
+    w,
+    level: float,
+    method: str,
+    pseudo_count,
+    bootstrap: str,
+):
+    """``(low, high)`` of :func:`cost_difference_interval_from_counts` alone, unclipped."""
     z = normal_quantile(level)
     formula = paired_formula(method)
     x_centre, x_var = _as_gaussian(formula(b_pos, c_pos, n_pos, level, pseudo_count), z)
     y_centre, y_var = _as_gaussian(formula(c_neg, b_neg, n_neg, level, pseudo_count), z)
     centre, spread = _combine(x_centre, x_var, y_centre, y_var, w, n_pos, n_neg, bootstrap)
     half = z * np.sqrt(spread)
-    return mean, var, centre - half, centre + half
+    return centre - half, centre + half
+
+
+def check_cost_interval(
+    confidence_level, method, pseudo_count, bootstrap: str, *, paired: bool = False
+) -> tuple[float, str, float | None]:
+    """``(level, method, pseudo_count)`` checked and resolved (the default pseudo-count of
+    ``agresti``) as :func:`cost_ci` does, or :func:`cost_difference_ci` with ``paired``."""
+    if paired:
+        return _check_interval(
+            confidence_level, method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired"
+        )
+    return _check_interval(
+        confidence_level, method, pseudo_count, AGRESTI_PSEUDO_COUNT, bootstrap, "proportion"
+    )
+
+
+def cost_bounds(pos, neg, w, thresholds, level, method, pseudo_count, bootstrap: str):
+    """``(low, high, thresholds)`` of :func:`cost_ci` for validated inputs: finite 1-D scores,
+    a 1-D array ``w`` of conditions, thresholds of its shape or ``"empirical"``, and the
+    :func:`check_cost_interval` options. The simulation studies' path: one call per replication,
+    the same values without the checks and the moments."""
+    thr = thresholds
+    if isinstance(thresholds, str):
+        thr = _empirical_thresholds(pos, neg, w, bootstrap)
+    tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
+    low, high = cost_bounds_from_counts(
+        tp, fp, pos.size, neg.size, w, level, method, pseudo_count, bootstrap
+    )
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), thr
+
+
+def cost_difference_bounds(
+    pos1, pos2, neg1, neg2, w, t1, t2, level, method, pseudo_count, bootstrap: str
+):
+    """``(low, high, t1, t2)`` of :func:`cost_difference_ci` for validated inputs, as
+    :func:`cost_bounds` (each classifier's thresholds an array of ``w``'s shape or
+    ``"empirical"``)."""
+    thr1 = _empirical_thresholds(pos1, neg1, w, bootstrap) if isinstance(t1, str) else t1
+    thr2 = _empirical_thresholds(pos2, neg2, w, bootstrap) if isinstance(t2, str) else t2
+    b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
+    b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
+    low, high = cost_difference_bounds_from_counts(
+        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w, level, method, pseudo_count, bootstrap
+    )
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), thr1, thr2
 
 
 def _combine(x_mean, x_var, y_mean, y_var, w, n_pos: int, n_neg: int, bootstrap: str):
@@ -649,8 +748,7 @@ def _conditions_and_thresholds(
     if isinstance(thresholds, str):
         if thresholds != "empirical":
             raise ValueError(f"{name} must be an array or 'empirical', got {thresholds!r}")
-        pi = pos.size / (pos.size + neg.size)
-        return w_arr, _envelope(pos, neg, effective_condition(w_arr, pi, bootstrap)).threshold
+        return w_arr, _empirical_thresholds(pos, neg, w_arr, bootstrap)
     thr = check_thresholds(np.atleast_1d(as_real_array(thresholds, name)), name)
     try:
         w_arr, thr = np.broadcast_arrays(w_arr, thr)

@@ -43,13 +43,57 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     order = np.argsort(thresholds, kind="stable")
     ascending = thresholds[order]
     # rank[i] = number of thresholds <= scores[i]; score i reaches thresholds ascending[:rank[i]]
-    rank = np.searchsorted(ascending, scores, side="right")
+    rank = _ranks(ascending, scores)
     reached = np.bincount(rank, minlength=ascending.size + 1)
     # thresholds ascending[j] is reached by every score whose rank exceeds j
     at_or_above = np.cumsum(reached[::-1])[::-1][1:]
     counts = np.empty(ascending.size, dtype=np.int64)
     counts[order] = at_or_above
     return counts
+
+
+#: Fewest scores for which :func:`_ranks` looks them up by buckets rather than by bisection,
+#: and most buckets it uses.
+_BUCKET_MIN, _BUCKET_MAX = 2048, 2**16
+
+
+def _ranks(ascending: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(ascending, keys, side="right")``: how many of the sorted ``ascending``
+    (``-inf``/``inf`` allowed, no NaN) are ``<= key``, for every key (finite or infinite).
+
+    With many keys, by buckets instead of a bisection per key: ``b(v)``, the bucket of ``v`` in
+    an equal split of the finite thresholds' range, never decreases as ``v`` grows (each step
+    of it rounds monotonically), so every threshold of a lower bucket than a key's is below the
+    key and every one of a higher bucket is above it. The buckets are narrower than the gaps
+    between distinct thresholds, and checked to hold one value each (however often repeated),
+    so the key is compared with that value only. The same integers, faster on large samples.
+    """
+    finite = ascending[np.isfinite(ascending)]
+    if keys.size < _BUCKET_MIN or finite.size < 2 or finite[0] == finite[-1]:
+        return np.searchsorted(ascending, keys, side="right")
+    with np.errstate(over="ignore", invalid="ignore"):  # spans past the float range: bisect
+        gaps = np.diff(finite)
+        span = finite[-1] - finite[0]
+        count = np.ceil(2.0 * span / gaps[gaps > 0].min())
+    if not count <= _BUCKET_MAX:
+        return np.searchsorted(ascending, keys, side="right")
+    low, count = finite[0], int(count)
+    scale = count / span
+
+    def bucket(values: np.ndarray) -> np.ndarray:  # 0 below the range .. count + 1 above it
+        with np.errstate(invalid="ignore", over="ignore"):
+            position = np.floor((values - low) * scale)
+        return np.clip(position, -1, count).astype(np.int64) + 1
+
+    own = bucket(ascending)
+    if np.any((own[1:] == own[:-1]) & (ascending[1:] != ascending[:-1])):
+        return np.searchsorted(ascending, keys, side="right")  # two values share a bucket
+    # thresholds of bucket j: ascending[first[j] : first[j + 1]], all equal
+    first = np.concatenate([[0], np.cumsum(np.bincount(own, minlength=count + 2))])
+    key_bucket = bucket(keys)
+    start = first[key_bucket]
+    value = ascending[np.minimum(start, ascending.size - 1)]
+    return start + (value <= keys) * (first[key_bucket + 1] - start)
 
 
 def count_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -71,7 +115,7 @@ def count_jointly_at_or_above(
     threshold pair ``(t1, t2)`` of ``zip(thresholds1, thresholds2)``.
 
     The paired designs' one extra count: with :func:`count_at_or_above` for each classifier it
-    fills the 2x2 table of the two decisions. ``O(n h)`` in blocks of instances.
+    fills the 2x2 table of the two decisions (:func:`decision_counts` gives the three).
 
     Examples
     --------
@@ -79,13 +123,47 @@ def count_jointly_at_or_above(
     ...                           np.array([2., 0.]), np.array([2., 0.]))
     array([1, 3])
     """
-    counts = np.zeros(thresholds1.size, dtype=np.int64)
+    return decision_counts(scores1, scores2, thresholds1, thresholds2)[2]
+
+
+def decision_counts(
+    scores1: np.ndarray, scores2: np.ndarray, thresholds1: np.ndarray, thresholds2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(first, second, both)``: instances with ``scores1 >= t1``, with ``scores2 >= t2``, and
+    with both, at every threshold pair ``(t1, t2)`` of ``zip(thresholds1, thresholds2)``.
+
+    When the pairs are ordered alike on both axes (sorted by ``t1``, ``t2`` never decreases:
+    the thresholds of a grid of operating conditions or total positive ratios), an instance
+    that passes a pair passes every pair below it, so each instance is placed among the pairs
+    once per axis and the counts are cumulative histograms: ``O((n + h) log h)``. Otherwise
+    every instance is compared with every pair, ``O(n h)`` in blocks of instances. Both give
+    the same integers.
+
+    Examples
+    --------
+    >>> decision_counts(np.array([1., 2., 3.]), np.array([3., 2., 1.]),
+    ...                 np.array([2., 0.]), np.array([2., 0.]))
+    (array([2, 3]), array([2, 3]), array([1, 3]))
+    """
+    order = np.lexsort((thresholds2, thresholds1))  # by t1, ties by t2
+    ascending1, ascending2 = thresholds1[order], thresholds2[order]
+    if thresholds1.size and np.all(ascending2[1:] >= ascending2[:-1]):
+        # the pairs form a chain: instance i passes pairs 0 .. rank - 1 of it on each axis
+        rank1, rank2 = _ranks(ascending1, scores1), _ranks(ascending2, scores2)
+        counts = []
+        for rank in (rank1, rank2, np.minimum(rank1, rank2)):
+            reached = np.bincount(rank, minlength=ascending1.size + 1)
+            at_or_above = np.empty(ascending1.size, dtype=np.int64)
+            at_or_above[order] = np.cumsum(reached[::-1])[::-1][1:]
+            counts.append(at_or_above)
+        return counts[0], counts[1], counts[2]
+    both = np.zeros(thresholds1.size, dtype=np.int64)
     block = max(1, 2**22 // max(thresholds1.size, 1))
     for start in range(0, scores1.size, block):
         above1 = scores1[start : start + block, None] >= thresholds1[None, :]
         above2 = scores2[start : start + block, None] >= thresholds2[None, :]
-        counts += np.count_nonzero(above1 & above2, axis=0)
-    return counts
+        both += np.count_nonzero(above1 & above2, axis=0)
+    return count_at_or_above(scores1, thresholds1), count_at_or_above(scores2, thresholds2), both
 
 
 def split_scores(y_true, y_score, *, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
@@ -137,6 +215,23 @@ def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarr
     pos, neg = check_two_classes(pos_scores, neg_scores)
     thresholds = np.unique(np.concatenate([pos, neg]))[::-1]
     return _counts(pos, neg, thresholds)
+
+
+def sorted_roc_counts(pos: np.ndarray, neg: np.ndarray):
+    """:func:`roc_counts` of validated scores (finite 1-D float arrays), from one sort of
+    both classes together: the same arrays. (Where a score is 0, which of ``-0.0`` and ``0.0``
+    names the threshold is left to :func:`roc_counts`.)"""
+    scores = np.concatenate([pos, neg])
+    order = np.argsort(scores)  # ties in any order: only where each run of equal scores starts
+    ordered = scores[order]
+    if np.any(ordered == 0.0):
+        return roc_counts(pos, neg)
+    first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    # positives from each position of the ascending order to the end: those scoring >= it
+    positives_from = np.cumsum((order < pos.size)[::-1])[::-1]
+    tp = positives_from[first][::-1]
+    fp = (scores.size - first)[::-1] - tp
+    return ordered[first][::-1], tp, fp
 
 
 def counts_at(pos_scores, neg_scores, thresholds) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,7 @@ from rocsim.core._validation import (
 from rocsim.core.cost import (
     COST_BOOTSTRAPS,
     COST_METHODS,
-    cost_interval_from_counts,
+    cost_bounds_from_counts,
     cost_target,
 )
 from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
@@ -124,7 +124,16 @@ def binomial_support(trials: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
     x = lo[:, None] + np.arange(width)[None, :]
     inside = x <= hi[:, None]
     x = np.minimum(x, trials)
-    return x, np.where(inside, stats.binom.pmf(x, trials, p[:, None]), 0.0)
+    # the pmf where it is used only (the same values: it is computed entry by entry)
+    pmf = np.zeros(x.shape)
+    pmf[inside] = stats.binom.pmf(x[inside], trials, np.broadcast_to(p[:, None], x.shape)[inside])
+    return x, pmf
+
+
+def _extent(pmf: np.ndarray) -> int:
+    """Length of the shortest prefix of ``pmf`` holding all its non-zero entries."""
+    nonzero = np.flatnonzero(pmf)
+    return int(nonzero[-1]) + 1 if nonzero.size else 0
 
 
 @dataclass(frozen=True, repr=False)
@@ -192,6 +201,49 @@ def threshold_exact_coverage(
     -------
     RectangleCoverage
     """
+    parts = threshold_exact_parts(
+        tpr_true,
+        fpr_true,
+        n_pos,
+        n_neg,
+        confidence_level=confidence_level,
+        method=method,
+        pseudo_count=pseudo_count,
+        bootstrap=bootstrap,
+        sampling=sampling,
+    )
+    return mix_rectangles(parts, sampling_class_sizes(n_pos, n_neg, sampling)[1])
+
+
+def sampling_class_sizes(n_pos: int, n_neg: int, sampling: str):
+    """Class sizes ``[(n+, n-), ...]`` a test set drawn by ``sampling`` may have, and their
+    probabilities: the one pair under stratified sampling; under full sampling every ``N+`` of
+    probability above :data:`TAIL_MASS` (:func:`threshold_exact_coverage`)."""
+    _check_sizes(n_pos, n_neg)
+    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    if sampling == "stratified":
+        return [(n_pos, n_neg)], np.ones(1)
+    return _full_sampling_class_sizes(n_pos, n_neg)
+
+
+def threshold_exact_parts(
+    tpr_true,
+    fpr_true,
+    n_pos: int,
+    n_neg: int,
+    *,
+    confidence_level: float,
+    method: str,
+    pseudo_count: float | None = None,
+    bootstrap: str = "stratified",
+    sampling: str = "stratified",
+    sizes: slice = slice(None),
+) -> list[tuple[AxisCoverage, AxisCoverage]]:
+    """The exact coverage of each axis, ``(tpr, fpr)``, for a test set of each class size
+    ``sampling_class_sizes(n_pos, n_neg, sampling)[0][sizes]``: the parts that
+    :func:`threshold_exact_coverage` averages (:func:`mix_rectangles`). Arguments as there;
+    the parts of different class sizes do not depend on each other, so a simulation study
+    computes them side by side."""
     confidence_level = check_confidence_level(confidence_level)
     method = check_method(method)
     pseudo_count = check_pseudo_count(method, pseudo_count)
@@ -203,18 +255,19 @@ def threshold_exact_coverage(
         raise ValueError(
             f"tpr_true and fpr_true differ in shape: {tpr_true.shape} != {fpr_true.shape}"
         )
-    _check_sizes(n_pos, n_neg)
+    class_sizes = sampling_class_sizes(n_pos, n_neg, sampling)[0][sizes]
     axis_level = float(np.sqrt(confidence_level))
-    if sampling == "stratified":
-        class_sizes, weights = [(n_pos, n_neg)], np.ones(1)
-    else:
-        class_sizes, weights = _full_sampling_class_sizes(n_pos, n_neg)
 
     def axis(trials, other, truth, positive):
         eff = effective_sizes(*((trials, other) if positive else (other, trials)), bootstrap)
         size = eff[0] if positive else eff[1]
 
         def interval(x, n):
+            if isinstance(method, str) and x.size and x.min() >= 0 and x.max() <= n:
+                # a built-in method's interval is a function of the count alone: computed
+                # once per count 0..n and looked up (the same values as on x itself)
+                ci = rate_intervals(np.arange(n + 1), n, size, axis_level, method, pseudo_count)
+                return ci.low[x], ci.high[x]
             ci = rate_intervals(x, n, size, axis_level, method, pseudo_count)
             return ci.low, ci.high
 
@@ -225,7 +278,7 @@ def threshold_exact_coverage(
         tpr_cov = axis(k_pos, k_neg, tpr_true, positive=True)
         fpr_cov = axis(k_neg, k_pos, fpr_true, positive=False)
         parts.append((tpr_cov, fpr_cov))
-    return _mix_rectangles(parts, weights)
+    return parts
 
 
 def _check_rates(values, name: str) -> np.ndarray:
@@ -250,7 +303,10 @@ def _full_sampling_class_sizes(n_pos: int, n_neg: int):
     return [(int(kk), int(n - kk)) for kk in k[keep]], prob[keep]
 
 
-def _mix_rectangles(parts, weights) -> RectangleCoverage:
+def mix_rectangles(parts, weights) -> RectangleCoverage:
+    """The rectangles' exact coverage: the :func:`threshold_exact_parts` of every class size
+    (in the order of :func:`sampling_class_sizes`) averaged with their ``weights``."""
+
     def mix(values):
         return np.tensordot(weights, np.stack(values), axes=1)
 
@@ -314,18 +370,36 @@ def cost_exact_coverage(
     target = cost_target(w, tpr_true, fpr_true, n_pos / (n_pos + n_neg), bootstrap)
     x, px = binomial_support(n_pos, tpr_true)
     y, py = binomial_support(n_neg, fpr_true)
-    fields = {name: np.empty(w.size) for name in ("cover", "below", "above", "width")}
+    names = ("cover", "below", "above", "width")
+    fields = {name: np.empty(w.size) for name in names}
+    # A built-in method's bounds are finite with high >= low, so a cell of probability 0
+    # (beyond the last count of positive probability, either class) adds +0.0 to every sum:
+    # its interval is not computed, and each sum still runs over the whole (x, y) table, in the
+    # same order of additions. A method of the user's is evaluated on every cell.
+    table = np.zeros((x.shape[1], y.shape[1])) if isinstance(method, str) else None
     for g in range(w.size):  # one grid point at a time: the (x, y) table can be large
-        _, _, low, high = cost_interval_from_counts(
-            x[g][:, None], y[g][None, :], n_pos, n_neg, w[g], level, method, a, bootstrap
+        ex = _extent(px[g]) if table is not None else x.shape[1]
+        ey = _extent(py[g]) if table is not None else y.shape[1]
+        low, high = cost_bounds_from_counts(
+            x[g][:ex, None], y[g][None, :ey], n_pos, n_neg, w[g], level, method, a, bootstrap
         )
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
-        prob = px[g][:, None] * py[g][None, :]
+        prob = px[g][:ex, None] * py[g][None, :ey]
         c = target[g]
-        fields["cover"][g] = np.sum(prob * ((low <= c) & (c <= high)))
-        fields["below"][g] = np.sum(prob * (c < low))
-        fields["above"][g] = np.sum(prob * (c > high))
-        fields["width"][g] = np.sum(prob * (high - low))
+        cells = {
+            "cover": prob * ((low <= c) & (c <= high)),
+            "below": prob * (c < low),
+            "above": prob * (c > high),
+            "width": prob * (high - low),
+        }
+        for name in names:
+            if table is None:
+                fields[name][g] = np.sum(cells[name])
+            else:
+                table[:ex, :ey] = cells[name]
+                fields[name][g] = np.sum(table)
+        if table is not None:
+            table[:ex, :ey] = 0.0
     for name in ("cover", "below", "above"):  # sums of ~1e6 terms can pass 1 by rounding
         np.clip(fields[name], 0.0, 1.0, out=fields[name])
     return AxisCoverage(**fields)

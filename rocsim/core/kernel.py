@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import signal, special
+from scipy import fft as sp_fft
+from scipy import special
 
 from rocsim.core._validation import check_confidence_level, check_rates, check_two_classes
 from rocsim.core.intervals import normal_quantile
@@ -75,17 +76,34 @@ class KernelROC(Result):
         yield self.high
 
 
-def _binned_cdf_pdf(x: np.ndarray, h: float, grid: np.ndarray):
-    """Kernel CDF and density of ``x`` at ``grid`` (equally spaced) by linear binning."""
+def _linear_bins(x: np.ndarray, h: float, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Linear-binning weights of ``x`` on ``grid`` (equally spaced) and the kernel lags
+    ``(grid[i] - grid[j]) / h`` in order, ``-(m - 1) .. m - 1`` steps."""
     m = grid.size
     delta = grid[1] - grid[0]
     pos = (x - grid[0]) / delta
     left = np.clip(np.floor(pos).astype(np.int64), 0, m - 2)
     frac = pos - left
     counts = np.bincount(left, 1 - frac, minlength=m) + np.bincount(left + 1, frac, minlength=m)
-    lags = np.arange(-(m - 1), m) * delta / h
-    cdf = signal.fftconvolve(counts, special.ndtr(lags))[m - 1 : 2 * m - 1] / x.size
-    pdf = signal.fftconvolve(counts, np.exp(-0.5 * lags * lags))[m - 1 : 2 * m - 1]
+    return counts, np.arange(-(m - 1), m) * delta / h
+
+
+def _binned_cdf_pdf(x: np.ndarray, h: float, grid: np.ndarray):
+    """Kernel CDF and density of ``x`` at ``grid`` (equally spaced) by linear binning."""
+    m = grid.size
+    counts, lags = _linear_bins(x, h, grid)
+    # scipy.signal.fftconvolve's full convolutions (its transform length and its steps), the
+    # transform of the counts computed once for both kernels
+    full = m + lags.size - 1
+    length = [sp_fft.next_fast_len(full, True)]
+    spectrum = sp_fft.rfftn(counts, length, axes=[0])
+
+    def convolve(kernel: np.ndarray) -> np.ndarray:
+        product = spectrum * sp_fft.rfftn(kernel, length, axes=[0])
+        return sp_fft.irfftn(product, length, axes=[0])[:full]
+
+    cdf = convolve(special.ndtr(lags))[m - 1 : 2 * m - 1] / x.size
+    pdf = convolve(np.exp(-0.5 * lags * lags))[m - 1 : 2 * m - 1]
     pdf /= x.size * h * np.sqrt(2 * np.pi)
     return np.clip(cdf, 0.0, 1.0), np.maximum(pdf, 0.0)
 

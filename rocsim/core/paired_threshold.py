@@ -28,7 +28,7 @@ from rocsim.core._validation import (
     check_paired,
     check_thresholds,
 )
-from rocsim.core.counting import count_at_or_above, count_jointly_at_or_above
+from rocsim.core.counting import decision_counts
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     check_paired_method,
@@ -44,8 +44,8 @@ def discordant_counts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(b, c)``: instances judged positive (score ``>=`` threshold) by the first classifier
     only, and by the second only, at each threshold pair (categories (a) and (b) of 4.3.2)."""
-    both = count_jointly_at_or_above(scores1, scores2, t1, t2)
-    return count_at_or_above(scores1, t1) - both, count_at_or_above(scores2, t2) - both
+    first, second, both = decision_counts(scores1, scores2, t1, t2)
+    return first - both, second - both
 
 
 def _split_law(b: np.ndarray, c: np.ndarray, n: int, m: int, band: bool = False):

@@ -73,6 +73,8 @@ VERSUS_KEYS = frozenset({"where", "window", "study"})
 #: probabilities: windows and comparisons allow this much rounding (an exact difference of
 #: 1e-17 between two sides that are equal by symmetry is no difference).
 _EPS = 1e-9
+#: ``math.isclose``'s default relative tolerance (axis values named in a check match it).
+_REL_TOL = 1e-9
 
 
 @dataclass
@@ -461,10 +463,18 @@ def _select(table: pd.DataFrame, where, window) -> pd.Series:
 
 
 def _numeric_isin(column: pd.Series, values: list) -> pd.Series:
+    """Where ``column`` is :func:`math.isclose` to one of the numbers among ``values``."""
     numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
     if not numbers or not pd.api.types.is_numeric_dtype(column):
         return pd.Series(False, index=column.index)
-    return column.astype(float).apply(lambda v: any(math.isclose(v, n) for n in numbers))
+    v = column.to_numpy(dtype=float)
+    found = np.zeros(v.shape, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        for n in numbers:  # math.isclose(v, n), default tolerances, element by element
+            diff = np.abs(n - v)
+            near = (diff <= abs(_REL_TOL * n)) | (diff <= np.abs(_REL_TOL * v))
+            found |= (v == n) | (np.isfinite(v) & math.isfinite(n) & near)
+    return pd.Series(found, index=column.index)
 
 
 def _in_window(x: np.ndarray, window) -> np.ndarray:
@@ -476,18 +486,29 @@ def _in_window(x: np.ndarray, window) -> np.ndarray:
 
 
 def _cells(table, where, window, source, lines) -> Cells:
-    rows = _select(table, where, window)
+    rows = _select(table, where, window).to_numpy()
     column = "exact_coverage" if source == "exact" and "exact_coverage" in table else "coverage"
+    values = table[column].to_numpy(float)
     coverage, masks, line_of = {}, {}, {}
-    for label, part in table.groupby("condition", sort=False):
-        mask = rows.loc[part.index].to_numpy()
+    for label, positions in _condition_rows(table):
+        mask = rows[positions]
         if not mask.any():
             continue
-        coverage[label] = part[column].to_numpy(float)[mask]
+        coverage[label] = values[positions][mask]
         masks[label] = mask
         if lines:
-            line_of[label] = part[lines].iloc[0]
+            line_of[label] = table[lines].iloc[positions[0]]
     return Cells(coverage, masks, line_of)
+
+
+def _condition_rows(table: pd.DataFrame) -> list[tuple[Any, np.ndarray]]:
+    """Each condition label with the positions of its rows, in order of first appearance (as
+    ``groupby("condition", sort=False)`` gives them)."""
+    labels = table["condition"].to_numpy()
+    codes, uniques = pd.factorize(labels, sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    return [(uniques[k], order[bounds[k] : bounds[k + 1]]) for k in range(len(uniques))]
 
 
 def _standard_error(weights, studies: Mapping[str, StudyData]) -> float:

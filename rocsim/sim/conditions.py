@@ -67,6 +67,13 @@ class Condition:
         """Digest of everything that determines the condition's results."""
         return _digest([self.study, self.params, self.settings])
 
+    def outcome_key(self, kind: str, settings: Mapping[str, Any] | None = None) -> str:
+        """Digest of what determines the condition's outcomes, study and labels aside: the
+        study ``kind`` and the ``settings`` its analysis reads (default: all of them). Conditions
+        of any study with equal outcome keys have the same outcomes, replication by replication
+        (common random numbers), so a run can take them from another's cache."""
+        return _digest([kind, self.settings if settings is None else dict(settings)])
+
     def data_key(self) -> str:
         """Digest of the settings that determine the condition's data sets (:data:`DATA_SETTINGS`):
         conditions that differ only in how they analyse the data (interval method, level,

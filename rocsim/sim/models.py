@@ -8,6 +8,7 @@ and FPR at a threshold, the true threshold of a total positive ratio) is exact.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -73,6 +74,20 @@ class ClassDistribution(_ScipyFunctions):
         """The frozen ``scipy.stats`` distribution (built once: freezing is slow)."""
         return FAMILIES[self.family][1](*self.params)
 
+    def sf(self, t):
+        """Survival function ``Pr{score >= t}``; of a normal class, ``scipy.stats.norm``'s own
+        formula, ``ndtr(-(t - mu) / sd)``, without its argument checks (called once per
+        replication by some studies: the same values, several times faster)."""
+        if self.family == "binormal":
+            return special.ndtr(-_standardized(t, *self.params))
+        return self.dist.sf(t)
+
+    def cdf(self, t):
+        """Distribution function; of a normal class ``ndtr((t - mu) / sd)``, as :meth:`sf`."""
+        if self.family == "binormal":
+            return special.ndtr(_standardized(t, *self.params))
+        return self.dist.cdf(t)
+
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """Draw ``size`` scores with ``rng`` (never the global random state)."""
         if self.family == "binormal":
@@ -85,6 +100,13 @@ class ClassDistribution(_ScipyFunctions):
     def label(self) -> str:
         letter = {"binormal": "N", "beta": "B", "exponential": "exp"}[self.family]
         return f"{letter}({', '.join(f'{p:g}' for p in self.params)})"
+
+
+def _standardized(t, mu: float, sd: float) -> np.ndarray:
+    """``(t - mu) / sd`` as ``scipy.stats`` computes it for ``loc=mu, scale=sd``."""
+    t = np.asarray(t)
+    standardized = (t - np.asarray(mu)) / np.asarray(sd)
+    return np.asarray(standardized, dtype=np.promote_types(t.dtype, float))
 
 
 @dataclass(frozen=True)
@@ -164,7 +186,11 @@ class ScoreModel:
         q = np.atleast_1d(np.asarray(q, dtype=float))
         if np.any((q <= 0) | (q >= 1)):
             raise ValueError("total positive ratios must lie in (0, 1)")
-        return np.array([self._solve_ratio(qq, pi) for qq in q])
+        key = (self, tuple(q.tolist()), float(pi))
+        try:
+            return np.array(_ratio_thresholds(*key))
+        except TypeError:  # a user's distribution that cannot be hashed: solved every time
+            return np.array(_ratio_thresholds.__wrapped__(*key))
 
     def _solve_ratio(self, q: float, pi: float) -> float:
         a, b = sorted((float(self.pos.isf(q)), float(self.neg.isf(q))))
@@ -228,6 +254,14 @@ class ScoreModel:
 
     def label(self) -> str:
         return f"{self.pos.label()}/{self.neg.label()}"
+
+
+@functools.lru_cache(maxsize=256)
+def _ratio_thresholds(model: ScoreModel, q: tuple[float, ...], pi: float) -> tuple[float, ...]:
+    """:meth:`ScoreModel.threshold_for_total_positive_ratio`, solved once per model, grid and
+    share: the conditions of a study (and the studies of a run) that share a score model share
+    its thresholds (a model is a value: equal families and parameters are the same model)."""
+    return tuple(model._solve_ratio(qq, pi) for qq in q)
 
 
 def make_class_distribution(family: str, params) -> ClassDistribution:

@@ -175,6 +175,7 @@ def run_study(
     out_dir: Path | None = None,
     progress_bar=None,
     draw: Callable[[pd.DataFrame, dict, Path], list[Path]] | None = None,
+    reuse_from: Path | None = None,
 ) -> StudyOutput:
     """Run the study of ``cfg`` and write its results.
 
@@ -187,7 +188,9 @@ def run_study(
     ``out_dir/.cache`` so an interrupted run resumes where it stopped, and the ``.part`` files
     a killed run left there are removed. ``progress_bar`` (a tqdm bar) is advanced instead of
     the run's own bar, so that several studies share one. The folder is checked writable
-    before any work.
+    before any work. With ``reuse_from`` (a results folder: ``rocsim-reproduce``'s), conditions
+    that another study under it has already run with the same outcome key (the same data
+    analysed the same way, :func:`rocsim.sim.runner.outcome_key`) are taken from its cache.
     """
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
@@ -205,8 +208,11 @@ def run_study(
     runner = cfg.get("runner", {})
     common = {
         "seed": seed,
+        "n_jobs": n_jobs,
+        "backend": runner.get("backend"),
         "cache_dir": out_dir / ".cache",
         "cache_tag": code["code_hash"] + (code["extension_hash"] or ""),
+        "reuse_dirs": _other_caches(reuse_from, out_dir / ".cache") if reuse_from else [],
     }
     with backend_context(runner.get("backend"), runner.get("scheduler")):
         run = run_conditions(
@@ -214,21 +220,23 @@ def run_study(
             conditions,
             replications=replications,
             coverage=cfg["coverage"],
-            n_jobs=n_jobs,
             block_size=int(runner.get("block_size", 50)),
             progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
-            backend=runner.get("backend"),
             progress_bar=progress_bar,
             **common,
         )
+        exact = {}
+        if cfg["coverage"] == "simulate":
+            limit = cfg.get("exact_beside_limit", 0) or 0
+            # kinds without exact coverage have no exact_beside; a user's method may be slow
+            # on the whole binomial support (coverage=exact gives it)
+            beside = getattr(kind, "exact_beside", lambda condition, limit: False)
+            small = [
+                c for c in conditions if beside(c, limit) and "method_target" not in c.settings
+            ]
+            exact = _exact_beside(kind, small, common)
     table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
     if cfg["coverage"] == "simulate":
-        limit = cfg.get("exact_beside_limit", 0) or 0
-        # kinds without exact coverage have no exact_beside; a user's method may be slow on
-        # the whole binomial support (coverage=exact gives it)
-        beside = getattr(kind, "exact_beside", lambda condition, limit: False)
-        small = [c for c in conditions if beside(c, limit) and "method_target" not in c.settings]
-        exact = _exact_beside(kind, small, common)
         rows = table.groupby("condition", sort=False).size()
         table["exact_coverage"] = np.concatenate(
             [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
@@ -273,6 +281,15 @@ def evaluate_study_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFra
     }
     others = {name: d for name, d in partners.items() if d is not None}
     return evaluate_claims(claims, data, list(study.get("axes") or {}), others)
+
+
+def _other_caches(results_dir: Path, own: Path) -> list[Path]:
+    """The cache folders of the other studies under ``results_dir`` (a study's, a sweep job's,
+    a variant run's: the folders rocsim writes), whose outcomes a study may share
+    (:func:`rocsim.sim.runner.run_conditions`)."""
+    patterns = ("*/.cache", "*/*/.cache", "*/variants/*/*/.cache")
+    found = {p for pattern in patterns for p in Path(results_dir).glob(pattern) if p.is_dir()}
+    return sorted(p for p in found if p.resolve() != own.resolve())
 
 
 def _exact_beside(kind, conditions, common) -> dict[str, np.ndarray]:

@@ -8,15 +8,19 @@ runner summarises the replications into coverage with its Monte Carlo standard e
 Reproducibility: replication ``r`` of a condition draws from
 ``SeedSequence(seed, spawn_key=(study, condition, r))`` (names mapped to integers by SHA-256,
 never by ``hash()``), so results are bitwise identical for any ``n_jobs`` and any block size.
-Resumability: each finished condition is written atomically to a cache file keyed by its
-settings, seed and replication count; a rerun after an interruption recomputes only the
-conditions that are missing.
+Resumability: each finished condition is written atomically to a cache file keyed by what its
+outcomes depend on (:func:`outcome_key`), its seed and replication count; a rerun after an
+interruption recomputes only the conditions that are missing, and a run given other studies'
+cache folders takes from them the conditions (or the first replications) they already hold.
+Optional kind methods: ``outcome_settings`` (the settings the analysis reads; all by default)
+and ``exact_split`` / ``exact_part`` / ``exact_join`` (exact coverage in parts, :func:`_exact`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -30,7 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
 from rocsim.sim.conditions import Condition
@@ -77,8 +81,11 @@ def replication_rng(seed: int, condition: Condition, replication: int) -> np.ran
     or label: every interval method, level or pseudo-count of a design, in one study or across
     studies and sweep jobs, is judged on the same data sets (common random numbers).
     """
-    key = (int(condition.data_key(), 16), replication)
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+    return _replication_rng(seed, int(condition.data_key(), 16), replication)
+
+
+def _replication_rng(seed: int, data_key: int, replication: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(data_key, replication)))
 
 
 def run_block(
@@ -100,11 +107,29 @@ def run_block(
     if parent is not None and os.getpid() != parent:
         exit_with_parent(parent)  # dask and other backends; loky workers did at start
     rows = []
-    with threadpool_limits(limits=1):
+    data_key = int(condition.data_key(), 16)  # replication_rng's key, digested once per block
+    with single_threaded():
         for r in range(start, stop):
-            data = kind.generate(condition, setup, replication_rng(seed, condition, r))
+            data = kind.generate(condition, setup, _replication_rng(seed, data_key, r))
             rows.append(kind.analyse(condition, setup, data))
     return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
+
+
+_controller: tuple[int, ThreadpoolController] | None = None
+
+
+def single_threaded():
+    """``threadpool_limits(limits=1)``: every BLAS/OpenMP pool of the process on one thread for
+    the ``with`` block, then as before.
+
+    Finding the pools means scanning the process's shared libraries (milliseconds, once per
+    replication block); the pools are found again only when modules were imported since, the
+    way a new library gets loaded.
+    """
+    global _controller
+    if _controller is None or _controller[0] != len(sys.modules):
+        _controller = (len(sys.modules), ThreadpoolController())
+    return _controller[1].limit(limits=1)
 
 
 #: How often a worker checks that its parent process is alive (where the kernel cannot
@@ -207,6 +232,7 @@ def run_conditions(
     progress: bool = True,
     backend: str | None = None,
     progress_bar: tqdm | None = None,
+    reuse_dirs: Iterable[Path] = (),
 ) -> RunResult:
     """Run every condition of a study (simulated or exact coverage) and summarise it.
 
@@ -224,7 +250,9 @@ def run_conditions(
     block_size : int
         Replications per joblib task. Results do not depend on it.
     cache_dir : Path, optional
-        Where finished conditions are kept; a rerun reuses them.
+        Where finished conditions are kept; a rerun reuses them. Files are named by the
+        condition's outcome key (:func:`outcome_key`), its seed, replication count and
+        ``cache_tag``.
     cache_tag : str
         Part of every cache file's name: the hash of the code that computes (see
         :func:`rocsim.sim.provenance.code_hash`), so that other code never reuses them.
@@ -235,6 +263,11 @@ def run_conditions(
     progress_bar : tqdm, optional
         A bar shared by several runs (``rocsim-reproduce``): advanced by every replication,
         computed or reused, instead of a bar of this run's own.
+    reuse_dirs : iterable of Path
+        Other studies' cache folders (read only). A condition with the same outcome key there
+        (another study analysing the same data the same way) is copied into ``cache_dir``
+        instead of computed; one with fewer replications gives the first ones, and only the
+        rest are computed (replication ``r`` is the same wherever it is computed).
     """
     if coverage not in COVERAGE_MODES:
         raise ValueError(f"unknown coverage mode {coverage!r}; valid: {', '.join(COVERAGE_MODES)}")
@@ -245,17 +278,29 @@ def run_conditions(
     conditions = list(conditions)
     reps = int(replications) if coverage == "simulate" else 0
     setups = [kind.setup(c) for c in conditions]
-    paths = [_cache_path(cache_dir, c, seed, reps, coverage, cache_tag) for c in conditions]
+    paths = [_cache_path(cache_dir, kind, c, seed, reps, coverage, cache_tag) for c in conditions]
+    others = [Path(d) for d in reuse_dirs]
     outcomes: dict[int, dict[str, np.ndarray]] = {}
+    prefixes: dict[int, dict[str, np.ndarray]] = {}  # the first replications, found cached
     reused, computed, seconds = [], [], {}
     for i, path in enumerate(paths):
-        if path is not None and path.exists():
-            with np.load(path) as cached:
+        if path is None:
+            continue
+        found = next((p for p in (path, *(d / path.name for d in others)) if p.exists()), None)
+        if found is not None:
+            with np.load(found) as cached:
                 outcomes[i] = dict(cached)
+            if found != path:  # this study's cache holds all its conditions
+                atomic_write(path, lambda tmp, found=found: shutil.copyfile(found, tmp))
             reused.append(conditions[i].label)
+        elif reps:
+            prefix = _cached_prefix(path, others, reps)
+            if prefix is not None:
+                prefixes[i] = prefix
     todo = [i for i in range(len(conditions)) if i not in outcomes]
+    starts = {i: _replications(prefix) for i, prefix in prefixes.items()}
     if progress_bar is not None:
-        progress_bar.update((len(conditions) - len(todo)) * max(reps, 1))
+        progress_bar.update((len(conditions) - len(todo)) * max(reps, 1) + sum(starts.values()))
 
     def finish(i, result, elapsed):
         outcomes[i] = result
@@ -264,28 +309,31 @@ def run_conditions(
         if paths[i] is not None:
             atomic_write(paths[i], lambda tmp: _save_npz(tmp, result))
 
-    if coverage == "exact":
-        for i in todo:
-            start = time.perf_counter()
-            with threadpool_limits(limits=1):  # as in run_block: one summation order
-                result = kind.exact(conditions[i], setups[i])
-            finish(i, result, time.perf_counter() - start)
-            if progress_bar is not None:
-                progress_bar.update(1)
-    elif todo:
+    # dask is set up by backend_context (parallel_config); naming it here again makes
+    # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level);
+    # loky is set up by _workers (a name given here would drop its initializer)
+    named = None if backend in (None, "loky", "dask") else backend
+    if coverage == "exact" and todo:
+        with (
+            _workers(backend),
+            Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel,
+        ):
+            for i, result, elapsed in _exact(parallel, kind, conditions, setups, todo):
+                finish(i, result, elapsed)
+                if progress_bar is not None:
+                    progress_bar.update(1)
+    elif todo and coverage != "exact":
         own = dict(disable=not progress, desc=conditions[0].study, unit="rep", leave=False)
         bar = progress_bar if progress_bar is not None else tqdm(total=len(todo) * reps, **own)
-        # dask is set up by backend_context (parallel_config); naming it here again makes
-        # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level);
-        # loky is set up by _workers (a name given here would drop its initializer)
-        named = None if backend in (None, "loky", "dask") else backend
         with (
             _workers(backend),
             Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel,
         ):
             for i, result, elapsed in _simulate(
-                parallel, kind, conditions, setups, todo, reps, block_size, seed, bar
+                parallel, kind, conditions, setups, todo, reps, block_size, seed, bar, starts
             ):
+                if i in prefixes:
+                    result = {k: np.concatenate([prefixes[i][k], v]) for k, v in result.items()}
                 finish(i, result, elapsed)
         if progress_bar is None:
             bar.close()
@@ -341,16 +389,20 @@ def backend_context(backend: str | None, scheduler: str | None = None) -> Iterat
             cluster.close()
 
 
-def _tasks(todo: list[int], reps: int, block_size: int) -> Iterator[tuple[int, int, int]]:
-    """Replication blocks ``(condition index, start, stop)``, condition by condition, made
-    as joblib asks for them: memory does not grow with the replication count."""
+def _tasks(
+    todo: list[int], reps: int, block_size: int, starts: dict[int, int] | None = None
+) -> Iterator[tuple[int, int, int]]:
+    """Replication blocks ``(condition index, start, stop)``, condition by condition (from
+    its ``starts``, 0 by default), made as joblib asks for them: memory does not grow with the
+    replication count."""
     for i in todo:
-        for a in range(0, reps, block_size):
+        for a in range((starts or {}).get(i, 0), reps, block_size):
             yield i, a, min(a + block_size, reps)
 
 
-def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, bar):
-    """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes.
+def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, bar, starts):
+    """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes (the
+    replications from its ``starts`` on).
 
     Tasks come condition by condition and ``parallel`` (a joblib generator) returns results in
     task order, so a condition is complete when its block ending at ``reps`` arrives.
@@ -358,11 +410,11 @@ def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, 
     parent = os.getpid()
     results = parallel(
         delayed(run_block)(kind, conditions[i], setups[i], seed, a, b, parent)
-        for i, a, b in _tasks(todo, reps, block_size)
+        for i, a, b in _tasks(todo, reps, block_size, starts)
     )
     pending: list[dict[str, np.ndarray]] = []
     clock = time.perf_counter()
-    for (i, a, b), block in zip(_tasks(todo, reps, block_size), results):
+    for (i, a, b), block in zip(_tasks(todo, reps, block_size, starts), results):
         pending.append(block)
         bar.update(b - a)
         if b == reps:
@@ -371,13 +423,87 @@ def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, 
             pending, clock = [], now
 
 
+def run_exact_part(
+    kind: StudyKind, condition: Condition, setup: Setup, part: Any, parent: int | None = None
+) -> tuple[Any, float]:
+    """One part of a condition's exact coverage (:func:`_exact`) and the seconds it took;
+    single-threaded BLAS as in :func:`run_block` (one summation order)."""
+    if parent is not None and os.getpid() != parent:
+        exit_with_parent(parent)
+    start = time.perf_counter()
+    with single_threaded():
+        if hasattr(kind, "exact_split"):
+            result = kind.exact_part(condition, setup, part)
+        else:
+            result = kind.exact(condition, setup)
+    return result, time.perf_counter() - start
+
+
+def _exact(parallel, kind, conditions, setups, todo):
+    """Yield ``(condition index, exact outcomes, seconds)`` for every condition of ``todo``.
+
+    A kind may cut a condition's exact coverage into parts computed side by side:
+    ``exact_split(condition, setup)`` lists them, ``exact_part(condition, setup, part)``
+    computes one (in a worker) and ``exact_join(condition, setup, results)`` assembles their
+    results in that order (here), giving what ``exact`` gives. Other kinds run ``exact``, one
+    task per condition.
+    """
+    parent = os.getpid()
+    split = hasattr(kind, "exact_split")
+    parts = {i: kind.exact_split(conditions[i], setups[i]) if split else [None] for i in todo}
+    tasks = [(i, part) for i in todo for part in parts[i]]
+    results = parallel(
+        delayed(run_exact_part)(kind, conditions[i], setups[i], part, parent) for i, part in tasks
+    )
+    pending, seconds = [], 0.0
+    for (i, _), (result, elapsed) in zip(tasks, results):
+        pending.append(result)
+        seconds += elapsed
+        if len(pending) == len(parts[i]):
+            if split:
+                with single_threaded():
+                    result = kind.exact_join(conditions[i], setups[i], pending)
+            yield i, result, seconds
+            pending, seconds = [], 0.0
+
+
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
     with open(path, "wb") as fh:
         np.savez(fh, **arrays)
 
 
-def _cache_path(cache_dir, condition, seed, reps, coverage, tag) -> Path | None:
+def outcome_key(kind: StudyKind, condition: Condition) -> str:
+    """The condition's :meth:`~rocsim.sim.conditions.Condition.outcome_key` for ``kind``: its
+    class, and the settings its ``outcome_settings`` says the outcomes depend on (all of them
+    for a kind without one)."""
+    settings = getattr(kind, "outcome_settings", None)
+    name = f"{type(kind).__module__}.{type(kind).__qualname__}"
+    return condition.outcome_key(name, settings(condition.settings) if settings else None)
+
+
+def _cache_path(cache_dir, kind, condition, seed, reps, coverage, tag) -> Path | None:
     if cache_dir is None:
         return None
-    name = f"{condition.key()}-{coverage}-r{reps}-s{seed}-{tag or 'untagged'}.npz"
-    return Path(cache_dir) / name
+    key = outcome_key(kind, condition)
+    return Path(cache_dir) / f"{key}-{coverage}-r{reps}-s{seed}-{tag or 'untagged'}.npz"
+
+
+def _cached_prefix(path: Path, others: list[Path], reps: int) -> dict[str, np.ndarray] | None:
+    """The outcomes of the most replications (fewer than ``reps``) of ``path``'s condition,
+    seed and code cached in its folder or ``others``; ``None`` if there are none."""
+    key, coverage, _, rest = path.name.split("-", 3)
+    best, most = None, 0
+    for folder in (path.parent, *others):
+        for candidate in folder.glob(f"{key}-{coverage}-r*-{rest}"):
+            count = candidate.name.split("-", 3)[2][1:]
+            if count.isdigit() and most < int(count) < reps:
+                best, most = candidate, int(count)
+    if best is None:
+        return None
+    with np.load(best) as cached:
+        prefix = dict(cached)
+    return prefix if all(len(v) == most for v in prefix.values()) else None
+
+
+def _replications(outcomes: dict[str, np.ndarray]) -> int:
+    return len(next(iter(outcomes.values())))

@@ -130,8 +130,12 @@ def _layout(count: int) -> tuple[int, int]:
     return (count + cols - 1) // cols, cols
 
 
-def save_study_figure(table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path) -> list[Path]:
-    """Draw the study's figure from its plot settings and save it as PNG and PDF."""
+def save_study_figure(
+    table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path, write=atomic_write
+) -> list[Path]:
+    """Draw the study's figure from its plot settings and save it as PNG and PDF, each file
+    through ``write(path, save)`` (:func:`rocsim.sim.io.atomic_write`, or another writer of
+    its signature, e.g. one adding the file to a sealed set of outputs)."""
     plot = cfg["study"].get("plot") or {}
     layout = plot.get("layout")
     fig = plot_coverage(
@@ -146,7 +150,7 @@ def save_study_figure(table: pd.DataFrame, cfg: Mapping[str, Any], out_dir: Path
     paths = []
     for suffix in ("png", "pdf"):
         path = Path(out_dir) / f"coverage.{suffix}"
-        atomic_write(path, lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
+        write(path, lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
         paths.append(path)
     return paths
 
