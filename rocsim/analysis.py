@@ -47,7 +47,7 @@ AVERAGING = ("threshold", "vertical", "horizontal")
 #: Default grid: total positive ratios (threshold), FPRs (vertical) or operating conditions w.
 DEFAULT_GRID = np.round(np.linspace(0.01, 0.99, 99), 12)
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
-PAIRED_VERTICAL_LIMIT = 10_000
+PAIRED_VERTICAL_LIMIT = 100_000
 
 
 # --- input ------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ negatives in the top ``a`` of classifier 1 and the top ``b`` of classifier 2; it
 :class:`JointThresholdLaw` evaluates ``L`` on a grid of ``(a, b)`` for every rank at once:
 exact small-count tables (:func:`small_count_table`, matrix products over coefficients cached
 per ``n-``) where a count or its complement is small, and a Gaussian copula of the exact
-binomial marginals (one bivariate normal CDF per pair) in between.
+binomial marginals (one bivariate normal CDF per pair, :func:`_copula_moments`) in between;
+or exactly, by the Lancaster expansion (:func:`lancaster_below`).
 """
 
 from __future__ import annotations
@@ -30,25 +31,6 @@ SMALL_COUNT = 30
 
 # marginal probabilities this close to 0 or 1 are treated as 0 or 1 (error <= 1e-15 per pair)
 _NEGLIGIBLE = 1e-15
-
-
-def _bivariate_normal_cdf(h: np.ndarray, k: np.ndarray, rho: np.ndarray) -> np.ndarray:
-    """``Pr{X <= h, Y <= k}`` for standard normals with correlation ``rho`` (Owen 1956, via
-    Owen's T: accurate to rounding for every ``|rho| < 1``)."""
-    root = np.sqrt(np.maximum(1.0 - rho * rho, 1e-300))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a_h = (k - rho * h) / (h * root)
-        a_k = (h - rho * k) / (k * root)
-    offset = np.where((h * k < 0) | ((h * k == 0) & (h + k < 0)), 0.5, 0.0)
-    value = (
-        0.5 * special.ndtr(h)
-        + 0.5 * special.ndtr(k)
-        - special.owens_t(h, a_h)
-        - special.owens_t(k, a_k)
-        - offset
-    )
-    origin = 0.25 + np.arcsin(np.clip(rho, -1, 1)) / (2 * np.pi)
-    return np.where((h == 0) & (k == 0), origin, value)
 
 
 def _floored_logs(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -442,17 +424,232 @@ def _binomial_below(n: int, u: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, n
     if n <= _CACHED_ROWS:
         below, probit = _binomial_rows(n, tuple(u.tolist()))
         return below[:, a], probit[:, a]
-    below = special.bdtr(u[:, None], n, np.asarray(a)[None, :] / n)
+    a = np.asarray(a)
+    below = (a[None, :] < u[:, None]).astype(float)  # beyond the window: 1 below u, 0 above
+    # Each row is computed within _WINDOW_SPREADS spreads (plus _WINDOW_SLACK) of u only: a
+    # binomial count is that far from its mean with probability below 1e-25 (Chernoff), far
+    # below the 1e-15 at which a marginal is open.
+    spread = np.sqrt(np.minimum(u, n - 1 - u) + 1.0)
+    half = _WINDOW_SPREADS * spread + _WINDOW_SLACK
+    start = np.searchsorted(a, u - half, side="left")
+    stop = np.searchsorted(a, u + half, side="right")
+    for k in range(u.size):
+        inside = slice(start[k], stop[k])
+        below[k, inside] = special.bdtr(u[k], n, a[inside] / n)
     return below, special.ndtri(below)
 
 
-def _copula_below(n: int, h, k, a, b, c) -> np.ndarray:
-    """``Pr{N_A <= u, N_B <= u}`` approximated by the exact binomial marginals of ``N_A`` and
-    ``N_B`` (normal quantiles ``h``, ``k``) joined by a Gaussian copula with their multinomial
-    correlation: one bivariate normal CDF per pair. For marginals strictly inside (0, 1)."""
-    pa, pb, pab = a / n, b / n, c / n
-    rho = (pab - pa * pb) / np.sqrt(pa * (1 - pa) * pb * (1 - pb))
-    return _bivariate_normal_cdf(h, k, np.clip(rho, -1.0, 1.0))
+# Half-width of the window of :func:`_binomial_below` at large n, in binomial spreads plus a
+# slack for the Poisson-like ends (u near 0 or n)
+_WINDOW_SPREADS, _WINDOW_SLACK = 12.0, 40.0
+
+
+# --- the hybrid's Gaussian copula, compiled: one pass per rank over its open block ----------
+
+# Gauss-Legendre nodes in (-1, 0) and weights of 6, 12 and 20 points (Genz 2004, Table 1), by
+# the three correlation ranges of his algorithm; rows padded to 10 nodes.
+_GL_COUNTS = np.array([3, 6, 10])
+_GL_NODES = np.zeros((3, 10))
+_GL_WEIGHTS = np.zeros((3, 10))
+for _row, _points in enumerate((6, 12, 20)):
+    _x, _w = np.polynomial.legendre.leggauss(_points)
+    _GL_NODES[_row, : _points // 2], _GL_WEIGHTS[_row, : _points // 2] = (
+        _x[: _points // 2],
+        _w[: _points // 2],
+    )
+
+
+@numba.njit(cache=True)
+def _normal_sf(x):  # pragma: no cover - compiled
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
+@numba.njit(cache=True)
+def _sin_small(x):  # pragma: no cover - compiled
+    """``sin x`` for ``|x| <= 1.2`` (the angles of :func:`_bivariate_normal_cdf`): its Taylor
+    series to ``x^19`` (coefficients ``(-1)^j / (2j + 1)!``), whose remainder is below
+    ``1.2^21 / 21! < 1e-17``; multiplications the compiler can interleave, not a libm call."""
+    y = x * x
+    return x * (
+        1
+        + y
+        * (
+            -1 / 6
+            + y
+            * (
+                1 / 120
+                + y
+                * (
+                    -1 / 5040
+                    + y
+                    * (
+                        1 / 362880
+                        + y
+                        * (
+                            -1 / 39916800
+                            + y
+                            * (
+                                1 / 6227020800
+                                + y
+                                * (
+                                    -1 / 1307674368000
+                                    + y * (1 / 355687428096000 + y * (-1 / 121645100408832000))
+                                )
+                            )
+                        )
+                    )
+                )
+            )
+        )
+    )
+
+
+@numba.njit(cache=True)
+def _bivariate_normal_cdf(h, k, r, nodes, weights, counts, sines):  # pragma: no cover
+    """``Pr{X <= h, Y <= k}`` for standard normals of correlation ``r`` (``|r| <= 1``), to
+    about 1e-15: Genz's (2004) method for ``Pr{X > -h, Y > -k}``. For ``|r| < 0.925`` the
+    Drezner-Wesolowsky (1990) integral over ``asin r`` by Gauss-Legendre with 6, 12 or 20
+    nodes; beyond, the integral in ``sqrt(1 - r^2)`` after subtracting its singular part.
+    ``sines``: scratch for 20 numbers (the sines at the nodes, all computed before the
+    exponentials, so that neither loop waits on the other)."""
+    h, k = -h, -k
+    g = 0 if abs(r) < 0.3 else (1 if abs(r) < 0.75 else 2)
+    hk, bvn = h * k, 0.0
+    if abs(r) < 0.925:
+        hs, asr = (h * h + k * k) / 2, math.asin(r)
+        for i in range(counts[g]):
+            sines[2 * i] = _sin_small(asr * (1 - nodes[g, i]) / 2)
+            sines[2 * i + 1] = _sin_small(asr * (1 + nodes[g, i]) / 2)
+        for i in range(counts[g]):
+            low, high = sines[2 * i], sines[2 * i + 1]
+            bvn += weights[g, i] * (
+                math.exp((low * hk - hs) / (1 - low * low))
+                + math.exp((high * hk - hs) / (1 - high * high))
+            )
+        return min(max(bvn * asr / (4 * math.pi) + _normal_sf(h) * _normal_sf(k), 0.0), 1.0)
+    if r < 0:
+        k, hk = -k, -hk
+    if abs(r) < 1:
+        squared = (1 - r) * (1 + r)
+        a, bs = math.sqrt(squared), (h - k) ** 2
+        c, d = (4 - hk) / 8, (12 - hk) / 16
+        asr = -(bs / squared + hk) / 2
+        if asr > -100:
+            bvn = (
+                a
+                * math.exp(asr)
+                * (1 - c * (bs - squared) * (1 - d * bs / 5) / 3 + c * d * squared * squared / 5)
+            )
+        if hk > -100:
+            b = math.sqrt(bs)
+            singular = math.exp(-hk / 2) * math.sqrt(2 * math.pi) * _normal_sf(b / a)
+            bvn -= singular * b * (1 - c * bs * (1 - d * bs / 5) / 3)
+        a /= 2
+        for i in range(counts[g]):
+            for sign in (-1.0, 1.0):
+                xs = (a + a * sign * nodes[g, i]) ** 2
+                rs = math.sqrt(1 - xs)
+                asr = -(bs / xs + hk) / 2
+                if asr > -100:
+                    inner = math.exp(-hk * (1 - rs) / (2 * (1 + rs))) / rs
+                    bvn += (
+                        a * weights[g, i] * math.exp(asr) * (inner - (1 + c * xs * (1 + d * xs)))
+                    )
+        bvn = -bvn / (2 * math.pi)
+    if r > 0:
+        bvn += _normal_sf(max(h, k))
+    elif h >= k:
+        bvn = -bvn
+    else:
+        gap = _normal_sf(-k) - _normal_sf(-h) if h < 0 else _normal_sf(h) - _normal_sf(k)
+        bvn = gap - bvn
+    return min(max(bvn, 0.0), 1.0)
+
+
+@numba.njit(cache=True, parallel=True)
+def _copula_moments(
+    n,
+    ranks,
+    a_values,
+    b_values,
+    first_column,
+    open_a,
+    open_b,
+    sure_a,
+    sure_b,
+    below_a,
+    below_b,
+    probit_a,
+    probit_b,
+    weight_a,
+    weight_b,
+    pair_a,
+    pair_b,
+    nodes,
+    weights,
+    counts,
+):  # pragma: no cover - compiled
+    """At each rank ``k`` of ``ranks``, ``sum w_a w_b L_k(a, b)`` over its open block and
+    ``sum_i L_k(a_i, b_i)`` over the positives, ``L`` the Gaussian copula of the two exact
+    marginals (normal quantiles ``probit``) with the multinomial correlation
+    ``(c/n - p_a p_b) / sqrt(p_a q_a p_b q_b)``.
+
+    The overlaps ``c = |A_a & B_b|`` are counted on the way, never stored for the whole grid:
+    negative ``t`` (classifier-1 order) is in ``A_a`` iff ``t < a`` and in ``B_{b_j}`` iff
+    ``j >= first_column[t]``, so walking down the block's rows adds each negative once to a
+    histogram over the block's columns, and a row's overlaps are its running sum. ``O(n)`` per
+    rank plus one bivariate normal CDF per open pair."""
+    totals, diagonals = np.zeros(ranks.size), np.zeros(ranks.size)
+    for slot in numba.prange(ranks.size):  # ranks are independent: the same sums on any thread
+        k = ranks[slot]
+        open_rows, open_cols = np.flatnonzero(open_a[k]), np.flatnonzero(open_b[k])
+        if open_rows.size and open_cols.size:
+            ia0, ib0 = open_rows[0], open_cols[0]
+            rows, width = open_rows[-1] + 1 - ia0, open_cols[-1] + 1 - ib0
+        else:
+            ia0 = ib0 = rows = width = 0
+        block, sines = np.empty((rows, width)), np.empty(20)
+        spread_b = np.empty(width)
+        for j in range(width):
+            pb = b_values[ib0 + j] / n
+            spread_b[j] = math.sqrt(pb * (1 - pb))
+        histogram = np.zeros(width, dtype=np.int64)
+        common, t, total = 0, 0, 0.0
+        for i in range(rows):
+            a = a_values[ia0 + i]
+            while t < a:
+                column = first_column[t] - ib0
+                if column <= 0:
+                    common += 1  # in B_b for every column of the block
+                elif column < width:
+                    histogram[column] += 1
+                t += 1
+            pa = a / n
+            spread_a, h = math.sqrt(pa * (1 - pa)), probit_a[k, ia0 + i]
+            overlap, row_sum = common, 0.0
+            for j in range(width):
+                overlap += histogram[j]
+                pb = b_values[ib0 + j] / n
+                rho = (overlap / n - pa * pb) / (spread_a * spread_b[j])
+                rho = min(max(rho, -1.0), 1.0)
+                value = _bivariate_normal_cdf(
+                    h, probit_b[k, ib0 + j], rho, nodes, weights, counts, sines
+                )
+                block[i, j] = value
+                row_sum += weight_b[ib0 + j] * value
+            total += weight_a[ia0 + i] * row_sum
+        totals[slot] = total
+        diagonal = 0.0
+        for p in range(pair_a.size):
+            ia, ib = pair_a[p], pair_b[p]
+            if open_a[k, ia] and open_b[k, ib]:
+                diagonal += block[ia - ia0, ib - ib0]
+            elif sure_a[k, ia]:
+                diagonal += below_b[k, ib]
+            elif sure_b[k, ib]:
+                diagonal += below_a[k, ia]
+        diagonals[slot] = diagonal
+    return totals, diagonals
 
 
 #: Pairs of threshold values evaluated at once by :meth:`JointThresholdLaw.moments`.
@@ -461,51 +658,50 @@ _PAIR_BLOCK = 1 << 21
 
 class JointThresholdLaw:
     """``L_k(a, b) = Pr{N_A <= u_k, N_B <= u_k}`` at the ranks ``u_k = r_k - 1`` for the value
-    grid ``a_values x b_values`` (sorted integers) with overlaps
-    ``overlap[i, j] = |A_{a_i} & B_{b_j}|``.
+    grid ``a_values x b_values`` (sorted integers); ``order1_rank2[t]`` is the classifier-2 rank
+    (0-based) of the ``t``-th best negative of classifier 1, which gives the overlaps
+    ``|A_a & B_b|`` (:func:`overlaps`).
 
     ``exact=True``: :func:`lancaster_below` for every pair. Otherwise (the hybrid): exact
     tables where ``u`` or ``n - 1 - u`` is below ``small`` (complement sets turn the upper end
-    into small counts), the Gaussian copula of :func:`_copula_below` in between; the tables are
-    built once, for the part of the grid where the marginals are not negligible, and serve every
-    rank.
+    into small counts), built once for the part of the grid where the marginals are not
+    negligible; in between, the Gaussian copula of :func:`_copula_moments`, which counts the
+    overlaps of each rank's block as it goes (the whole grid of overlaps has ``O(n^2)``
+    entries at large ``n``).
 
     Where a marginal is negligible (within ``1e-15`` of 0 or 1) no joint law is needed:
     ``L = 0`` if either is ~0, the other marginal if one is ~1; the pairs with both marginals
     *open* form, at each rank, a block of the grid.
     """
 
-    def __init__(self, n: int, a_values, b_values, overlap, ranks, *, exact: bool, small: int = 0):
+    def __init__(
+        self, n: int, a_values, b_values, order1_rank2, ranks, *, exact: bool, small: int = 0
+    ):
         # with small = ceil(n/2) the two tables already cover every rank
         self.n, self.small, self.exact = n, min(small, -(-n // 2)), exact
-        self.a, self.b, self.c = a_values, b_values, overlap
+        self.a, self.b, self.order1_rank2 = a_values, b_values, order1_rank2
         self.u = np.asarray(ranks, dtype=np.int64) - 1
         self._marginals(n, a_values, b_values)
         if exact:
+            self.c = overlaps(order1_rank2, a_values, b_values)
             # one matrix of rows for both classifiers, so that the kernel reads rows by index
             counts, self.count_index = np.unique(self.u, return_inverse=True)
             self.store = _krawtchouk_store(n, counts)
             self.store.fill(np.concatenate([a_values, b_values]))
         else:
-            self._tables(n, a_values, b_values, overlap)
+            self._tables(n, a_values, b_values)
 
-    def _tables(self, n: int, a_values, b_values, overlap) -> None:
+    def _tables(self, n: int, a_values, b_values) -> None:
         # looser than the test for an open marginal, so that every pair found open has a
         # table entry despite rounding
         u_low, keep = [self.small - 1], _NEGLIGIBLE * 1e-3
         keep_a = _binomial_below(n, u_low, a_values)[0][0] > keep
         keep_b = _binomial_below(n, u_low, b_values)[0][0] > keep
-        self.low = self._table(keep_a, keep_b, a_values, b_values, overlap)
+        self.low = self._table(keep_a, keep_b, complement=False)
         # Pr{N_A > u, N_B > u} = Pr{N_A' <= n - 1 - u, N_B' <= n - 1 - u} for the complements
         keep_a = _binomial_below(n, u_low, n - a_values)[0][0] > keep
         keep_b = _binomial_below(n, u_low, n - b_values)[0][0] > keep
-        self.high = self._table(
-            keep_a,
-            keep_b,
-            n - a_values,
-            n - b_values,
-            n - a_values[:, None] - b_values[None, :] + overlap,
-        )
+        self.high = self._table(keep_a, keep_b, complement=True)
 
     def _marginals(self, n: int, a_values, b_values) -> None:
         self.below_a, self.probit_a = _binomial_below(n, self.u, a_values)
@@ -515,18 +711,20 @@ class JointThresholdLaw:
         self.open_a = ~self.sure_a & (self.below_a > _NEGLIGIBLE)
         self.open_b = ~self.sure_b & (self.below_b > _NEGLIGIBLE)
 
-    def _table(self, keep_a, keep_b, a, b, c):
+    def _table(self, keep_a, keep_b, *, complement: bool):
         rows, cols = np.flatnonzero(keep_a), np.flatnonzero(keep_b)
         index_a = np.full(keep_a.size, -1)
         index_b = np.full(keep_b.size, -1)
         index_a[rows], index_b[cols] = np.arange(rows.size), np.arange(cols.size)
-        grid = small_count_table(
-            self.n, a[rows][:, None], b[cols][None, :], c[np.ix_(rows, cols)], self.small
-        )
-        return index_a, index_b, grid
+        a, b = self.a[rows][:, None], self.b[cols][None, :]
+        c = overlaps(self.order1_rank2, self.a[rows], self.b[cols])
+        if complement:
+            a, b, c = self.n - a, self.n - b, self.n - a - b + c
+        return index_a, index_b, small_count_table(self.n, a, b, c, self.small)
 
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-        """``L_k(a_ia, b_ib)`` elementwise, for pairs with both marginals open."""
+        """``L_k(a_ia, b_ib)`` elementwise, for pairs with both marginals open (the hybrid:
+        at the ranks of its tables only, :meth:`_table_ranks`)."""
         n, u = self.n, self.u[k]
         if self.exact:
             return self._lancaster(k, ia, ib)
@@ -539,12 +737,11 @@ class JointThresholdLaw:
         both_above = grid[index_a[ia[high]], index_b[ib[high]], n - 1 - u[high]]
         kh, ah, bh = k[high], ia[high], ib[high]
         out[high] = np.clip(self.below_a[kh, ah] + self.below_b[kh, bh] - 1 + both_above, 0, 1)
-        mid = ~low & ~high
-        km, am, bm = k[mid], ia[mid], ib[mid]
-        out[mid] = _copula_below(
-            n, self.probit_a[km, am], self.probit_b[km, bm], self.a[am], self.b[bm], self.c[am, bm]
-        )
         return out
+
+    def _table_ranks(self) -> np.ndarray:
+        """The hybrid's ranks read from its exact tables (the others use the copula)."""
+        return np.flatnonzero((self.u < self.small) | (self.n - 1 - self.u < self.small))
 
     def _lancaster(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
         a, b, j = self.a[ia], self.b[ib], self.count_index[k]
@@ -575,21 +772,19 @@ class JointThresholdLaw:
         ib = list_b[start_b[which] + local % np.maximum(count_b[which], 1)]
         return ranks[which], ia, ib, offset, count_b
 
-    def _rank_groups(self) -> list[np.ndarray]:
-        sizes = self.open_a.sum(axis=1) * self.open_b.sum(axis=1)
+    def _rank_groups(self, ranks: np.ndarray) -> list[np.ndarray]:
+        sizes = self.open_a[ranks].sum(axis=1) * self.open_b[ranks].sum(axis=1)
         group = np.cumsum(sizes) // _PAIR_BLOCK
-        return [np.flatnonzero(group == g) for g in np.unique(group)]
+        return [ranks[group == g] for g in np.unique(group)]
 
     def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
         """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``."""
         below_a, below_b, sure_a, sure_b = self.below_a, self.below_b, self.sure_a, self.sure_b
+        weight_a, weight_b = (np.asarray(w, dtype=float) for w in (weight_a, weight_b))
         product = (sure_a @ weight_a) * (below_b @ weight_b) + (
             (below_a * self.open_a) @ weight_a
         ) * (sure_b @ weight_b)
         pa, pb = pairs
-        diagonal = np.where(
-            sure_a[:, pa], below_b[:, pb], np.where(sure_b[:, pb], below_a[:, pa], 0.0)
-        )
         if self.exact:
             open_sum, open_diagonal = _lancaster_moments(
                 self.n,
@@ -601,28 +796,71 @@ class JointThresholdLaw:
                 self.open_b,
                 below_a,
                 below_b,
-                np.asarray(weight_a, dtype=float),
-                np.asarray(weight_b, dtype=float),
+                weight_a,
+                weight_b,
                 self.store.rows,
                 self.store.where,
                 pa,
                 pb,
             )
-            diagonal = np.where(np.isnan(open_diagonal), diagonal, open_diagonal)
+            diagonal = np.where(
+                np.isnan(open_diagonal), self._diagonal(slice(None), pa, pb), open_diagonal
+            )
             return product + open_sum, diagonal.mean(axis=1)
+        means = np.empty(self.u.size)
+        tables = self._table_ranks()
+        copula = np.setdiff1d(np.arange(self.u.size), tables)
+        if copula.size:
+            first_column = np.searchsorted(self.b, self.order1_rank2, side="right")
+            totals, diagonal_sums = _copula_moments(
+                self.n,
+                copula,
+                self.a,
+                self.b,
+                first_column,
+                self.open_a,
+                self.open_b,
+                sure_a,
+                sure_b,
+                below_a,
+                below_b,
+                self.probit_a,
+                self.probit_b,
+                weight_a,
+                weight_b,
+                pa,
+                pb,
+                _GL_NODES,
+                _GL_WEIGHTS,
+                _GL_COUNTS,
+            )
+            product[copula] += totals
+            means[copula] = diagonal_sums / pa.size
+        diagonal = self._diagonal(tables, pa, pb)
         # a pair open in both is a cell of its rank's block: row = rank among the open a's
         row = np.cumsum(self.open_a, axis=1) - 1
         col = np.cumsum(self.open_b, axis=1) - 1
-        for ranks in self._rank_groups():
+        for ranks in self._rank_groups(tables):
             k, ia, ib, offset, width = self._open_blocks(ranks)
             value = self.values(k, ia, ib)
             product[ranks] += np.bincount(
-                k - ranks[0], weight_a[ia] * weight_b[ib] * value, minlength=ranks.size
-            )[ranks - ranks[0]]
+                np.searchsorted(ranks, k),
+                weight_a[ia] * weight_b[ib] * value,
+                minlength=ranks.size,
+            )
             kk, ii = np.nonzero(self.open_a[ranks][:, pa] & self.open_b[ranks][:, pb])
             flat = offset[kk] + row[ranks[kk], pa[ii]] * width[kk] + col[ranks[kk], pb[ii]]
-            diagonal[ranks[kk], ii] = value[flat]
-        return product, diagonal.mean(axis=1)
+            diagonal[np.searchsorted(tables, ranks[kk]), ii] = value[flat]
+        means[tables] = diagonal.mean(axis=1)
+        return product, means
+
+    def _diagonal(self, ranks, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        """``L_k(a_i, b_i)`` at ``ranks`` for each positive's pair where a marginal is not
+        open: the other marginal if one is sure (~1), else 0 (the open pairs are filled in)."""
+        sure_a, sure_b = self.sure_a[ranks][:, pa], self.sure_b[ranks][:, pb]
+        return np.where(
+            sure_a, self.below_b[ranks][:, pb], np.where(sure_b, self.below_a[ranks][:, pa], 0.0)
+        )
 
     def grid(self, k: int) -> np.ndarray:
         """``L_k`` on the whole value grid."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
-from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw, overlaps
+from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw
 from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
 from rocsim.core.results import Result, clip_bounds
@@ -155,7 +155,8 @@ def vertical_difference(
     - ``hybrid``: exact small-count tables (:func:`rocsim.core.joint_thresholds.
       small_count_table`) wherever ``r - 1 < s`` or ``n- - r < s``, and between them the exact
       binomial marginals joined by a Gaussian copula with the multinomial correlation of
-      ``(N_A, N_B)``, one bivariate normal CDF (Owen's T) per pair: ``O(h w^2)``. The mean is
+      ``(N_A, N_B)``, one bivariate normal CDF (Genz 2004, compiled, on both cores) per pair:
+      ``O(h w^2)``, the overlaps counted per rank on the way (``O(n-)`` memory). The mean is
       exact; the copula misses the lattice dependence of the two counts, so the variance is
       approximate (its error against the exact algorithm is measured by
       ``benchmarks/bench_paired.py``). Exact when ``n- <= 2 s``.
@@ -219,7 +220,7 @@ def vertical_difference(
         n_neg,
         a_values,
         b_values,
-        overlaps(rank2[order1], a_values, b_values),
+        rank2[order1],
         threshold_rank,
         exact=algorithm == "exact",
         small=SMALL_COUNT,
@@ -366,9 +367,7 @@ def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndar
     ``g`` is constant on the block, so the sum is exact.
     """
     grid = np.arange(n_neg + 1)
-    joint = JointThresholdLaw(
-        n_neg, grid, grid, overlaps(order1_rank2, grid, grid), ranks, exact=True
-    )
+    joint = JointThresholdLaw(n_neg, grid, grid, order1_rank2, ranks, exact=True)
     # positives reaching s1_(k) and s2_(j): a_i <= k - 1 and b_i <= j - 1
     reach = np.zeros((n_neg + 1, n_neg + 1))
     np.add.at(reach, (a_i, b_i), 1.0)
