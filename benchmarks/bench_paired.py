@@ -2,7 +2,7 @@
 and the reproduction of figures 4.5 and 4.9. Writes ``benchmarks/results_paired.md``.
 
 - time per data set of :func:`rocsim.vertical_difference` (``exact``, ``hybrid`` and what
-  ``auto`` picks) at n = 10^2 .. 10^4 per class, against one vectorised Monte Carlo bootstrap
+  ``auto`` picks) at n = 10^2 .. 10^5 per class, against one vectorised Monte Carlo bootstrap
   (B = 2000) of the same data, and the fitted growth exponents (slope of log time against
   log n), beside the O(n^4) per FPR of the thesis's Algorithm 4.4;
 - the error of the hybrid against the exact algorithm (every FPR of the grid), and of both
@@ -24,7 +24,7 @@ import rocsim
 from rocsim.core.paired_vertical import EXACT_LIMIT
 
 FIGURES = ["fig4_5", "fig4_9"]
-SIZES = [100, 200, 500, 1000, 10_000]
+SIZES = [100, 200, 500, 1000, 10_000, 100_000]
 EXACT_UP_TO = 1000  # the exact algorithm is timed up to here (its cost grows like n^2 or more)
 
 
