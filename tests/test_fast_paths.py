@@ -5,22 +5,28 @@ is checked here against the plain computation it replaces: the compiled monotone
 one-sort ROC counts, the cumulative-histogram joint counts, the normal survival function
 without scipy's checks, the pmf computed where it is used, the exact cost coverage that skips
 cells of probability 0, the exact threshold coverage computed in parts, the kernel estimates
-sharing one transform, the vectorised ``math.isclose`` of the claims, and the runner's outcomes
-shared between studies and replication counts.
+sharing one transform (and two samples' estimates sharing the calls), the vectorised
+``math.isclose`` of the claims, the runner's outcomes shared between studies and replication
+counts, Boost's binomial pmf without scipy.stats' checks, the vertical law's one count of
+the data and its weights' layout computed once, the radix sort of large samples and the
+merge of their counts, and the runner's malloc thresholds (where arrays are stored, not
+what they hold).
 """
 
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import signal, special, stats
 
-from rocsim.core import cost, counting, coverage, kernel
+from rocsim.core import cost, counting, coverage, kernel, threshold, vertical
 from rocsim.core.cost import cost_interval_from_counts, cost_target
-from rocsim.core.counting import count_at_or_above, decision_counts, roc_counts
+from rocsim.core.counting import count_above, count_at_or_above, decision_counts, roc_counts
 from rocsim.sim import runner
 from rocsim.sim.claims import _numeric_isin
 from rocsim.sim.conditions import Condition
@@ -100,6 +106,35 @@ def test_decision_counts_are_brute_force(chain):
         brute = ((s1[:, None] >= t1) & (s2[:, None] >= t2)).sum(axis=0)
         np.testing.assert_array_equal(both, brute)
         assert both.dtype == np.int64 and both.shape == (h,)
+
+
+def test_radix_sorted_scores_are_numpys():
+    """Bit for bit np.sort, but for the order of -0.0 and 0.0 (equal to every threshold:
+    the counts are the same); many ascending thresholds merged with the sorted scores count
+    as bisection does."""
+    rng = np.random.default_rng(12)
+    size = counting._RADIX_MIN
+    cases = [
+        rng.normal(-5, 3, size),
+        rng.normal(0, 1e-300, size + 1),
+        rng.integers(-3, 4, 3 * size).astype(float),  # ties, and 0.0 only
+        np.round(rng.normal(0, 0.01, 2 * size), 2),  # -0.0 and 0.0 mixed
+        np.concatenate([rng.exponential(1, size), [np.inf, -np.inf, 5e-324, -5e-324, 1e308]]),
+        np.full(size, 2.5),
+        rng.normal(0, 1, 20000)[::2],  # not contiguous
+    ]
+    for scores in cases:
+        got, want = counting.sorted_scores(scores), np.sort(scores)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        zero = want == 0
+        assert got[~zero].tobytes() == want[~zero].tobytes()
+        assert np.all(np.diff(np.signbit(got[zero]).astype(int)) <= 0)  # -0.0 first
+        # as many thresholds as count_at_or_above needs to sort the scores
+        extra = [0.0, -0.0, np.inf, -np.inf]
+        thresholds = np.concatenate([rng.choice(scores, scores.size // 4), extra])
+        for ordered in (thresholds, np.sort(thresholds)):  # bisected, merged
+            brute = (scores[:, None] >= ordered).sum(axis=0)
+            np.testing.assert_array_equal(count_at_or_above(scores, ordered), brute)
 
 
 def test_bucket_ranks_are_searchsorted():
@@ -261,6 +296,92 @@ def test_kernel_estimates_share_one_transform():
             assert got.tobytes() == want.tobytes()
 
 
+def test_kernel_estimates_of_two_samples_are_each_alone():
+    """Both classes' estimates in one batch of transforms: each is its own convolutions."""
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        samples = [rng.normal(rng.uniform(-2, 2), rng.uniform(0.2, 3), 50 + k) for k in (0, 900)]
+        low = min(x.min() for x in samples)
+        grid = np.linspace(low - 3, max(x.max() for x in samples) + 3, kernel.GRID_SIZE)
+        hs = [float(h) for h in rng.uniform(0.05, 1.0, 2)]
+        for x, h, pair in zip(samples, hs, kernel._binned_estimates(samples, hs, grid)):
+            for got, want in zip(pair, _binned_reference(x, h, grid)):
+                assert got.tobytes() == want.tobytes()
+
+
+def test_binomial_pmf_is_scipys():
+    rng = np.random.default_rng(10)
+    for trials in (1, 2, 9, 250, 5000):
+        x = np.concatenate([[0, trials], rng.integers(0, trials + 1, 300)])
+        p = np.concatenate([[0.0, 1.0], rng.random(298), [1e-12, 1 - 1e-12]])
+        for probability in (p, 0.3, 1.0):
+            want = stats.binom.pmf(x, trials, probability)
+            assert threshold.binomial_pmf(x, trials, probability).tobytes() == want.tobytes()
+        n_pos, n_neg = trials, int(rng.integers(1, 50))
+        k, prob = threshold.class_count_law(n_pos, n_neg)
+        want = stats.binom.pmf(k, n_pos + n_neg, n_pos / (n_pos + n_neg))
+        assert prob.tobytes() == (want / want.sum()).tobytes()
+
+
+def _vertical_moments_reference(pos, neg_desc, r, m_neg, m_pos, a, side):
+    """vertical._moments as first written: counts at the band's thresholds, the weights
+    normalised and the rows' least and largest q (where w > 0) found for every data set."""
+    ranks = vertical.threshold_ranks(np.asarray(r), side)
+    weights = vertical.rank_weights(neg_desc.size, m_neg, tuple(ranks.tolist()))
+    count = count_at_or_above if side == "lower" else count_above
+    q = (count(pos, neg_desc[::-1])[::-1] / pos.size)[weights.index]
+    w = weights.weights / weights.weights.sum(axis=1, keepdims=True)
+    if a:
+        q, m_pos = (q * m_pos + a) / (m_pos + 2 * a), m_pos + 2 * a
+    ref = np.take_along_axis(q, np.argmax(w, axis=1)[:, None], axis=1)
+    deviation = q - ref
+    shift = np.einsum("ij,ij->i", w, deviation)
+    between = np.einsum("ij,ij->i", w, np.square(deviation - shift[:, None]))
+    within = np.einsum("ij,ij->i", w, q * (1 - q)) / m_pos
+    lowest = np.min(q, axis=1, where=w > 0, initial=np.inf)
+    highest = np.max(q, axis=1, where=w > 0, initial=-np.inf)
+    return np.clip(ref[:, 0] + shift, lowest, highest), within + between
+
+
+@pytest.mark.parametrize("side", vertical.SIDES)
+def test_vertical_law_counts_the_data_once(side, monkeypatch):
+    """The data's TPR looked up in the one count of the positives at every negative, the
+    weights normalised (and their rows' layout found) once per band: the same law, and under
+    the full bootstrap the same moments for every class count (one count shared by all)."""
+    rng = np.random.default_rng(11)
+    moments = vertical._moments
+    data = {}
+
+    def checked(rates, r, m_neg, m_pos, pseudo_count=0.0, side="lower"):
+        got = moments(rates, r, m_neg, m_pos, pseudo_count, side)
+        want = _vertical_moments_reference(*data["scores"], r, m_neg, m_pos, pseudo_count, side)
+        assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+        data["calls"] += 1
+        return got
+
+    monkeypatch.setattr(vertical, "_moments", checked)
+    for trial in range(240):
+        pos, neg = _scores(rng, trial % 5)
+        if neg.size < 2:
+            continue
+        r = np.unique(rng.integers(1, neg.size, 12))
+        neg_desc = np.sort(neg)[::-1]
+        data.update(scores=(pos, neg_desc), calls=0)
+        law = vertical.vertical_distribution(pos, neg, r, side=side)
+        tpr = vertical.empirical_tpr(pos, neg_desc, r, side)
+        mean, var = _vertical_moments_reference(pos, neg_desc, r, neg.size, pos.size, 0, side)
+        for got, want in ((law.tpr, tpr), (law.mean, mean), (law.var, var)):
+            assert got.tobytes() == want.tobytes()
+        agresti = law.ci(0.9, "agresti", pseudo_count=2.0)
+        mean, var = _vertical_moments_reference(pos, neg_desc, r, neg.size, pos.size, 2.0, side)
+        assert agresti.mean.tobytes() == mean.tobytes()
+        assert agresti.var.tobytes() == var.tobytes()
+        if pos.size + neg.size <= 80:
+            data["calls"] = 0
+            vertical.vertical_distribution(pos, neg, r, bootstrap="full", side=side)
+            assert data["calls"] > 1
+
+
 def test_numeric_isin_is_math_isclose():
     rng = np.random.default_rng(7)
     column = pd.Series(
@@ -301,6 +422,42 @@ def test_studies_share_outcomes_and_replications(small_study, tmp_path, monkeypa
     )
     assert _bytes(longer) == _bytes(fresh)
     assert blocks and min(start for start, _ in blocks) == 40  # only replications 40..69 ran
+
+
+_KEPT_MEMORY_SCRIPT = """
+import hashlib, sys
+import numpy as np
+from rocsim.core.kernel import kernel_roc_ci
+from rocsim.core.coverage import threshold_exact_coverage
+from rocsim.sim.runner import keep_freed_memory
+if sys.argv[1] == "keep":
+    keep_freed_memory()
+rng = np.random.default_rng(13)
+digest = hashlib.sha256()
+for n in (100, 3000):
+    pos, neg = rng.normal(1, 2, n), rng.normal(0, 1, n)
+    for _ in range(3):
+        digest.update(np.concatenate(list(kernel_roc_ci(pos, neg, [0.1, 0.5, 0.9]))).tobytes())
+c = threshold_exact_coverage([0.3, 0.8], [0.1, 0.4], 300, 300, confidence_level=0.9,
+                             method="score", sampling="full")
+digest.update(c.cover.tobytes() + c.tpr.width.tobytes())
+print(digest.hexdigest())
+"""
+
+
+def test_kept_freed_memory_changes_no_number():
+    """The runner's malloc thresholds (:func:`rocsim.sim.runner.keep_freed_memory`) move
+    arrays in memory, never their values: the same bytes in a process without them."""
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _KEPT_MEMORY_SCRIPT, mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for mode in ("keep", "default")
+    ]
+    assert runs[0] == runs[1] and len(runs[0].strip()) == 64
 
 
 def test_single_threaded_limits_every_pool():

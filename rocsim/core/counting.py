@@ -7,6 +7,9 @@ its score is ``>= t`` (:ref:`reading-ties`), so ties go to the positive side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
 import numpy as np
 
 from rocsim.core._validation import check_labels, check_thresholds, check_two_classes
@@ -38,8 +41,8 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """
     if 4 * thresholds.size > scores.size:
         # many thresholds (an ROC curve, vertical averaging): sorting the scores is cheaper
-        ordered = np.sort(scores)
-        return scores.size - np.searchsorted(ordered, thresholds, side="left")
+        ordered = sorted_scores(scores)
+        return scores.size - _count_below(ordered, thresholds)
     order = np.argsort(thresholds, kind="stable")
     ascending = thresholds[order]
     # rank[i] = number of thresholds <= scores[i]; score i reaches thresholds ascending[:rank[i]]
@@ -50,6 +53,101 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     counts = np.empty(ascending.size, dtype=np.int64)
     counts[order] = at_or_above
     return counts
+
+
+#: Fewest scores that :func:`sorted_scores` sorts by radix rather than by ``np.sort``.
+_RADIX_MIN = 2048
+
+
+def sorted_scores(scores: np.ndarray) -> np.ndarray:
+    """``np.sort(scores)`` of scores without NaN, but for the order of ``-0.0`` and ``0.0``
+    (here ``-0.0`` first; ``np.sort`` leaves them as they come): for arrays that are only
+    compared with thresholds (``-0.0 == 0.0``), the same counts.
+
+    Large arrays are sorted by a compiled radix sort on the bits of the floats, two to three
+    times as fast as ``np.sort`` at 10 000 scores (a simulation sorts each class of every
+    test set); small ones by ``np.sort``.
+
+    Examples
+    --------
+    >>> sorted_scores(np.array([0.5, -1.0, 2.0])).tolist()
+    [-1.0, 0.5, 2.0]
+    """
+    if scores.size < _RADIX_MIN:
+        return np.sort(scores)
+    return _compiled(_radix_sort)(np.ascontiguousarray(scores, dtype=np.float64))
+
+
+def _count_below(ordered: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(ordered, thresholds, side="left")``: how many of the sorted scores
+    are below each threshold. Many ascending thresholds (every negative of a large sample,
+    vertical averaging) are merged with the scores in one pass instead of bisected one by
+    one: the same integers."""
+    if thresholds.size < _RADIX_MIN or not np.all(thresholds[:-1] <= thresholds[1:]):
+        return np.searchsorted(ordered, thresholds, side="left")
+    as_float = (np.ascontiguousarray(a, dtype=np.float64) for a in (ordered, thresholds))
+    return _compiled(_merge_below)(*as_float)
+
+
+@cache
+def _compiled(function: Callable) -> Callable:
+    """``function`` compiled by numba (imported only when a large array needs it)."""
+    import numba
+
+    return numba.njit(cache=True)(function)
+
+
+def _merge_below(ordered: np.ndarray, ascending: np.ndarray) -> np.ndarray:
+    """For sorted ``ordered`` and ascending ``ascending`` (no NaN): ``below[j]``, the count
+    of ``ordered`` strictly below ``ascending[j]``, by one merge of the two."""
+    below = np.empty(ascending.size, dtype=np.int64)
+    i = 0
+    for j in range(ascending.size):
+        while i < ordered.size and ordered[i] < ascending[j]:
+            i += 1
+        below[j] = i
+    return below
+
+
+#: Bits per pass of :func:`_radix_sort` (six passes cover the 64 bits of a float).
+_RADIX_BITS = 11
+
+
+def _radix_sort(x: np.ndarray) -> np.ndarray:
+    """Least-significant-digit radix sort of float64 ``x`` (no NaN) by their bits, mapped to
+    unsigned integers that order as the floats do (negatives: every bit flipped; others: the
+    sign bit set). A pass whose digit all keys share is skipped."""
+    n = x.size
+    top = np.uint64(1) << np.uint64(63)
+    bits = x.view(np.uint64)
+    keys = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        keys[i] = ~bits[i] if bits[i] & top else bits[i] | top
+    size = 1 << _RADIX_BITS
+    mask = np.uint64(size - 1)
+    passes = (64 + _RADIX_BITS - 1) // _RADIX_BITS
+    counts = np.zeros((passes, size), dtype=np.int64)
+    for i in range(n):
+        for d in range(passes):
+            counts[d, (keys[i] >> np.uint64(_RADIX_BITS * d)) & mask] += 1
+    source, target = keys, np.empty_like(keys)
+    for d in range(passes):
+        shift = np.uint64(_RADIX_BITS * d)
+        count = counts[d]
+        if count[(source[0] >> shift) & mask] == n:
+            continue  # every key has this digit: the order stays
+        total = 0
+        for b in range(size):
+            total, count[b] = total + count[b], total
+        for i in range(n):
+            b = (source[i] >> shift) & mask
+            target[count[b]] = source[i]
+            count[b] += 1
+        source, target = target, source
+    out = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        out[i] = source[i] & ~top if source[i] & top else ~source[i]
+    return out.view(np.float64)
 
 
 #: Fewest scores for which :func:`_ranks` looks them up by buckets rather than by bisection,

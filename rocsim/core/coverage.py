@@ -37,6 +37,7 @@ from rocsim.core.results import Result
 from rocsim.core.threshold import (
     BOOTSTRAP_SCHEMES,
     SAMPLING_SCHEMES,
+    binomial_pmf,
     effective_sizes,
     rate_intervals,
 )
@@ -126,7 +127,7 @@ def binomial_support(trials: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
     x = np.minimum(x, trials)
     # the pmf where it is used only (the same values: it is computed entry by entry)
     pmf = np.zeros(x.shape)
-    pmf[inside] = stats.binom.pmf(x[inside], trials, np.broadcast_to(p[:, None], x.shape)[inside])
+    pmf[inside] = binomial_pmf(x[inside], trials, np.broadcast_to(p[:, None], x.shape)[inside])
     return x, pmf
 
 
@@ -297,7 +298,7 @@ def _check_sizes(n_pos, n_neg) -> None:
 def _full_sampling_class_sizes(n_pos: int, n_neg: int):
     n = n_pos + n_neg
     k = np.arange(1, n)
-    prob = stats.binom.pmf(k, n, n_pos / n)
+    prob = binomial_pmf(k, n, n_pos / n)
     prob /= prob.sum()
     keep = prob > TAIL_MASS
     return [(int(kk), int(n - kk)) for kk in k[keep]], prob[keep]

@@ -40,6 +40,20 @@ BOOTSTRAP_SCHEMES = ("stratified", "full")
 SAMPLING_SCHEMES = ("stratified", "full")
 
 
+try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
+    from scipy.special._ufuncs import _binom_pmf as boost_binomial_pmf
+except ImportError:  # pragma: no cover - a private name, may move in a later scipy
+    boost_binomial_pmf = stats.binom.pmf
+
+
+def binomial_pmf(x, trials: int, p):
+    """``scipy.stats.binom.pmf(x, trials, p)`` for counts ``0 <= x <= trials`` and
+    ``0 <= p <= 1``, without its argument checks and broadcasting: on valid arguments it
+    returns Boost's pmf clipped to [0, 1], so this returns the same values (an exact
+    coverage evaluates millions of them, a table per class size and grid point)."""
+    return np.clip(boost_binomial_pmf(x, trials, p), 0.0, 1.0)
+
+
 @lru_cache(maxsize=256)
 def class_count_law(n_pos: int, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     """Law of the positive count ``N+`` of a full-bootstrap resample.
@@ -55,7 +69,7 @@ def class_count_law(n_pos: int, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     """
     n = n_pos + n_neg
     k = np.arange(1, n)
-    prob = stats.binom.pmf(k, n, n_pos / n)
+    prob = binomial_pmf(k, n, n_pos / n)
     return k, prob / prob.sum()
 
 

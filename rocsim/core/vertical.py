@@ -37,11 +37,11 @@ from rocsim.core._validation import (
     check_rates,
     check_two_classes,
 )
-from rocsim.core.counting import count_above, count_at_or_above
+from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
 from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.results import Result, clip_bounds
-from rocsim.core.threshold import BOOTSTRAP_SCHEMES, class_count_law
+from rocsim.core.threshold import BOOTSTRAP_SCHEMES, boost_binomial_pmf, class_count_law
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17
@@ -64,6 +64,40 @@ class RankWeights:
         """0-based rank of every band entry (clipped to the last negative past a band's end)."""
         width = self.weights.shape[1]
         return np.minimum(self.start[:, None] + np.arange(width)[None, :], self.n_neg) - 1
+
+    @cached_property
+    def normalised(self) -> np.ndarray:
+        """The weights with each row scaled to sum to 1 (the mixture weights ``w`` of
+        :func:`_moments`), computed once for every data set sharing the band (read-only:
+        every law of those data sets holds this array)."""
+        w = self.weights / self.weights.sum(axis=1, keepdims=True)
+        w.flags.writeable = False
+        return w
+
+    @cached_property
+    def layout(self) -> _RowLayout:
+        """The :class:`_RowLayout` of :attr:`normalised`, shared like it."""
+        return _RowLayout.of(self.normalised)
+
+
+@dataclass(frozen=True)
+class _RowLayout:
+    """Where each row of mixture weights ``w`` has its heaviest entry and its first and last
+    positive ones: what :func:`_mixture_moments` reads of ``w`` besides the values, the same
+    for every data set of a simulation (the weights depend on the class sizes only)."""
+
+    heaviest: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+
+    @classmethod
+    def of(cls, w: np.ndarray) -> _RowLayout:
+        """The layout of ``w`` (rows with at least one positive weight)."""
+        present = w > 0
+        width = w.shape[1]
+        first = np.argmax(present, axis=1)
+        last = width - 1 - np.argmax(present[:, ::-1], axis=1)
+        return cls(np.argmax(w, axis=1)[:, None], first[:, None], last[:, None])
 
 
 @lru_cache(maxsize=64)
@@ -232,12 +266,6 @@ def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     components share nearly the same window ``m+ q -+ (12 s + 40)`` and each block is
     evaluated on the union of its windows only.
     """
-    try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
-        from scipy.special._ufuncs import _binom_pmf as binom_pmf
-    except ImportError:  # pragma: no cover - a private name, may move in a later scipy
-        from scipy.stats import binom
-
-        binom_pmf = binom.pmf
     out = np.zeros((q.shape[0], m_pos + 1))
     mix = _BinomialMixture(q, w, m_pos)
     if mix.q.size == 0:
@@ -255,7 +283,7 @@ def _mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     ends = np.r_[starts[1:], count]
     first, last = np.minimum.reduceat(lo, starts), np.maximum.reduceat(hi, starts)
     for s, e, a, b in zip(starts.tolist(), ends.tolist(), first.tolist(), last.tolist()):
-        block = binom_pmf(np.arange(a, b + 1), m_pos, mix.q[s:e, None])
+        block = boost_binomial_pmf(np.arange(a, b + 1), m_pos, mix.q[s:e, None])
         out[mix.row[s], a : b + 1] += mix.w[s:e] @ block
     return out
 
@@ -820,16 +848,16 @@ def _piece_bound(t: np.ndarray, h: np.ndarray, m: int) -> np.ndarray:
     return np.where((below > 0) & (above > 0), bound, np.inf)
 
 
-def _band_rates(
-    pos: np.ndarray, neg_desc: np.ndarray, weights: RankWeights, side: str
-) -> np.ndarray:
-    """``q[i, j]``: share of positives reaching the ``(start[i] + j)``-th largest negative,
-    scoring ``>=`` it (lower side) or ``>`` it (upper side)."""
+def rates_at_ranks(pos: np.ndarray, neg_desc: np.ndarray, side: str) -> np.ndarray:
+    """``rates[c - 1]``: share of positives reaching the ``c``-th largest negative, scoring
+    ``>=`` it (lower side) or ``>`` it (upper side), for every rank ``c``; non-decreasing in
+    ``c``. One pass over the data serves the data's TPR (:func:`empirical_tpr`) and every
+    band of :func:`_moments` (the same integer counts, so the same shares, as counting at
+    each threshold apart)."""
     # the bands cover most ranks once n- is large, so count at every negative in one pass
     # (looked up in ascending order, which searchsorted walks faster)
     count = count_at_or_above if side == "lower" else count_above
-    at_rank = count(pos, neg_desc[::-1])[::-1] / pos.size
-    return at_rank[weights.index]
+    return count(pos, neg_desc[::-1])[::-1] / pos.size
 
 
 def threshold_ranks(r: np.ndarray, side: str) -> np.ndarray:
@@ -838,34 +866,47 @@ def threshold_ranks(r: np.ndarray, side: str) -> np.ndarray:
     return r if side == "lower" else r + 1
 
 
-def empirical_tpr(pos: np.ndarray, neg_desc: np.ndarray, r: np.ndarray, side: str) -> np.ndarray:
+def empirical_tpr(
+    pos: np.ndarray,
+    neg_desc: np.ndarray,
+    r: np.ndarray,
+    side: str,
+    rates: np.ndarray | None = None,
+) -> np.ndarray:
     """The data's TPR at FPR ``r / n-``: positives scoring ``>=`` the ``r``-th largest negative
-    (lower side), or ``>`` the ``(r + 1)``-th (upper side; past the last negative, all)."""
+    (lower side), or ``>`` the ``(r + 1)``-th (upper side; past the last negative, all).
+    ``rates``: the data's :func:`rates_at_ranks` on ``side``, if computed already (then
+    looked up, for ``r <= n- - 1``)."""
+    if rates is not None:
+        return rates[threshold_ranks(r, side) - 1]
     if side == "lower":
         return count_at_or_above(pos, neg_desc[r - 1]) / pos.size
     below = np.append(neg_desc, -np.inf)  # no (n- + 1)-th negative: every positive is above
     return count_above(pos, below[r]) / pos.size
 
 
-def _moments(pos, neg_desc, r, m_neg, m_pos, pseudo_count=0.0, side="lower"):
+def _moments(
+    rates: np.ndarray, r, m_neg: int, m_pos: int, pseudo_count: float = 0.0, side: str = "lower"
+):
     """Mean and variance of TPR at the FPR ranks ``r`` (eqs. 4.13-4.14), and the mixture's
     ``q`` and weights ``w`` (eq. 4.12), each row of ``w`` normalised to sum to 1.
 
+    ``rates``: the data's :func:`rates_at_ranks` on ``side`` (one per negative).
     ``side="upper"``: the threshold is the ``(r + 1)``-th largest resampled negative and a
     positive counts when it scores strictly above it; the law is the same mixture with those
     ranks and counts. ``pseudo_count``: see :func:`_mixture_moments`.
     """
     ranks = tuple(threshold_ranks(np.asarray(r), side).tolist())
-    weights = rank_weights(neg_desc.size, m_neg, ranks)
-    q = _band_rates(pos, neg_desc, weights, side)
+    weights = rank_weights(rates.size, m_neg, ranks)
+    q = rates[weights.index]
     # the band leaves out weights below WEIGHT_FLOOR (< ~1e-15 per row): renormalised, the
     # mean is a convex combination of the q and the rows of the pmf sum to 1 up to rounding
-    w = weights.weights / weights.weights.sum(axis=1, keepdims=True)
-    mean, var = _mixture_moments(q, w, m_pos, pseudo_count)
+    w = weights.normalised
+    mean, var = _mixture_moments(q, w, m_pos, pseudo_count, weights.layout)
     return mean, var, q, w
 
 
-def _mixture_moments(q, w, m_pos, pseudo_count=0.0):
+def _mixture_moments(q, w, m_pos, pseudo_count=0.0, layout: _RowLayout | None = None):
     """Mean and variance of the mixture ``sum_c w_c Bin(m+, q_c) / m+`` (eqs. 4.13-4.14).
 
     The variance is the law of total variance, a sum of non-negative terms,
@@ -875,22 +916,25 @@ def _mixture_moments(q, w, m_pos, pseudo_count=0.0):
     not ``E[TPR^2] - mean^2``, which loses every digit once the variance drops below ~1e-16
     ``mean^2`` (high FPR, where nearly every positive passes every likely threshold).
     ``pseudo_count`` ``a`` (the ``agresti`` method; stratified, ``n+ = m+``):
-    ``q -> (m+ q + a) / (m+ + 2a)`` and ``m+ -> m+ + 2a``.
+    ``q -> (m+ q + a) / (m+ + 2a)`` and ``m+ -> m+ + 2a``. Each row of ``q`` is
+    non-decreasing (:func:`rates_at_ranks` on ascending ranks), so its least and largest
+    ``q`` where ``w > 0`` are those at its first and last positive weight. ``layout``: the
+    :class:`_RowLayout` of ``w`` (of cached weights, :attr:`RankWeights.layout`).
     """
     if pseudo_count:
         q = (q * m_pos + pseudo_count) / (m_pos + 2 * pseudo_count)
         m_pos = m_pos + 2 * pseudo_count
+    layout = _RowLayout.of(w) if layout is None else layout
     # about the q of the heaviest weight: q - mean would carry the rounding of mean (1e-16
     # near 1) into every deviation, 1e-10 relative when the q differ by 1/n+ = 1e-6
-    ref = np.take_along_axis(q, np.argmax(w, axis=1)[:, None], axis=1)
+    ref = np.take_along_axis(q, layout.heaviest, axis=1)
     deviation = q - ref
     shift = np.einsum("ij,ij->i", w, deviation)
     between = np.einsum("ij,ij->i", w, np.square(deviation - shift[:, None]))
     within = np.einsum("ij,ij->i", w, q * (1 - q)) / m_pos
     # kept within the row's q (a row of equal q has that q as its mean, exactly)
-    present = w > 0
-    lowest = np.min(q, axis=1, where=present, initial=np.inf)
-    highest = np.max(q, axis=1, where=present, initial=-np.inf)
+    lowest = np.take_along_axis(q, layout.first, axis=1)[:, 0]
+    highest = np.take_along_axis(q, layout.last, axis=1)[:, 0]
     mean = np.clip(ref[:, 0] + shift, lowest, highest)
     return mean, within + between
 
@@ -987,20 +1031,24 @@ def vertical_distribution(
     check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(side, SIDES, "side")
     ranks = check_ranks(r, neg.size)
-    neg_desc = np.sort(neg)[::-1]
-    tpr = empirical_tpr(pos, neg_desc, ranks, side)
+    neg_desc = sorted_scores(neg)[::-1]  # compared with scores only: -0.0 as 0.0
+    rates = rates_at_ranks(pos, neg_desc, side)
+    tpr = empirical_tpr(pos, neg_desc, ranks, side, rates)
     fpr = ranks / neg.size
     if bootstrap == "full":
-        mean, var = _full_moments(pos, neg_desc, ranks, side)
+        mean, var = _full_moments(pos, neg_desc, ranks, side, rates)
         return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side)
-    mean, var, q, w = _moments(pos, neg_desc, ranks, neg.size, pos.size, side=side)
+    mean, var, q, w = _moments(rates, ranks, neg.size, pos.size, side=side)
     return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side, q, w)
 
 
-def _full_moments(pos, neg_desc, ranks, side: str) -> tuple[np.ndarray, np.ndarray]:
+def _full_moments(
+    pos, neg_desc, ranks, side: str, rates: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The full bootstrap's moments: a mixture over the class counts ``N+`` of the stratified
     moments, its variance by the law of total variance (no ``E[X^2] - mean^2`` cancellation,
-    as in :func:`_mixture_moments`)."""
+    as in :func:`_mixture_moments`); ``rates``: the data's :func:`rates_at_ranks`, shared by
+    every ``N+``."""
     n_pos, n_neg = pos.size, neg_desc.size
     k, prob = class_count_law(n_pos, n_neg)
     keep = prob > WEIGHT_FLOOR
@@ -1015,7 +1063,7 @@ def _full_moments(pos, neg_desc, ranks, side: str) -> tuple[np.ndarray, np.ndarr
             mu = np.full(ranks.size, q.mean())
             v = np.full(ranks.size, np.mean((q - q.mean()) ** 2 + q * (1 - q) / m_pos))
         else:
-            mu, v, _, _ = _moments(pos, neg_desc, rr, m_neg, int(m_pos), side=side)
+            mu, v, _, _ = _moments(rates, rr, m_neg, int(m_pos), side=side)
         means.append(mu)
         variances.append(v)
     weight = prob[keep] / prob[keep].sum()
