@@ -467,3 +467,14 @@ def test_single_threaded_limits_every_pool():
 
     with single_threaded():
         assert all(pool["num_threads"] == 1 for pool in threadpool_info())
+
+
+def test_single_threaded_limits_numba_and_restores_it():
+    import numba
+
+    from rocsim.sim.runner import single_threaded
+
+    before = numba.get_num_threads()
+    with single_threaded():
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before

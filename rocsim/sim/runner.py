@@ -119,18 +119,29 @@ def run_block(
 _controller: tuple[int, ThreadpoolController] | None = None
 
 
-def single_threaded():
+@contextmanager
+def single_threaded() -> Iterator[None]:
     """``threadpool_limits(limits=1)``: every BLAS/OpenMP pool of the process on one thread for
-    the ``with`` block, then as before.
+    the ``with`` block, then as before; numba's compiled kernels too (the paired copula runs
+    its ranks on every core), so that joblib's workers do not each start a pool per core.
 
     Finding the pools means scanning the process's shared libraries (milliseconds, once per
     replication block); the pools are found again only when modules were imported since, the
     way a new library gets loaded.
     """
     global _controller
-    if _controller is None or _controller[0] != len(sys.modules):
-        _controller = (len(sys.modules), ThreadpoolController())
-    return _controller[1].limit(limits=1)
+    numba = sys.modules.get("numba")  # imported with the kernels that use it
+    before = numba.get_num_threads() if numba is not None else None
+    if numba is not None:  # first: it may load its threading library, a pool to find below
+        numba.set_num_threads(1)
+    try:
+        if _controller is None or _controller[0] != len(sys.modules):
+            _controller = (len(sys.modules), ThreadpoolController())
+        with _controller[1].limit(limits=1):
+            yield
+    finally:
+        if numba is not None:
+            numba.set_num_threads(before)
 
 
 #: ``mallopt`` parameters of glibc, and the values :func:`keep_freed_memory` gives them.
