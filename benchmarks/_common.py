@@ -48,11 +48,23 @@ def bench_reproduce(figures: list[str], replications: int = 1000) -> dict:
         start = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
         wall = time.perf_counter() - start
-        per = {
-            f: json.loads((Path(tmp) / f / "meta.json").read_text())["wall_seconds"]
-            for f in figures
-        }
-    return {"total (s)": wall, **{f"{f} (s)": v for f, v in per.items()}}
+        per = run_timings(Path(tmp), figures)
+    return {"total (s)": wall, **per}
+
+
+def run_timings(directory: Path, figures: list[str]) -> dict:
+    """``{"<study> (s)": wall seconds}`` of each study of a ``rocsim-reproduce`` results
+    folder, then of each variant run its claims asked for (``<study> variant <name>: <run>``),
+    from their ``meta.json`` files."""
+    per = {}
+    for f in figures:
+        per[f"{f} (s)"] = json.loads((directory / f / "meta.json").read_text())["wall_seconds"]
+    for f in figures:
+        for meta in sorted((directory / f / "variants").glob("*/*/meta.json")):
+            variant, run = meta.parent.parent.name, meta.parent.name
+            seconds = json.loads(meta.read_text())["wall_seconds"]
+            per[f"{f} variant {variant}: {run} (s)"] = seconds
+    return per
 
 
 def arguments(*extra_flags: str):

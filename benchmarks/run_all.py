@@ -29,7 +29,6 @@ the ``meta.json`` files of an earlier ``rocsim-reproduce --results-dir DIR``.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,7 +36,16 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from _common import HERE, bench_reproduce, best_of, machine, mc_vertical_tpr, table, write
+from _common import (
+    HERE,
+    bench_reproduce,
+    best_of,
+    machine,
+    mc_vertical_tpr,
+    run_timings,
+    table,
+    write,
+)
 from bench_cost import mc_statistic
 from bench_paired import exact_error_rows, mc_error_rows
 from bench_threshold import monte_carlo_counts
@@ -278,11 +286,9 @@ def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
         timings = bench_reproduce(studies)
         source = "a fresh `rocsim-reproduce` (all studies, 1000 replications, both cores)"
     else:
-        timings = {}
         for s in studies:
             check_set(directory / s)  # one run's complete outputs, or a one-line error
-            meta = json.loads((directory / s / "meta.json").read_text())
-            timings[f"{s} (s)"] = meta["wall_seconds"]
+        timings = run_timings(directory, studies)
         timings["total (s)"] = sum(timings.values())
         source = f"the meta.json files of `rocsim-reproduce --results-dir {directory}`"
     total = timings.pop("total (s)")
@@ -290,7 +296,7 @@ def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
         {"study": k.removesuffix(" (s)"), "wall (s)": v, "share": f"{v / total:.1%}"}
         for k, v in timings.items()
     ]
-    label = "total (sum of studies)" if directory else "total (wall, with start-up and report)"
+    label = "total (sum of runs)" if directory else "total (wall, with start-up and report)"
     return source, [*rows, {"study": label, "wall (s)": total, "share": "100%"}]
 
 
