@@ -150,14 +150,17 @@ def small_count_table(n: int, a, b, c, size: int) -> np.ndarray:
 # --- exact joint law for any n: the Lancaster expansion of the bivariate binomial -----------
 
 
+@lru_cache(maxsize=8)
 def _open_ranges(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per value ``a = 0 .. n``, the counts ``lo[a] <= u <= hi[a]`` at which
     ``Pr{Bin(n, a/n) <= u}`` is neither negligibly small nor negligibly close to 1 (the test of
-    an open marginal, a little looser, so that rounding never leaves an open pair out)."""
+    an open marginal, a little looser, so that rounding never leaves an open pair out).
+    Computed once per ``n`` (``(n + 1) n`` binomial CDFs), read-only."""
     below = special.bdtr(np.arange(n)[None, :], n, np.arange(n + 1)[:, None] / n)
     keep = (below > _NEGLIGIBLE * 1e-3) & (below < 1 - _NEGLIGIBLE * 1e-3)
     lo = np.where(keep.any(axis=1), np.argmax(keep, axis=1), n)
     hi = np.where(keep.any(axis=1), n - 1 - np.argmax(keep[:, ::-1], axis=1), -1)
+    lo.flags.writeable = hi.flags.writeable = False
     return lo, hi
 
 
@@ -177,12 +180,10 @@ class _KrawtchoukStore:
         self.done = np.zeros(n + 1, dtype=bool)
 
     def fill(self, values: np.ndarray) -> None:
-        for value in np.unique(values[~self.done[values]]).tolist():
-            open_here = self.is_open[value]
-            self.rows[self.where[value, open_here]] = _krawtchouk_block(
-                self.n, value / self.n, self.counts[open_here]
-            )
-            self.done[value] = True
+        todo = np.unique(values[~self.done[values]])
+        if todo.size:
+            _fill_rows(self.n, todo, self.counts, self.is_open, self.where, self.rows)
+            self.done[todo] = True
 
 
 #: A store of at most this many numbers is kept for the next call with the same ``n`` and
@@ -262,6 +263,18 @@ def _krawtchouk_block(n, p, counts):  # pragma: no cover - compiled
         for k in range(split + 1, n):
             v[k] = back[k] * scale
     return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _fill_rows(n, values, counts, is_open, where, rows):  # pragma: no cover - compiled
+    """:func:`_krawtchouk_block` of each value at its open counts, into its rows of ``rows``
+    (``where``): the values are independent, so they run on every core, the same numbers."""
+    for t in numba.prange(values.size):
+        value = values[t]
+        open_counts = np.flatnonzero(is_open[value])
+        block = _krawtchouk_block(n, value / n, counts[open_counts])
+        for s in range(open_counts.size):
+            rows[where[value, open_counts[s]]] = block[s]
 
 
 def lancaster_below(n: int, u, a, b, c) -> np.ndarray:
@@ -349,7 +362,7 @@ def _lancaster_values(n, a, b, c, product, rows, row_a, row_b):  # pragma: no co
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def _lancaster_moments(
     n,
     counts,
@@ -369,22 +382,25 @@ def _lancaster_moments(
 ):  # pragma: no cover - compiled
     """Per rank ``k``, ``sum w_a w_b L_k(a, b)`` over the pairs with both marginals open, and
     ``L_k(a_i, b_i)`` for each positive's pair ``(pair_a[i], pair_b[i])`` that is open (NaN
-    where it is not); ``counts[k]`` is the column index of rank ``k`` in ``where``."""
-    ranks, size_a, size_b = open_a.shape[0], a_values.size, b_values.size
+    where it is not); ``counts[k]`` is the column index of rank ``k`` in ``where``. The ranks
+    are independent, so they run on every core with the same sums in the same order."""
+    ranks = open_a.shape[0]
     total = np.zeros(ranks)
     diagonal = np.full((ranks, pair_a.size), np.nan)
-    block = np.empty((size_a, size_b))
     inverse = 1.0 / np.arange(1, n + 1)
-    for k in range(ranks):
+    for k in numba.prange(ranks):
         j = counts[k]
-        for ia in range(size_a):
-            if not open_a[k, ia]:
-                continue
+        # the open marginals of a rank are a run of each grid: its block, kept for the diagonal
+        open_rows, open_cols = np.flatnonzero(open_a[k]), np.flatnonzero(open_b[k])
+        if open_rows.size == 0 or open_cols.size == 0:
+            continue
+        ia0, ib0 = open_rows[0], open_cols[0]
+        block = np.empty((open_rows[-1] + 1 - ia0, open_cols[-1] + 1 - ib0))
+        sum_k = 0.0
+        for ia in open_rows:
             a = a_values[ia]
             row_a = where[a, j]
-            for ib in range(size_b):
-                if not open_b[k, ib]:
-                    continue
+            for ib in open_cols:
                 b = b_values[ib]
                 value = _lancaster_pair(
                     n,
@@ -397,11 +413,12 @@ def _lancaster_moments(
                     where[b, j],
                     inverse,
                 )
-                block[ia, ib] = value
-                total[k] += weight_a[ia] * weight_b[ib] * value
+                block[ia - ia0, ib - ib0] = value
+                sum_k += weight_a[ia] * weight_b[ib] * value
+        total[k] = sum_k
         for i in range(pair_a.size):
             if open_a[k, pair_a[i]] and open_b[k, pair_b[i]]:
-                diagonal[k, i] = block[pair_a[i], pair_b[i]]
+                diagonal[k, i] = block[pair_a[i] - ia0, pair_b[i] - ib0]
     return total, diagonal
 
 
