@@ -77,7 +77,7 @@ class ClassDistribution(_ScipyFunctions):
     def sf(self, t):
         """Survival function ``Pr{score >= t}``; of a normal class, ``scipy.stats.norm``'s own
         formula, ``ndtr(-(t - mu) / sd)``, without its argument checks (called once per
-        replication by some studies: the same values, several times faster)."""
+        replication by some studies: the same values, without the checks' cost)."""
         if self.family == "binormal":
             return special.ndtr(-_standardized(t, *self.params))
         return self.dist.sf(t)

@@ -157,8 +157,8 @@ def keep_freed_memory() -> None:
     A replication or a part of an exact coverage allocates and frees arrays of a few hundred
     kB (the kernel estimates' transforms, the binomial tables); by default glibc maps such
     blocks anew or returns the top of its heap to the kernel once it is free, and every
-    array then costs page faults as it is first written, about as long as the arithmetic on
-    it (a third of an exact coverage's time). Fixed thresholds (memory returned only above
+    array then costs page faults as it is first written, which can take as long as the
+    arithmetic on it. Fixed thresholds (memory returned only above
     256 MB free, blocks mapped apart only from 32 MB) keep it in the heap. Where the numbers
     are stored never changes what they are.
     """
