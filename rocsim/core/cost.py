@@ -453,9 +453,7 @@ def cost_ci(
     >>> float(ci.cost[0]), float(ci.var[0])
     (0.375, 0.02734375)
     """
-    level, method, a = _check_interval(
-        confidence_level, method, pseudo_count, AGRESTI_PSEUDO_COUNT, bootstrap, "proportion"
-    )
+    level, method, a = check_cost_interval(confidence_level, method, pseudo_count, bootstrap)
     pos, neg = check_two_classes(pos_scores, neg_scores)
     w_arr, thr = _conditions_and_thresholds(w, thresholds, pos, neg, bootstrap)
     tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
@@ -532,8 +530,8 @@ def cost_difference_ci(
     >>> round(float(ci.cost[0]), 4), round(float(ci.var[0]), 4)
     (0.1667, 0.0185)
     """
-    level, method, a = _check_interval(
-        confidence_level, method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired"
+    level, method, a = check_cost_interval(
+        confidence_level, method, pseudo_count, bootstrap, paired=True
     )
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     w_arr, thr1 = _conditions_and_thresholds(w, t1, pos1, neg1, bootstrap, "t1")
