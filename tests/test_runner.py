@@ -257,3 +257,35 @@ def test_expressions_and_axes():
 def test_bad_axis_is_reported(small_study):
     with pytest.raises(ValueError, match="unknown model"):
         study_conditions(small_study("fig4_2", "study.axes.model=[ex9]"))
+
+
+def test_workers_started_ahead_run_the_next_study(small_study, tmp_path):
+    """The workers start_workers starts (on this thread) are the ones the next run uses, and
+    they outlive the call: a worker dies with the thread that started it."""
+    from collections import deque
+
+    from rocsim.sim.runner import start_workers
+
+    deque(start_workers(2), maxlen=0)
+    first = run_study(small_study("fig4_2", "n_jobs=2"), tmp_path / "a")
+    again = run_study(small_study("fig4_2", "n_jobs=1"), tmp_path / "b")
+    assert _csv(first) == _csv(again)
+
+
+def test_configs_composed_ahead_equal_composed_ones():
+    """rocsim-reproduce composes its variant runs' configs in the background: the same
+    configs, and one it did not ask for is still composed."""
+    from omegaconf import OmegaConf
+
+    from rocsim.cli.study import ComposedAhead, compose_study
+
+    asked = [("fig4_2", ["replications=7"]), ("fig5_1", ["interval=wald"])]
+    runs = [*asked, ("fig4_3", ["seed=3"])]
+    ahead = ComposedAhead(asked)
+    try:  # (Hydra composes on one thread at a time: the thread is done after the last)
+        got = [ahead.compose(name, overrides) for name, overrides in runs]
+    finally:
+        ahead.close()
+    for cfg, (name, overrides) in zip(got, runs):
+        want = compose_study(name, overrides)
+        assert OmegaConf.to_container(cfg) == OmegaConf.to_container(want)

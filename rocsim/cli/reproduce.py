@@ -10,14 +10,23 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import deque
+from contextlib import closing
 from pathlib import Path
 
 from rocsim.cli._common import OneLineParser, fail, version_line
-from rocsim.cli.study import Figures, compose_study, reject_unknown_choices, run_and_draw
-from rocsim.cli.variants import check_variants
+from rocsim.cli.study import (
+    ComposedAhead,
+    Figures,
+    compose_study,
+    reject_unknown_choices,
+    run_and_draw,
+)
+from rocsim.cli.variants import check_variants, variant_runs
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import check_writable_folder, remove_stale_parts
 from rocsim.sim.pipeline import plain_config, study_conditions
+from rocsim.sim.runner import start_workers
 
 
 def parser(studies: list[str]) -> argparse.ArgumentParser:
@@ -71,6 +80,7 @@ def reproduce(argv: list[str] | None = None) -> None:
         *extra,
     ]
     names = args.only or studies
+    workers = start_workers(args.n_jobs)  # they start while the configs compose
     configs = [_compose(name, overrides) for name in names]
     try:  # validate every study before running any
         per_condition = args.replications if args.coverage == "simulate" else 1
@@ -81,9 +91,18 @@ def reproduce(argv: list[str] | None = None) -> None:
             check_variants(study.get("variants") or [], claims, name)
     except ValueError as err:
         fail(str(err), "rocsim-reproduce")
+    deque(workers, maxlen=0)  # wait for them
+    # the configs of every variant run a failing claim may call for, composed meanwhile
+    ahead = ComposedAhead(
+        run
+        for name, cfg in zip(names, configs)
+        for variant in plain_config(cfg)["study"].get("variants") or []
+        for run in variant_runs(name, variant, overrides, args.replications)
+    )
     entries = []
     started, started_at = time.perf_counter(), time.time()
-    with Figures() as figures:  # drawn in the background while the next study computes
+    # figures drawn in the background while the next study computes
+    with Figures() as figures, closing(ahead):
         with tqdm(
             total=sum(units),
             unit="rep",
@@ -108,17 +127,17 @@ def reproduce(argv: list[str] | None = None) -> None:
                     )
                 )
         figures.wait()  # the claims below update the same sets of outputs
-        entries = _with_claims_and_variants(entries, overrides, args, figures)
+        entries = _with_claims_and_variants(entries, overrides, args, figures, ahead.compose)
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
 
 
-def _with_claims_and_variants(entries, overrides: list[str], args, figures=None):
+def _with_claims_and_variants(entries, overrides: list[str], args, figures=None, compose=None):
     """Every study's claims evaluated once all studies ran (claims may compare studies: those
     of a study whose claims do not are the ones its run wrote), and the variant runs of the
-    claims that failed (their figures drawn by ``figures``)."""
+    claims that failed (their figures drawn by ``figures``, their configs from ``compose``)."""
     from dataclasses import replace
 
     from rocsim.cli.variants import needed, run_variant
@@ -137,7 +156,13 @@ def _with_claims_and_variants(entries, overrides: list[str], args, figures=None)
             clock = time.perf_counter()
             results.append(
                 run_variant(
-                    entry.name, variant, overrides, args.replications, args.results_dir, figures
+                    entry.name,
+                    variant,
+                    overrides,
+                    args.replications,
+                    args.results_dir,
+                    figures,
+                    compose,
                 )
             )
             seconds = time.perf_counter() - clock

@@ -216,3 +216,29 @@ def compose_study(name: str, overrides: list[str] | None = None):
     """The resolved config of study ``name`` with Hydra ``overrides`` (compose API), with the
     user's config folders on the search path."""
     return _compose([f"study={name}", *(overrides or [])])
+
+
+class ComposedAhead:
+    """Configs composed by one background thread while the command goes on, for the runs it
+    may make later (``requests``: ``(study, overrides)`` pairs). Hydra composes on one thread
+    at a time here: :meth:`compose` takes a requested config when it is ready, and composes
+    one that was not requested only once the thread is done."""
+
+    def __init__(self, requests) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="rocsim-compose")
+        self._futures = {
+            (name, tuple(overrides)): self._executor.submit(compose_study, name, list(overrides))
+            for name, overrides in requests
+        }
+
+    def compose(self, name: str, overrides: list[str]):
+        future = self._futures.get((name, tuple(overrides)))
+        if future is not None:
+            return future.result()
+        self._executor.shutdown(wait=True)
+        return compose_study(name, overrides)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -85,26 +85,41 @@ def choose_reading(variant: Mapping[str, Any], claims: pd.DataFrame) -> str:
     return "None of the readings given for this variant matches its results."
 
 
-def run_variant(
-    study: str, variant, overrides: list[str], replications: int, results_dir: Path, figures=None
-) -> VariantResult:
-    """Run ``variant`` of ``study`` (and its partners) with the base ``overrides`` plus the
-    variant's, and ``replications`` times its factor; evaluate the study's claims on it. With
-    ``figures`` (:class:`rocsim.cli.study.Figures`) the figures are drawn in the background,
-    once the claims are in their sets."""
-    from rocsim.cli.study import compose_study, run_and_draw
-    from rocsim.sim.pipeline import plain_config, write_claims
-
-    folder = Path(results_dir) / study / "variants" / variant["name"]
+def variant_runs(
+    study: str, variant, overrides: list[str], replications: int
+) -> list[tuple[str, list[str]]]:
+    """The studies a variant of ``study`` runs, partners first (its claims compare with them),
+    each with its Hydra overrides: the base ``overrides``, the variant's, and ``replications``
+    times its factor."""
     factor = int(variant.get("replications_factor", 1))
     extra = [
         *overrides,
         *(variant.get("overrides") or []),
         f"replications={replications * factor}",
     ]
+    return [(name, extra) for name in [*(variant.get("partners") or []), study]]
+
+
+def run_variant(
+    study: str,
+    variant,
+    overrides: list[str],
+    replications: int,
+    results_dir: Path,
+    figures=None,
+    compose=None,
+) -> VariantResult:
+    """Run ``variant`` of ``study`` (and its partners, :func:`variant_runs`); evaluate the
+    study's claims on it. With ``figures`` (:class:`rocsim.cli.study.Figures`) the figures are
+    drawn in the background, once the claims are in their sets. ``compose(name, overrides)``
+    gives each run's config (default :func:`rocsim.cli.study.compose_study`)."""
+    from rocsim.cli.study import compose_study, run_and_draw
+    from rocsim.sim.pipeline import plain_config, write_claims
+
+    folder = Path(results_dir) / study / "variants" / variant["name"]
     runs = []
-    for name in [*(variant.get("partners") or []), study]:  # partners first: compared with
-        cfg = compose_study(name, extra)
+    for name, extra in variant_runs(study, variant, overrides, replications):
+        cfg = (compose or compose_study)(name, extra)
         # with figures, drawn once the claims below are in the set (one writer at a time)
         output = run_and_draw(
             cfg, folder / name, figures=figures, draw=figures is None, reuse_from=results_dir

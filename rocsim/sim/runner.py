@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
@@ -325,6 +325,7 @@ def run_conditions(
     outcomes: dict[int, dict[str, np.ndarray]] = {}
     prefixes: dict[int, dict[str, np.ndarray]] = {}  # the first replications, found cached
     reused, computed, seconds = [], [], {}
+    listings = None
     for i, path in enumerate(paths):
         if path is None:
             continue
@@ -336,7 +337,9 @@ def run_conditions(
                 atomic_write(path, lambda tmp, found=found: shutil.copyfile(found, tmp))
             reused.append(conditions[i].label)
         elif reps:
-            prefix = _cached_prefix(path, others, reps)
+            if listings is None:
+                listings = _listings([path.parent, *others])
+            prefix = _cached_prefix(path, listings, reps)
             if prefix is not None:
                 prefixes[i] = prefix
     todo = [i for i in range(len(conditions)) if i not in outcomes]
@@ -400,6 +403,23 @@ def _workers(backend: str | None) -> Iterator[None]:
         return
     with parallel_config(backend="loky", initializer=exit_with_parent, initargs=(os.getpid(),)):
         yield
+
+
+def start_workers(n_jobs: int) -> Iterator[None]:
+    """Start the loky workers of ``n_jobs`` now, each importing the study kinds, and return at
+    once: a caller composing its configs meanwhile finds them ready for its first study (the
+    same workers :func:`run_conditions` then uses). Exhaust the returned iterator to wait.
+    Called on the thread that runs the studies: a worker dies with the thread that started it
+    (:func:`exit_with_parent`)."""
+    with _workers(None):
+        # a generator: the tasks are sent (and the workers started) before the call returns
+        return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+            delayed(_import_kinds)() for _ in range(effective_n_jobs(n_jobs))
+        )
+
+
+def _import_kinds() -> None:
+    import rocsim.studies  # noqa: F401  (the kinds and the compiled kernels they import)
 
 
 @contextmanager
@@ -531,21 +551,30 @@ def _cache_path(cache_dir, kind, condition, seed, reps, coverage, tag) -> Path |
     return Path(cache_dir) / f"{key}-{coverage}-r{reps}-s{seed}-{tag or 'untagged'}.npz"
 
 
-def _cached_prefix(path: Path, others: list[Path], reps: int) -> dict[str, np.ndarray] | None:
+def _cached_prefix(
+    path: Path, listings: dict[Path, list[str]], reps: int
+) -> dict[str, np.ndarray] | None:
     """The outcomes of the most replications (fewer than ``reps``) of ``path``'s condition,
-    seed and code cached in its folder or ``others``; ``None`` if there are none."""
+    seed and code cached in the folders of ``listings`` (folder -> the names in it: listed
+    once per run, not once per condition); ``None`` if there are none."""
     key, coverage, _, rest = path.name.split("-", 3)
+    head, tail = f"{key}-{coverage}-r", f"-{rest}"
     best, most = None, 0
-    for folder in (path.parent, *others):
-        for candidate in folder.glob(f"{key}-{coverage}-r*-{rest}"):
-            count = candidate.name.split("-", 3)[2][1:]
-            if count.isdigit() and most < int(count) < reps:
-                best, most = candidate, int(count)
+    for folder, names in listings.items():
+        for name in names:
+            count = name[len(head) : -len(tail)] if name.endswith(tail) else ""
+            if name.startswith(head) and count.isdigit() and most < int(count) < reps:
+                best, most = folder / name, int(count)
     if best is None:
         return None
     with np.load(best) as cached:
         prefix = dict(cached)
     return prefix if all(len(v) == most for v in prefix.values()) else None
+
+
+def _listings(folders: Iterable[Path]) -> dict[Path, list[str]]:
+    """The names in each existing folder of ``folders``."""
+    return {folder: os.listdir(folder) for folder in folders if folder.is_dir()}
 
 
 def _replications(outcomes: dict[str, np.ndarray]) -> int:
