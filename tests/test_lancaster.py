@@ -21,6 +21,7 @@ from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
 from rocsim import vertical_difference
 from rocsim.core.joint_thresholds import (
+    JointThresholdLaw,
     _krawtchouk_block,
     _open_ranges,
     lancaster_below,
@@ -177,3 +178,61 @@ def test_vertical_difference_agrees_with_a_large_monte_carlo(n, rho):
     sample = monte_carlo_dtpr(*data, ranks, 100_000, seed=6)
     for i in range(len(ranks)):
         assert_mc_agrees(sample[i], law.mean[i], law.var[i])
+
+
+def paired_law(pos1, pos2, neg1, neg2):
+    """The exact :class:`JointThresholdLaw` of ``vertical_difference`` at every rank, its
+    weights and the positives' pairs (the same preparation, lower side)."""
+    n = neg1.size
+    order1, order2 = np.argsort(-neg1, kind="stable"), np.argsort(-neg2, kind="stable")
+    a_i = np.searchsorted(-neg1[order1], -pos1, side="left")
+    b_i = np.searchsorted(-neg2[order2], -pos2, side="left")
+    rank2 = np.empty(n, dtype=np.int64)
+    rank2[order2] = np.arange(n)
+    a_values, a_count = np.unique(a_i, return_counts=True)
+    b_values, b_count = np.unique(b_i, return_counts=True)
+    ranks = np.arange(1, n)
+    law = JointThresholdLaw(n, a_values, b_values, rank2[order1], ranks, exact=True)
+    pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
+    return law, a_count / pos1.size, b_count / pos1.size, pairs
+
+
+@pytest.mark.parametrize(
+    ("n", "rho", "rounded"),
+    [
+        (2, 0.5, False),
+        (3, 0.9, False),
+        (7, 0.6, True),
+        (40, -0.5, False),
+        (100, 0.9, False),
+        (100, 0.99, False),
+        (100, 1.0, False),
+        (150, 0.3, True),
+    ],
+)
+def test_exact_moments_are_the_pairs_values_summed_in_order(n, rho, rounded):
+    """The exact moments sum four pairs of a row at a time (vectorized): every value is the
+    per-pair one (lancaster_below's) and the sums are in row order, to the last bit."""
+    data = [3.0 * v for v in paired_binormal(n, rho, 0.5, seed=n + int(10 * rho))]
+    if rounded:  # ties
+        data = [np.round(v) for v in data]
+    law, weight_a, weight_b, (pa, pb) = paired_law(*data)
+    product, means = law.moments(weight_a, weight_b, (pa, pb))
+    below_a, below_b, sure_a, sure_b = law.below_a, law.below_b, law.sure_a, law.sure_b
+    want = (sure_a @ weight_a) * (below_b @ weight_b) + ((below_a * law.open_a) @ weight_a) * (
+        sure_b @ weight_b
+    )
+    diagonal = np.array(law._diagonal(slice(None), pa, pb), order="C")  # as moments' rows
+    for k in range(law.u.size):
+        rows, cols = np.flatnonzero(law.open_a[k]), np.flatnonzero(law.open_b[k])
+        total = 0.0
+        for ia in rows:
+            values = law.values(np.full(cols.size, k), np.full(cols.size, ia), cols)
+            for ib, value in zip(cols, values):
+                total += float(weight_a[ia]) * float(weight_b[ib]) * float(value)
+        want[k] += total
+        for i in range(pa.size):
+            if law.open_a[k, pa[i]] and law.open_b[k, pb[i]]:
+                diagonal[k, i] = law.values(np.array([k]), pa[i : i + 1], pb[i : i + 1])[0]
+    assert np.array_equal(product, want)
+    assert np.array_equal(means, diagonal.mean(axis=1))

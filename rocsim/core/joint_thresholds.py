@@ -17,6 +17,8 @@ or exactly, by the Lancaster expansion (:func:`lancaster_below`).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -362,6 +364,122 @@ def _lancaster_values(n, a, b, c, product, rows, row_a, row_b):  # pragma: no co
     return out
 
 
+# --- the exact moments: four pairs of a row side by side --------------------------------------
+# A pair's sum (:func:`_lancaster_pair`) is a chain of dependent additions, so one pair at a time
+# leaves the CPU waiting; four pairs of a row run side by side as the lanes of 4-tuples, which
+# LLVM's SLP vectorizer packs into vector instructions (:func:`_slp_vectorized`). Each lane
+# performs its pair's operations in the same order, so every value is the same to the last bit.
+
+_LANES = 4
+
+
+@numba.njit(inline="always")
+def _times(x, y):  # pragma: no cover - compiled
+    return (x[0] * y[0], x[1] * y[1], x[2] * y[2], x[3] * y[3])
+
+
+@numba.njit(inline="always")
+def _plus(x, y):  # pragma: no cover - compiled
+    return (x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3])
+
+
+@numba.njit(inline="always")
+def _each(v):  # pragma: no cover - compiled
+    return (v, v, v, v)
+
+
+@numba.njit(inline="always")
+def _lanes(row, first):  # pragma: no cover - compiled
+    # unsigned offsets: no negative-index test between the four loads, so they stay adjacent
+    return (row[first], row[first + _ONE], row[first + _TWO], row[first + _THREE])
+
+
+_ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
+
+
+@numba.njit(inline="always")
+def _blocks(r, step, stop, n):  # pragma: no cover - compiled
+    """The loop of :func:`_lancaster_pair` run on the powers only: ``(blocks, last, tail)``,
+    the blocks of four terms the pair sums, the last one if its rest then became negligible
+    (else -1), and whether it goes on term by term to ``n``."""
+    power, k = r, 0
+    while k + 4 <= n:
+        power *= step
+        k += 4
+        if abs(power) < stop * (k + 1):
+            return k // 4, k // 4, False
+    return k // 4, -1, abs(power) >= stop * (k + 1)
+
+
+@numba.njit(inline="always")
+def _lane_sums(r, stop, ra, columns, first, inverse, n):  # pragma: no cover - compiled
+    """The sums ``(s0 + s1) + (s2 + s3)`` of :func:`_lancaster_pair` for four pairs sharing
+    the row ``ra``, whose other rows are lanes ``first .. first + 3`` of ``columns`` (term by
+    term). A lane whose rest is negligible gets powers of 0 from its last block on: it adds
+    zeros (a sum is never -0.0, so that changes nothing) while the others go on."""
+    step = _times(_times(_times(r, r), r), r)
+    b0, last0, tail0 = _blocks(r[0], step[0], stop[0], n)
+    b1, last1, tail1 = _blocks(r[1], step[1], stop[1], n)
+    b2, last2, tail2 = _blocks(r[2], step[2], stop[2], n)
+    b3, last3, tail3 = _blocks(r[3], step[3], stop[3], n)
+    p0 = r
+    p1 = _times(r, r)
+    p2 = _times(p1, r)
+    p3 = step
+    s0 = s1 = s2 = s3 = _each(0.0)
+    for block in range(max(max(b0, b1), max(b2, b3))):
+        k = 4 * block
+        s0 = _plus(
+            s0,
+            _times(_times(_times(p0, _each(ra[k])), _lanes(columns[k], first)), _each(inverse[k])),
+        )
+        s1 = _plus(
+            s1,
+            _times(
+                _times(_times(p1, _each(ra[k + 1])), _lanes(columns[k + 1], first)),
+                _each(inverse[k + 1]),
+            ),
+        )
+        s2 = _plus(
+            s2,
+            _times(
+                _times(_times(p2, _each(ra[k + 2])), _lanes(columns[k + 2], first)),
+                _each(inverse[k + 2]),
+            ),
+        )
+        s3 = _plus(
+            s3,
+            _times(
+                _times(_times(p3, _each(ra[k + 3])), _lanes(columns[k + 3], first)),
+                _each(inverse[k + 3]),
+            ),
+        )
+        done = block + 1
+        if done == last0 or done == last1 or done == last2 or done == last3:
+            step = _times(
+                step,
+                (
+                    0.0 if done == last0 else 1.0,
+                    0.0 if done == last1 else 1.0,
+                    0.0 if done == last2 else 1.0,
+                    0.0 if done == last3 else 1.0,
+                ),
+            )
+        p0 = _times(p0, step)
+        p1 = _times(p1, step)
+        p2 = _times(p2, step)
+        p3 = _times(p3, step)
+    k = 4 * max(max(b0, b1), max(b2, b3))
+    if tail0 or tail1 or tail2 or tail3:
+        p0 = _times(p0, (1.0 * tail0, 1.0 * tail1, 1.0 * tail2, 1.0 * tail3))
+        while k < n:
+            term = _times(_times(p0, _each(ra[k])), _lanes(columns[k], first))
+            s0 = _plus(s0, _times(term, _each(inverse[k])))
+            p0 = _times(p0, r)
+            k += 1
+    return _plus(_plus(s0, s1), _plus(s2, s3))
+
+
 @numba.njit(cache=True, parallel=True)
 def _lancaster_moments(
     n,
@@ -383,7 +501,8 @@ def _lancaster_moments(
     """Per rank ``k``, ``sum w_a w_b L_k(a, b)`` over the pairs with both marginals open, and
     ``L_k(a_i, b_i)`` for each positive's pair ``(pair_a[i], pair_b[i])`` that is open (NaN
     where it is not); ``counts[k]`` is the column index of rank ``k`` in ``where``. The ranks
-    are independent, so they run on every core with the same sums in the same order."""
+    are independent, so they run on every core with the same sums in the same order; within a
+    row, four pairs at a time (:func:`_lane_sums`), each the value of :func:`_lancaster_pair`."""
     ranks = open_a.shape[0]
     total = np.zeros(ranks)
     diagonal = np.full((ranks, pair_a.size), np.nan)
@@ -396,30 +515,69 @@ def _lancaster_moments(
             continue
         ia0, ib0 = open_rows[0], open_cols[0]
         block = np.empty((open_rows[-1] + 1 - ia0, open_cols[-1] + 1 - ib0))
+        # the open columns' Krawtchouk rows, term by term (padded to whole sets of lanes)
+        width = -(-open_cols.size // _LANES) * _LANES
+        columns = np.zeros((n, width))
+        pb = np.zeros(width)
+        for s in range(open_cols.size):
+            row_b = where[b_values[open_cols[s]], j]
+            for t in range(n):
+                columns[t, s] = rows[row_b, t]
+            pb[s] = b_values[open_cols[s]] / n
+        r = np.zeros(_LANES)
+        head = np.zeros(_LANES)
+        stop = np.ones(_LANES)
         sum_k = 0.0
         for ia in open_rows:
-            a = a_values[ia]
-            row_a = where[a, j]
-            for ib in open_cols:
-                b = b_values[ib]
-                value = _lancaster_pair(
-                    n,
-                    a,
-                    b,
-                    overlap[ia, ib],
-                    below_a[k, ia] * below_b[k, ib],
-                    rows,
-                    row_a,
-                    where[b, j],
+            ra = rows[where[a_values[ia], j]]
+            pa = a_values[ia] / n
+            for first in range(0, width, _LANES):
+                for lane in range(_LANES):  # as _lancaster_pair; 0 terms where there is no pair
+                    s = first + lane
+                    r[lane] = 0.0
+                    head[lane] = 0.0
+                    stop[lane] = 1.0
+                    spread = 0.0
+                    if s < open_cols.size:
+                        spread = math.sqrt(pa * (1 - pa) * pb[s] * (1 - pb[s]))
+                    if spread > 0.0:
+                        rho = (overlap[ia, open_cols[s]] / n - pa * pb[s]) / spread
+                        r[lane] = min(max(rho, -1.0), 1.0)
+                        head[lane] = n * spread * ra[0] * columns[0, s]
+                        stop[lane] = 1e-17 * (1.0 - abs(r[lane])) / max(head[lane], 1e-300)
+                sums = _lane_sums(
+                    (r[0], r[1], r[2], r[3]),
+                    (stop[0], stop[1], stop[2], stop[3]),
+                    ra,
+                    columns,
+                    np.uint64(first),
                     inverse,
+                    n,
                 )
-                block[ia - ia0, ib - ib0] = value
-                sum_k += weight_a[ia] * weight_b[ib] * value
+                for lane in range(min(_LANES, open_cols.size - first)):
+                    ib = open_cols[first + lane]
+                    product = below_a[k, ia] * below_b[k, ib]
+                    value = min(max(product + head[lane] * sums[lane], 0.0), 1.0)
+                    block[ia - ia0, ib - ib0] = value
+                    sum_k += weight_a[ia] * weight_b[ib] * value
         total[k] = sum_k
         for i in range(pair_a.size):
             if open_a[k, pair_a[i]] and open_b[k, pair_b[i]]:
                 diagonal[k, i] = block[pair_a[i] - ia0, pair_b[i] - ib0]
     return total, diagonal
+
+
+@contextmanager
+def _slp_vectorized() -> Iterator[None]:
+    """LLVM's SLP vectorizer on while a kernel compiles (numba leaves it off by default): it
+    packs the lanes of :func:`_lane_sums` into vector instructions. It changes no result:
+    without fast-math flags each lane keeps its IEEE operations and their order."""
+    before = numba.core.config.SLP_VECTORIZE
+    numba.core.config.SLP_VECTORIZE = 1
+    try:
+        yield
+    finally:
+        numba.core.config.SLP_VECTORIZE = before
 
 
 #: Up to this many negatives the marginals of :func:`_binomial_below` are cached as whole rows.
@@ -803,23 +961,24 @@ class JointThresholdLaw:
         ) * (sure_b @ weight_b)
         pa, pb = pairs
         if self.exact:
-            open_sum, open_diagonal = _lancaster_moments(
-                self.n,
-                self.count_index,
-                self.a,
-                self.b,
-                self.c.astype(float),
-                self.open_a,
-                self.open_b,
-                below_a,
-                below_b,
-                weight_a,
-                weight_b,
-                self.store.rows,
-                self.store.where,
-                pa,
-                pb,
-            )
+            with _slp_vectorized():  # in effect if this call compiles the kernel
+                open_sum, open_diagonal = _lancaster_moments(
+                    self.n,
+                    self.count_index,
+                    self.a,
+                    self.b,
+                    self.c.astype(float),
+                    self.open_a,
+                    self.open_b,
+                    below_a,
+                    below_b,
+                    weight_a,
+                    weight_b,
+                    self.store.rows,
+                    self.store.where,
+                    pa,
+                    pb,
+                )
             diagonal = np.where(
                 np.isnan(open_diagonal), self._diagonal(slice(None), pa, pb), open_diagonal
             )
