@@ -18,6 +18,7 @@ from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
 from rocsim import vertical_difference
 from rocsim.core import joint_thresholds as jt
+from rocsim.core.paired_vertical import joint_threshold_law
 
 
 def owen_bivariate_normal_cdf(h, k, rho):
@@ -106,19 +107,10 @@ def pairwise_hybrid(law: jt.JointThresholdLaw, weight_a, weight_b, pairs):
 @pytest.mark.parametrize(("n", "rho"), [(700, 0.3), (900, 0.99), (1200, 0.9)])
 def test_compiled_copula_equals_the_pairwise_definition(n, rho):
     pos1, pos2, neg1, neg2 = paired_binormal(n, rho, 0.5, seed=n)
-    order1, order2 = np.argsort(-neg1, kind="stable"), np.argsort(-neg2, kind="stable")
-    a_i = np.searchsorted(-neg1[order1], -pos1, side="left")
-    b_i = np.searchsorted(-neg2[order2], -pos2, side="left")
-    rank2 = np.empty(n, dtype=np.int64)
-    rank2[order2] = np.arange(n)
-    a_values, a_count = np.unique(a_i, return_counts=True)
-    b_values, b_count = np.unique(b_i, return_counts=True)
     ranks = np.unique(np.ceil(np.linspace(0.01, 0.99, 25) * n).astype(int))
-    law = jt.JointThresholdLaw(
-        n, a_values, b_values, rank2[order1], ranks, exact=False, small=jt.SMALL_COUNT
+    law, (weight_a, weight_b), pairs, _ = joint_threshold_law(
+        pos1, pos2, neg1, neg2, ranks, "lower", exact=False
     )
-    pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
-    weight_a, weight_b = a_count / n, b_count / n
     product, diagonal = law.moments(weight_a, weight_b, pairs)
     copula, want_product, want_diagonal = pairwise_hybrid(law, weight_a, weight_b, pairs)
     assert copula.size >= 20  # most ranks are the copula's

@@ -21,13 +21,12 @@ from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
 from rocsim import vertical_difference
 from rocsim.core.joint_thresholds import (
-    JointThresholdLaw,
     _krawtchouk_block,
     _open_ranges,
     lancaster_below,
     small_count_table,
 )
-from rocsim.core.paired_vertical import EXACT_LIMIT
+from rocsim.core.paired_vertical import EXACT_LIMIT, joint_threshold_law
 
 
 def lapack_columns(n: int, a: int, counts: np.ndarray) -> np.ndarray:
@@ -180,23 +179,6 @@ def test_vertical_difference_agrees_with_a_large_monte_carlo(n, rho):
         assert_mc_agrees(sample[i], law.mean[i], law.var[i])
 
 
-def paired_law(pos1, pos2, neg1, neg2):
-    """The exact :class:`JointThresholdLaw` of ``vertical_difference`` at every rank, its
-    weights and the positives' pairs (the same preparation, lower side)."""
-    n = neg1.size
-    order1, order2 = np.argsort(-neg1, kind="stable"), np.argsort(-neg2, kind="stable")
-    a_i = np.searchsorted(-neg1[order1], -pos1, side="left")
-    b_i = np.searchsorted(-neg2[order2], -pos2, side="left")
-    rank2 = np.empty(n, dtype=np.int64)
-    rank2[order2] = np.arange(n)
-    a_values, a_count = np.unique(a_i, return_counts=True)
-    b_values, b_count = np.unique(b_i, return_counts=True)
-    ranks = np.arange(1, n)
-    law = JointThresholdLaw(n, a_values, b_values, rank2[order1], ranks, exact=True)
-    pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
-    return law, a_count / pos1.size, b_count / pos1.size, pairs
-
-
 @pytest.mark.parametrize(
     ("n", "rho", "rounded"),
     [
@@ -216,7 +198,9 @@ def test_exact_moments_are_the_pairs_values_summed_in_order(n, rho, rounded):
     data = [3.0 * v for v in paired_binormal(n, rho, 0.5, seed=n + int(10 * rho))]
     if rounded:  # ties
         data = [np.round(v) for v in data]
-    law, weight_a, weight_b, (pa, pb) = paired_law(*data)
+    law, (weight_a, weight_b), (pa, pb), _ = joint_threshold_law(
+        *data, np.arange(1, n), "lower", exact=True
+    )
     product, means = law.moments(weight_a, weight_b, (pa, pb))
     below_a, below_b, sure_a, sure_b = law.below_a, law.below_b, law.sure_a, law.sure_b
     want = (sure_a @ weight_a) * (below_b @ weight_b) + ((below_a * law.open_a) @ weight_a) * (

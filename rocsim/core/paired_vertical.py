@@ -204,31 +204,15 @@ def vertical_difference(
         raise ValueError("pmf=True needs algorithm='exact'")
     law1 = vertical_distribution(pos1, neg1, ranks, side=side)
     law2 = vertical_distribution(pos2, neg2, ranks, side=side)
-    # a_i: negatives strictly above positive i (lower side), so {T1 <= pos1[i]} = {N_A <= r-1};
-    # upper side: negatives at or above it, with the threshold one rank further down
-    order1 = np.argsort(-neg1, kind="stable")
-    order2 = np.argsort(-neg2, kind="stable")
-    count_side = "left" if side == "lower" else "right"
-    a_i = np.searchsorted(-neg1[order1], -pos1, side=count_side)
-    b_i = np.searchsorted(-neg2[order2], -pos2, side=count_side)
     threshold_rank = threshold_ranks(ranks, side)
-    rank2 = np.empty(n_neg, dtype=np.int64)
-    rank2[order2] = np.arange(n_neg)
-    a_values, a_count = np.unique(a_i, return_counts=True)
-    b_values, b_count = np.unique(b_i, return_counts=True)
-    joint = JointThresholdLaw(
-        n_neg,
-        a_values,
-        b_values,
-        rank2[order1],
-        threshold_rank,
-        exact=algorithm == "exact",
-        small=SMALL_COUNT,
+    joint, weights, pairs, counts = joint_threshold_law(
+        pos1, pos2, neg1, neg2, threshold_rank, side, exact=algorithm == "exact"
     )
-    pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
-    product, joint12 = joint.moments(a_count / n_pos, b_count / n_pos, pairs)
+    product, joint12 = joint.moments(*weights, pairs)
     mean1, mean2 = law1.mean, law2.mean
-    exact_pmf = _exact_pmf(a_i, b_i, rank2[order1], threshold_rank, n_pos, n_neg) if pmf else None
+    exact_pmf = (
+        _exact_pmf(*counts, joint.order1_rank2, threshold_rank, n_pos, n_neg) if pmf else None
+    )
     cov = (1 - 1 / n_pos) * product + joint12 / n_pos - mean1 * mean2
     var = np.maximum(law1.var + law2.var - 2 * cov, 0.0)
     discordance = mean1 + mean2 - 2 * joint12
@@ -244,6 +228,30 @@ def vertical_difference(
         side,
         exact_pmf,
     )
+
+
+def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str, *, exact: bool):
+    """The joint law of the two thresholds (:class:`JointThresholdLaw`) at ``threshold_rank``
+    for validated paired scores, with what :func:`vertical_difference` weighs it by:
+    ``(weights, pairs, counts)``, the shares of positives at each distinct ``a`` and ``b``, each
+    positive's pair of indices into them, and each positive's ``(a_i, b_i)``."""
+    n_pos, n_neg = pos1.size, neg1.size
+    # a_i: negatives strictly above positive i (lower side), so {T1 <= pos1[i]} = {N_A <= r-1};
+    # upper side: negatives at or above it, with the threshold one rank further down
+    order1 = np.argsort(-neg1, kind="stable")
+    order2 = np.argsort(-neg2, kind="stable")
+    count_side = "left" if side == "lower" else "right"
+    a_i = np.searchsorted(-neg1[order1], -pos1, side=count_side)
+    b_i = np.searchsorted(-neg2[order2], -pos2, side=count_side)
+    rank2 = np.empty(n_neg, dtype=np.int64)
+    rank2[order2] = np.arange(n_neg)
+    a_values, a_count = np.unique(a_i, return_counts=True)
+    b_values, b_count = np.unique(b_i, return_counts=True)
+    law = JointThresholdLaw(
+        n_neg, a_values, b_values, rank2[order1], threshold_rank, exact=exact, small=SMALL_COUNT
+    )
+    pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
+    return law, (a_count / n_pos, b_count / n_pos), pairs, (a_i, b_i)
 
 
 @dataclass(frozen=True, repr=False)
