@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -344,7 +345,7 @@ def _write_outputs(
         "seconds_per_condition": {k: round(v, 3) for k, v in run.seconds_per_condition.items()},
         "computed_conditions": run.computed,
         "reused_conditions": run.reused,
-        "packages": _versions(),
+        "packages": dict(_versions()),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         **code,
@@ -371,7 +372,10 @@ def plain_config(cfg) -> dict:
     return json.loads(json.dumps(cfg, default=str))
 
 
+@lru_cache(maxsize=1)
 def _versions() -> dict[str, str]:
+    """The installed versions of ``PACKAGES`` (looked up once per process: they do not change
+    under a running one)."""
     out = {}
     for name in PACKAGES:
         try:
