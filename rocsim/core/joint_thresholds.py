@@ -480,7 +480,21 @@ def _lane_sums(r, stop, ra, columns, first, inverse, n):  # pragma: no cover - c
     return _plus(_plus(s0, s1), _plus(s2, s3))
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(inline="always")
+def _pair_start(pa, pb, c, ra0, rb0, n):  # pragma: no cover - compiled
+    """``(rho, head, stop)`` of :func:`_lancaster_pair` for one pair; where the spread is 0
+    (also a padding lane, ``pb = 0``) no terms: rho 0, head 0, stop 1. Without branches, so
+    that the four lanes' starts vectorize too (the kernel's error model gives inf/NaN on a
+    division by 0 instead of raising; those lanes' values are then replaced)."""
+    spread = math.sqrt(pa * (1 - pa) * pb * (1 - pb))
+    rho = min(max((c / n - pa * pb) / spread, -1.0), 1.0)
+    head = n * spread * ra0 * rb0
+    stop = 1e-17 * (1.0 - abs(rho)) / max(head, 1e-300)
+    none = spread == 0.0
+    return 0.0 if none else rho, 0.0 if none else head, 1.0 if none else stop
+
+
+@numba.njit(cache=True, parallel=True, error_model="numpy")
 def _lancaster_moments(
     n,
     counts,
@@ -524,35 +538,29 @@ def _lancaster_moments(
             for t in range(n):
                 columns[t, s] = rows[row_b, t]
             pb[s] = b_values[open_cols[s]] / n
-        r = np.zeros(_LANES)
-        head = np.zeros(_LANES)
-        stop = np.ones(_LANES)
+        overlap_row = np.zeros(width)
         sum_k = 0.0
         for ia in open_rows:
             ra = rows[where[a_values[ia], j]]
             pa = a_values[ia] / n
+            for s in range(open_cols.size):
+                overlap_row[s] = overlap[ia, open_cols[s]]
             for first in range(0, width, _LANES):
-                for lane in range(_LANES):  # as _lancaster_pair; 0 terms where there is no pair
-                    s = first + lane
-                    r[lane] = 0.0
-                    head[lane] = 0.0
-                    stop[lane] = 1.0
-                    spread = 0.0
-                    if s < open_cols.size:
-                        spread = math.sqrt(pa * (1 - pa) * pb[s] * (1 - pb[s]))
-                    if spread > 0.0:
-                        rho = (overlap[ia, open_cols[s]] / n - pa * pb[s]) / spread
-                        r[lane] = min(max(rho, -1.0), 1.0)
-                        head[lane] = n * spread * ra[0] * columns[0, s]
-                        stop[lane] = 1e-17 * (1.0 - abs(r[lane])) / max(head[lane], 1e-300)
+                r0, h0, t0 = _pair_start(
+                    pa, pb[first], overlap_row[first], ra[0], columns[0, first], n
+                )
+                r1, h1, t1 = _pair_start(
+                    pa, pb[first + 1], overlap_row[first + 1], ra[0], columns[0, first + 1], n
+                )
+                r2, h2, t2 = _pair_start(
+                    pa, pb[first + 2], overlap_row[first + 2], ra[0], columns[0, first + 2], n
+                )
+                r3, h3, t3 = _pair_start(
+                    pa, pb[first + 3], overlap_row[first + 3], ra[0], columns[0, first + 3], n
+                )
+                head = (h0, h1, h2, h3)
                 sums = _lane_sums(
-                    (r[0], r[1], r[2], r[3]),
-                    (stop[0], stop[1], stop[2], stop[3]),
-                    ra,
-                    columns,
-                    np.uint64(first),
-                    inverse,
-                    n,
+                    (r0, r1, r2, r3), (t0, t1, t2, t3), ra, columns, np.uint64(first), inverse, n
                 )
                 for lane in range(min(_LANES, open_cols.size - first)):
                     ib = open_cols[first + lane]
