@@ -100,8 +100,32 @@ def plot_coverage(
         below.set_xlabel(GRID_LABELS.get(grid, grid))
     if title:
         fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
+    _lay_out(fig, rows, cols, title, hidden=len(panel_values) < rows * cols)
     return fig
+
+
+# Margins and gaps in inches around the panels: room for the tick labels and axis labels, the
+# panel titles and the suptitle's lines, as tight_layout leaves them on these figures. Fixed,
+# because tight_layout lays every text out once more before each save draws it again.
+_LEFT, _RIGHT, _BOTTOM, _WIDTH_GAP = 0.66, 0.15, 0.59, 0.20
+_TITLE_LINE, _PANEL_TITLE = 0.33, 0.20
+_HEIGHT_GAP, _HEIGHT_GAP_LABELLED = 0.43, 0.59  # the latter: x tick labels above an empty cell
+
+
+def _lay_out(fig, rows: int, cols: int, title: str | None, *, hidden: bool) -> None:
+    width, height = fig.get_size_inches()
+    top = _PANEL_TITLE + _TITLE_LINE * (title.count("\n") + 1 if title else 0.3)
+    axes_width = (width - _LEFT - _RIGHT - (cols - 1) * _WIDTH_GAP) / cols
+    gap = _HEIGHT_GAP_LABELLED if hidden else _HEIGHT_GAP
+    axes_height = (height - _BOTTOM - top - (rows - 1) * gap) / rows
+    fig.subplots_adjust(
+        left=_LEFT / width,
+        right=1 - _RIGHT / width,
+        bottom=_BOTTOM / height,
+        top=1 - top / height,
+        wspace=_WIDTH_GAP / axes_width,
+        hspace=gap / axes_height,
+    )
 
 
 def _draw_line(ax, part: pd.DataFrame, color: str, style: str, label: str | None) -> None:
