@@ -452,21 +452,24 @@ def _merge(base: Mapping[str, Any] | None, extra: Mapping[str, Any] | None) -> d
     return {**dict(base or {}), **dict(extra or {})}
 
 
-def _select(table: pd.DataFrame, where, window) -> pd.Series:
-    rows = pd.Series(True, index=table.index)
+def _select(table: pd.DataFrame, where, window) -> np.ndarray:
+    """The rows (a boolean array) whose axes take the ``where`` values and whose ``x`` lies in
+    ``window``; in numpy, since claims select many times per study."""
+    rows = np.ones(len(table), dtype=bool)
     for axis, wanted in (where or {}).items():
         values = wanted if isinstance(wanted, list | tuple) else [wanted]
-        rows &= table[axis].isin(values) | _numeric_isin(table[axis], values)
+        column = table[axis]
+        rows &= column.isin(values).to_numpy() | _numeric_isin(column, values)
     if window is not None:
         rows &= _in_window(table["x"].to_numpy(float), window)
     return rows
 
 
-def _numeric_isin(column: pd.Series, values: list) -> pd.Series:
+def _numeric_isin(column: pd.Series, values: list) -> np.ndarray:
     """Where ``column`` is :func:`math.isclose` to one of the numbers among ``values``."""
     numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
     if not numbers or not pd.api.types.is_numeric_dtype(column):
-        return pd.Series(False, index=column.index)
+        return np.zeros(len(column), dtype=bool)
     v = column.to_numpy(dtype=float)
     found = np.zeros(v.shape, dtype=bool)
     with np.errstate(invalid="ignore"):
@@ -474,7 +477,7 @@ def _numeric_isin(column: pd.Series, values: list) -> pd.Series:
             diff = np.abs(n - v)
             near = (diff <= abs(_REL_TOL * n)) | (diff <= np.abs(_REL_TOL * v))
             found |= (v == n) | (np.isfinite(v) & math.isfinite(n) & near)
-    return pd.Series(found, index=column.index)
+    return found
 
 
 def _in_window(x: np.ndarray, window) -> np.ndarray:
@@ -486,7 +489,7 @@ def _in_window(x: np.ndarray, window) -> np.ndarray:
 
 
 def _cells(table, where, window, source, lines) -> Cells:
-    rows = _select(table, where, window).to_numpy()
+    rows = _select(table, where, window)
     column = "exact_coverage" if source == "exact" and "exact_coverage" in table else "coverage"
     values = table[column].to_numpy(float)
     coverage, masks, line_of = {}, {}, {}
