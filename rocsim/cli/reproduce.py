@@ -12,6 +12,7 @@ import sys
 import time
 from collections import deque
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 
 from rocsim.cli._common import OneLineParser, fail, version_line
@@ -55,7 +56,7 @@ def reproduce(argv: list[str] | None = None) -> None:
     """Run every available thesis study (or ``--only`` some) and index the results."""
     from tqdm.auto import tqdm
 
-    from rocsim.views.report import ReportEntry, write_report
+    from rocsim.views.report import write_report
 
     argv = sys.argv[1:] if argv is None else list(argv)
     extra = [a for a in argv if "=" in a and not a.startswith("-")]
@@ -99,9 +100,9 @@ def reproduce(argv: list[str] | None = None) -> None:
         for variant in plain_config(cfg)["study"].get("variants") or []
         for run in variant_runs(name, variant, overrides, args.replications)
     )
-    entries = []
     started, started_at = time.perf_counter(), time.time()
-    # figures drawn in the background while the next study computes
+    # each study's files, claims and figure are written in the background while the next
+    # study computes
     with Figures() as figures, closing(ahead):
         with tqdm(
             total=sum(units),
@@ -110,28 +111,54 @@ def reproduce(argv: list[str] | None = None) -> None:
             smoothing=0.05,
             disable=not sys.stderr.isatty(),
         ) as bar:
+            outputs = []
             for name, cfg in zip(names, configs):
                 bar.set_postfix_str(name)
                 output = run_and_draw(
-                    cfg, progress_bar=bar, figures=figures, reuse_from=args.results_dir
+                    cfg, progress_bar=bar, figures=figures, reuse_from=args.results_dir, defer=True
                 )
-                tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
-                entries.append(
-                    ReportEntry(
-                        name,
-                        plain_config(cfg),
-                        output.table,
-                        output.directory,
-                        output.wall_seconds,
-                        claims=output.claims,
-                    )
-                )
+                output.add_done_callback(partial(_report_done, name))
+                outputs.append(output)
+            entries = [
+                _entry(name, cfg, output)
+                for name, cfg, output in zip(names, configs, _results(outputs))
+            ]
         figures.wait()  # the claims below update the same sets of outputs
         entries = _with_claims_and_variants(entries, overrides, args, figures, ahead.compose)
     total = time.perf_counter() - started
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
+
+
+def _report_done(name: str, future) -> None:
+    from tqdm.auto import tqdm
+
+    if not future.cancelled() and future.exception() is None:
+        output = future.result()
+        tqdm.write(f"{name}: {output.wall_seconds:6.1f} s  -> {output.directory}")
+
+
+def _results(futures) -> list:
+    """The studies' outputs; a bad setting found while writing them ends the command with one
+    line, as it does while computing."""
+    try:
+        return [future.result() for future in futures]
+    except ValueError as err:
+        fail(str(err), "rocsim-reproduce")
+
+
+def _entry(name: str, cfg, output):
+    from rocsim.views.report import ReportEntry
+
+    return ReportEntry(
+        name,
+        plain_config(cfg),
+        output.table,
+        output.directory,
+        output.wall_seconds,
+        claims=output.claims,
+    )
 
 
 def _with_claims_and_variants(entries, overrides: list[str], args, figures=None, compose=None):

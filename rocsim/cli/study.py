@@ -37,17 +37,22 @@ def run_and_draw(
     figures: Figures | None = None,
     draw: bool = True,
     reuse_from: Path | None = None,
-) -> StudyOutput:
+    defer: bool = False,
+):
     """Run a study (:func:`rocsim.sim.pipeline.run_study`, sharing the outcomes of the studies
     under ``reuse_from``) and draw its figure, or with ``figures`` have it drawn meanwhile
-    (:class:`Figures`; with ``draw=False`` the caller hands it over later); bad settings end
-    the command with one line on stderr."""
+    (:class:`Figures`; with ``draw=False`` the caller hands it over later). With ``figures``
+    and ``defer``, all that follows the computation is left to them, figure included, and the
+    future of the :class:`~rocsim.sim.pipeline.StudyOutput` is returned. Bad settings end the
+    command with one line on stderr."""
     from rocsim.views.figures import save_study_figure
 
-    now = draw and figures is None
+    now = draw and (figures is None or defer)
+    folder = None
     if figures is not None:  # a figure still being drawn into the folder this run rewrites
         plain = plain_config(cfg)
-        figures.wait(Path(out_dir or Path(plain["results_dir"]) / plain["study"]["name"]))
+        folder = Path(out_dir or Path(plain["results_dir"]) / plain["study"]["name"])
+        figures.wait(folder)
     try:
         output = run_study(
             cfg,
@@ -55,11 +60,12 @@ def run_and_draw(
             progress_bar=progress_bar,
             draw=save_study_figure if now else None,
             reuse_from=reuse_from,
+            finish_in=(lambda finish: figures.submit(finish, folder)) if defer else None,
         )
     except ValueError as err:
         name = plain_config(cfg)["study"].get("name")
         fail(f"{name}: {err}" if progress_bar is not None and name else str(err))
-    if draw and figures is not None:
+    if draw and figures is not None and not defer:
         figures.draw(output, plain_config(cfg))
     return output
 
@@ -78,6 +84,12 @@ class Figures:
 
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rocsim-figures")
         self._pending: list[tuple[Path, Any]] = []  # (folder, future)
+
+    def submit(self, job, directory: Path) -> Any:
+        """Run ``job()`` in the background, as what writes into ``directory``; its future."""
+        future = self._pool.submit(job)
+        self._pending.append((Path(directory).resolve(), future))
+        return future
 
     def draw(self, output: StudyOutput, cfg) -> None:
         """Draw ``output``'s figure into its folder, in the background (``cfg``: the study's

@@ -177,7 +177,8 @@ def run_study(
     progress_bar=None,
     draw: Callable[[pd.DataFrame, dict, Path], list[Path]] | None = None,
     reuse_from: Path | None = None,
-) -> StudyOutput:
+    finish_in=None,
+):
     """Run the study of ``cfg`` and write its results.
 
     Writes ``coverage.csv``, ``coverage.parquet``, ``outcomes.npz`` (simulated coverage),
@@ -192,6 +193,11 @@ def run_study(
     before any work. With ``reuse_from`` (a results folder: ``rocsim-reproduce``'s), conditions
     that another study under it has already run with the same outcome key (the same data
     analysed the same way, :func:`rocsim.sim.runner.outcome_key`) are taken from its cache.
+
+    Returns the :class:`StudyOutput`; with ``finish_in`` (``finish_in(fn)`` runs ``fn`` in the
+    background and returns its future), everything after the computation (the tables, files,
+    claims and figure) is handed to it and the future of the :class:`StudyOutput` is returned
+    at once, so that a caller can start the next study's computation meanwhile.
     """
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
@@ -236,26 +242,30 @@ def run_study(
                 c for c in conditions if beside(c, limit) and "method_target" not in c.settings
             ]
             exact = _exact_beside(kind, small, common)
-    table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
-    if cfg["coverage"] == "simulate":
-        rows = table.groupby("condition", sort=False).size()
-        table["exact_coverage"] = np.concatenate(
-            [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
-        )
-    run.table = table
     wall = time.perf_counter() - started
-    data_keys = {c.label: c.data_key() for c in conditions}
-    begin_set(out_dir, OUTPUT_FILES)
-    names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
-    claims = evaluate_study_claims(cfg, out_dir)
-    atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
-    names.append("claims.csv")
-    if draw is not None:
-        names += [Path(p).name for p in draw(table, cfg, out_dir)]
-    seal_set(out_dir, names)
-    for folder in (out_dir, out_dir / ".cache"):
-        remove_stale_parts(folder, started_at)
-    return StudyOutput(out_dir, run, wall, claims)
+
+    def finish() -> StudyOutput:
+        table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
+        if cfg["coverage"] == "simulate":
+            rows = table.groupby("condition", sort=False).size()
+            table["exact_coverage"] = np.concatenate(
+                [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
+            )
+        run.table = table
+        data_keys = {c.label: c.data_key() for c in conditions}
+        begin_set(out_dir, OUTPUT_FILES)
+        names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
+        claims = evaluate_study_claims(cfg, out_dir)
+        atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
+        names.append("claims.csv")
+        if draw is not None:
+            names += [Path(p).name for p in draw(table, cfg, out_dir)]
+        seal_set(out_dir, names)
+        for folder in (out_dir, out_dir / ".cache"):
+            remove_stale_parts(folder, started_at)
+        return StudyOutput(out_dir, run, wall, claims)
+
+    return finish() if finish_in is None else finish_in(finish)
 
 
 def write_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFrame:
