@@ -289,3 +289,20 @@ def test_configs_composed_ahead_equal_composed_ones():
     for cfg, (name, overrides) in zip(got, runs):
         want = compose_study(name, overrides)
         assert OmegaConf.to_container(cfg) == OmegaConf.to_container(want)
+
+
+def test_a_study_finished_in_the_background_writes_the_same_files(small_study, tmp_path):
+    """run_study(finish_in=...) hands the writing to the background and returns its future:
+    the same files, and a sealed set, as written in line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rocsim.sim.io import check_set
+
+    cfg = small_study("fig5_1")
+    direct = run_study(cfg, tmp_path / "direct")
+    with ThreadPoolExecutor(1) as pool:
+        future = run_study(cfg, tmp_path / "later", finish_in=pool.submit)
+        later = future.result()
+    assert set(check_set(later.directory)) == set(check_set(direct.directory))
+    for name in ("coverage.csv", "claims.csv"):
+        assert (later.directory / name).read_bytes() == (direct.directory / name).read_bytes()
