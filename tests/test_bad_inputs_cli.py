@@ -215,6 +215,7 @@ REPRODUCE_CASES = [
     (["--only", "fig4_2", "--replications", "0"], "--replications"),
     (["--only", "fig4_2", "--replications", "abc"], "--replications"),
     (["--only", "fig4_2", "--n-jobs", "abc"], "--n-jobs"),
+    (["--only", "fig4_2", "--n-jobs", "0"], "--n-jobs"),  # the workers start before composing
     (["--only", "fig4_2", "--seed", "-1"], "--seed"),
     (["--only", "fig4_2", "--coverage", "nope"], "--coverage"),
     (["--only", "fig4_2", "--replicaitons", "5"], "--replicaitons"),

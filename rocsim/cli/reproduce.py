@@ -65,6 +65,8 @@ def reproduce(argv: list[str] | None = None) -> None:
     args = p.parse_args([a for a in argv if a not in extra])
     if args.replications < 1:
         p.error("--replications must be >= 1")
+    if args.n_jobs == 0:  # joblib's meaning: -1 all cores, -2 all but one, ...
+        p.error("--n-jobs must be a positive number of workers or negative (-1: all cores)")
     if args.seed is not None and args.seed < 0:
         p.error(f"--seed must be >= 0, got {args.seed}")
     try:
@@ -82,17 +84,11 @@ def reproduce(argv: list[str] | None = None) -> None:
     ]
     names = args.only or studies
     workers = start_workers(args.n_jobs)  # they start while the configs compose
-    configs = [_compose(name, overrides) for name in names]
-    try:  # validate every study before running any
-        per_condition = args.replications if args.coverage == "simulate" else 1
-        units = [len(study_conditions(cfg)) * per_condition for cfg in configs]
-        for name, cfg in zip(names, configs):
-            study = plain_config(cfg)["study"]
-            claims = [c["claim"] for c in study.get("claims") or []]
-            check_variants(study.get("variants") or [], claims, name)
-    except ValueError as err:
-        fail(str(err), "rocsim-reproduce")
-    deque(workers, maxlen=0)  # wait for them
+    try:
+        configs = [_compose(name, overrides) for name in names]
+        units = _validated(names, configs, args)
+    finally:  # their start is awaited, also before a refusal ends the command
+        deque(workers, maxlen=0)
     # the configs of every variant run a failing claim may call for, composed meanwhile
     ahead = ComposedAhead(
         run
@@ -129,6 +125,21 @@ def reproduce(argv: list[str] | None = None) -> None:
     md, page = write_report(args.results_dir, entries, total)
     remove_stale_parts(args.results_dir, started_at)  # of a report a killed run was writing
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
+
+
+def _validated(names: list[str], configs, args) -> list[int]:
+    """Every study checked before any runs (one line on stderr if one is refused); the
+    replications (or exact conditions) each will count on the progress bar."""
+    try:
+        per_condition = args.replications if args.coverage == "simulate" else 1
+        units = [len(study_conditions(cfg)) * per_condition for cfg in configs]
+        for name, cfg in zip(names, configs):
+            study = plain_config(cfg)["study"]
+            claims = [c["claim"] for c in study.get("claims") or []]
+            check_variants(study.get("variants") or [], claims, name)
+    except ValueError as err:
+        fail(str(err), "rocsim-reproduce")
+    return units
 
 
 def _report_done(name: str, future) -> None:

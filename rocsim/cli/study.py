@@ -60,7 +60,7 @@ def run_and_draw(
             progress_bar=progress_bar,
             draw=save_study_figure if now else None,
             reuse_from=reuse_from,
-            finish_in=(lambda finish: figures.submit(finish, folder)) if defer else None,
+            finish_in=(lambda job: figures.submit(job, folder)) if defer and figures else None,
         )
     except ValueError as err:
         name = plain_config(cfg)["study"].get("name")
