@@ -8,12 +8,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from joblib import Parallel, delayed
 
 from rocsim.cli import compose_study
 from rocsim.sim import pipeline, runner
@@ -99,6 +102,35 @@ def test_interruption_is_one_line_leaves_no_worker_and_resumes(tmp_path, send, s
     )
     assert rerun.returncode == 0, rerun.stderr
     check_set(out)
+
+
+def test_workers_leave_ctrl_c_to_their_parent():
+    # a terminal sends SIGINT to the whole process group: a worker interrupted in its loop
+    # printed a traceback, or died and broke the pool while the parent was stopping it
+    with runner._workers(None):
+        handlers = Parallel(n_jobs=2)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(4))
+    assert handlers == [signal.SIG_IGN] * 4
+
+
+def test_a_run_stopped_by_its_parent_stops_quietly_and_leaves_no_queue_thread(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C in the parent's own code (here: writing the first condition) stops the pool
+    without joblib's warning about unused results, and returns only once the stopped pool's
+    queue threads have released their semaphores (an exit meanwhile made loky's resource
+    tracker warn of leaked ones)."""
+
+    def interrupted(path, write):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "atomic_write", interrupted)
+    cfg = compose_study("fig4_3", [*BUSY[1:], f"results_dir={tmp_path}", "runner.progress=false"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(KeyboardInterrupt):
+            pipeline.run_study(cfg)
+    assert [str(w.message) for w in caught] == []
+    assert [t for t in threading.enumerate() if t.name == "QueueFeederThread"] == []
 
 
 def test_no_orphan_ten_seconds_after_the_parent_is_killed(tmp_path):

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -397,12 +397,46 @@ def run_conditions(
 @contextmanager
 def _workers(backend: str | None) -> Iterator[None]:
     """loky (joblib's default) workers that end with their parent from the moment they
-    start (:func:`exit_with_parent` as their initializer), not only after their first task."""
+    start (:func:`_start_worker` as their initializer), not only after their first task."""
     if backend not in (None, "loky"):
         yield
         return
-    with parallel_config(backend="loky", initializer=exit_with_parent, initargs=(os.getpid(),)):
-        yield
+    with parallel_config(backend="loky", initializer=_start_worker, initargs=(os.getpid(),)):
+        try:
+            yield
+        except BaseException:
+            _let_stopped_queues_finish()
+            raise
+
+
+def _start_worker(parent: int) -> None:
+    """A loky worker ends with ``parent`` and leaves Ctrl-C to it. A terminal sends SIGINT
+    to the whole process group; a worker interrupted then prints a traceback, or dies and
+    breaks the pool while the parent is stopping it. The parent stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
+
+
+#: The longest wait for the queue threads of a pool joblib has just stopped; they only have
+#: their locks left to release.
+QUEUE_THREAD_GRACE_SECONDS = 1.0
+
+
+def _let_stopped_queues_finish() -> None:
+    """Wait for the feeder threads of the pool joblib stopped on an error or interruption.
+
+    A multiprocessing queue sends its items from a daemon thread, ``QueueFeederThread``, which
+    ends by itself once joblib has closed the queue and may hold the last reference to it: the
+    queue's semaphores are then released in that thread, each unlinked before it is
+    unregistered from loky's resource tracker. A process that exits meanwhile (the usual next
+    step after an error or Ctrl-C) freezes the thread between the two, and the tracker prints
+    a leaked-semaphore warning under the error line. The feeder of a pool still open never
+    ends: that wait times out, and the pool is closed at exit as after any run.
+    """
+    deadline = time.monotonic() + QUEUE_THREAD_GRACE_SECONDS
+    for thread in threading.enumerate():
+        if thread.daemon and thread.name == "QueueFeederThread":
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def start_workers(n_jobs: int) -> Iterator[None]:
@@ -470,9 +504,11 @@ def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, 
     task order, so a condition is complete when its block ending at ``reps`` arrives.
     """
     parent = os.getpid()
-    results = parallel(
-        delayed(run_block)(kind, conditions[i], setups[i], seed, a, b, parent)
-        for i, a, b in _tasks(todo, reps, block_size, starts)
+    results = _stopping_early(
+        parallel(
+            delayed(run_block)(kind, conditions[i], setups[i], seed, a, b, parent)
+            for i, a, b in _tasks(todo, reps, block_size, starts)
+        )
     )
     pending: list[dict[str, np.ndarray]] = []
     clock = time.perf_counter()
@@ -515,8 +551,11 @@ def _exact(parallel, kind, conditions, setups, todo):
     split = hasattr(kind, "exact_split")
     parts = {i: kind.exact_split(conditions[i], setups[i]) if split else [None] for i in todo}
     tasks = [(i, part) for i in todo for part in parts[i]]
-    results = parallel(
-        delayed(run_exact_part)(kind, conditions[i], setups[i], part, parent) for i, part in tasks
+    results = _stopping_early(
+        parallel(
+            delayed(run_exact_part)(kind, conditions[i], setups[i], part, parent)
+            for i, part in tasks
+        )
     )
     pending, seconds = [], 0.0
     for (i, _), (result, elapsed) in zip(tasks, results):
@@ -528,6 +567,24 @@ def _exact(parallel, kind, conditions, setups, todo):
                     result = kind.exact_join(conditions[i], setups[i], pending)
             yield i, result, seconds
             pending, seconds = [], 0.0
+
+
+class _ConsumerStopped(Exception):
+    """Thrown into a joblib generator whose consumer stopped early."""
+
+
+def _stopping_early(results: Iterator[Any]) -> Iterator[Any]:
+    """The items of ``results``, a joblib generator; a consumer stopping early (an error or
+    Ctrl-C in the caller) is handed to joblib as an error of its own, which stops the pool.
+    Closing joblib's generator instead makes joblib warn that finished results went unused:
+    a second message under the error line."""
+    for item in results:
+        try:
+            yield item
+        except GeneratorExit:
+            with suppress(_ConsumerStopped):
+                results.throw(_ConsumerStopped())
+            raise
 
 
 def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
