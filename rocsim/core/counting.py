@@ -108,6 +108,22 @@ def _merge_below(ordered: np.ndarray, ascending: np.ndarray) -> np.ndarray:
     return below
 
 
+def _chain_ranks(
+    ascending1: np.ndarray, ascending2: np.ndarray, scores1: np.ndarray, scores2: np.ndarray
+) -> np.ndarray:
+    """``reached[k, j]``: the instances whose rank is ``j`` (``np.searchsorted(ascending,
+    score, side="right")``) on the first axis (``k = 0``), the second (``k = 1``) and the
+    lower of the two (``k = 2``, both decisions), in one pass over the instances."""
+    reached = np.zeros((3, ascending1.size + 1), dtype=np.int64)
+    for i in range(scores1.size):
+        rank1 = np.searchsorted(ascending1, scores1[i], side="right")
+        rank2 = np.searchsorted(ascending2, scores2[i], side="right")
+        reached[0, rank1] += 1
+        reached[1, rank2] += 1
+        reached[2, min(rank1, rank2)] += 1
+    return reached
+
+
 #: Bits per pass of :func:`_radix_sort` (six passes cover the 64 bits of a float).
 _RADIX_BITS = 11
 
@@ -246,13 +262,12 @@ def decision_counts(
     ascending1, ascending2 = thresholds1[order], thresholds2[order]
     if thresholds1.size and np.all(ascending2[1:] >= ascending2[:-1]):
         # the pairs form a chain: instance i passes pairs 0 .. rank - 1 of it on each axis
-        rank1, rank2 = _ranks(ascending1, scores1), _ranks(ascending2, scores2)
-        counts = []
-        for rank in (rank1, rank2, np.minimum(rank1, rank2)):
-            reached = np.bincount(rank, minlength=ascending1.size + 1)
-            at_or_above = np.empty(ascending1.size, dtype=np.int64)
-            at_or_above[order] = np.cumsum(reached[::-1])[::-1][1:]
-            counts.append(at_or_above)
+        reached = _compiled(_chain_ranks)(
+            *(np.ascontiguousarray(a, dtype=np.float64) for a in (ascending1, ascending2)),
+            *(np.ascontiguousarray(a, dtype=np.float64) for a in (scores1, scores2)),
+        )
+        counts = np.empty((3, ascending1.size), dtype=np.int64)
+        counts[:, order] = np.cumsum(reached[:, ::-1], axis=1)[:, ::-1][:, 1:]
         return counts[0], counts[1], counts[2]
     both = np.zeros(thresholds1.size, dtype=np.int64)
     block = max(1, 2**22 // max(thresholds1.size, 1))
@@ -315,20 +330,42 @@ def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def sorted_roc_counts(pos: np.ndarray, neg: np.ndarray):
-    """:func:`roc_counts` of validated scores (finite 1-D float arrays), from one sort of
-    both classes together: the same arrays. (Where a score is 0, which of ``-0.0`` and ``0.0``
-    names the threshold is left to :func:`roc_counts`.)"""
-    scores = np.concatenate([pos, neg])
-    order = np.argsort(scores)  # ties in any order: only where each run of equal scores starts
-    ordered = scores[order]
-    if np.any(ordered == 0.0):
+    """:func:`roc_counts` of validated scores (finite 1-D float arrays), from a sort of each
+    class and one merge of the two, from the top: the same arrays. (Where a score is 0, which
+    of ``-0.0`` and ``0.0`` names the threshold is left to :func:`roc_counts`.)"""
+    ordered_pos, ordered_neg = sorted_scores(pos), sorted_scores(neg)
+    if _has_zero(ordered_pos) or _has_zero(ordered_neg):
         return roc_counts(pos, neg)
-    first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
-    # positives from each position of the ascending order to the end: those scoring >= it
-    positives_from = np.cumsum((order < pos.size)[::-1])[::-1]
-    tp = positives_from[first][::-1]
-    fp = (scores.size - first)[::-1] - tp
-    return ordered[first][::-1], tp, fp
+    return _compiled(_merged_counts)(ordered_pos, ordered_neg)
+
+
+def _has_zero(ordered: np.ndarray) -> bool:
+    at = np.searchsorted(ordered, 0.0)
+    return bool(at < ordered.size and ordered[at] == 0.0)
+
+
+def _merged_counts(ordered_pos: np.ndarray, ordered_neg: np.ndarray):
+    """``(thresholds, tp, fp)`` of :func:`roc_counts` from the ascending scores of each class:
+    the distinct scores from the top, each with the positives and negatives at or above it."""
+    size = ordered_pos.size + ordered_neg.size
+    thresholds = np.empty(size, dtype=np.float64)
+    tp = np.empty(size, dtype=np.int64)
+    fp = np.empty(size, dtype=np.int64)
+    i, j, k = ordered_pos.size, ordered_neg.size, 0
+    while i > 0 or j > 0:
+        if j == 0 or (i > 0 and ordered_pos[i - 1] >= ordered_neg[j - 1]):
+            value = ordered_pos[i - 1]
+        else:
+            value = ordered_neg[j - 1]
+        while i > 0 and ordered_pos[i - 1] == value:
+            i -= 1
+        while j > 0 and ordered_neg[j - 1] == value:
+            j -= 1
+        thresholds[k] = value
+        tp[k] = ordered_pos.size - i
+        fp[k] = ordered_neg.size - j
+        k += 1
+    return thresholds[:k].copy(), tp[:k].copy(), fp[:k].copy()
 
 
 def counts_at(pos_scores, neg_scores, thresholds) -> tuple[np.ndarray, np.ndarray]:
