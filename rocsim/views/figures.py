@@ -82,7 +82,9 @@ def plot_coverage(
             _draw_line(ax, part, color, style, None if line is None else f"{lines}={line}")
         ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
         if keys:
-            ax.set_title(_panel_title(sub, keys, value), fontsize=9)
+            # y given: matplotlib then skips lifting the title above top ticks (there are
+            # none), which lays out every tick label again at each save
+            ax.set_title(_panel_title(sub, keys, value), fontsize=9, y=1.0)
         if lines:
             ax.legend(fontsize=7, loc="lower center")
         ax.grid(alpha=0.2)
