@@ -108,19 +108,14 @@ def _merge_below(ordered: np.ndarray, ascending: np.ndarray) -> np.ndarray:
     return below
 
 
-def _chain_ranks(
-    ascending1: np.ndarray, ascending2: np.ndarray, scores1: np.ndarray, scores2: np.ndarray
-) -> np.ndarray:
-    """``reached[k, j]``: the instances whose rank is ``j`` (``np.searchsorted(ascending,
-    score, side="right")``) on the first axis (``k = 0``), the second (``k = 1``) and the
-    lower of the two (``k = 2``, both decisions), in one pass over the instances."""
-    reached = np.zeros((3, ascending1.size + 1), dtype=np.int64)
-    for i in range(scores1.size):
-        rank1 = np.searchsorted(ascending1, scores1[i], side="right")
-        rank2 = np.searchsorted(ascending2, scores2[i], side="right")
-        reached[0, rank1] += 1
-        reached[1, rank2] += 1
-        reached[2, min(rank1, rank2)] += 1
+def _chain_histograms(rank1: np.ndarray, rank2: np.ndarray, size: int) -> np.ndarray:
+    """``reached[k, j]``: the instances of rank ``j`` on the first axis (``k = 0``), the
+    second (``k = 1``) and the lower of the two (``k = 2``, both decisions), in one pass."""
+    reached = np.zeros((3, size + 1), dtype=np.int64)
+    for i in range(rank1.size):
+        reached[0, rank1[i]] += 1
+        reached[1, rank2[i]] += 1
+        reached[2, min(rank1[i], rank2[i])] += 1
     return reached
 
 
@@ -262,10 +257,8 @@ def decision_counts(
     ascending1, ascending2 = thresholds1[order], thresholds2[order]
     if thresholds1.size and np.all(ascending2[1:] >= ascending2[:-1]):
         # the pairs form a chain: instance i passes pairs 0 .. rank - 1 of it on each axis
-        reached = _compiled(_chain_ranks)(
-            *(np.ascontiguousarray(a, dtype=np.float64) for a in (ascending1, ascending2)),
-            *(np.ascontiguousarray(a, dtype=np.float64) for a in (scores1, scores2)),
-        )
+        rank1, rank2 = _ranks(ascending1, scores1), _ranks(ascending2, scores2)
+        reached = _compiled(_chain_histograms)(rank1, rank2, ascending1.size)
         counts = np.empty((3, ascending1.size), dtype=np.int64)
         counts[:, order] = np.cumsum(reached[:, ::-1], axis=1)[:, ::-1][:, 1:]
         return counts[0], counts[1], counts[2]
