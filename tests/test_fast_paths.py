@@ -108,6 +108,18 @@ def test_decision_counts_are_brute_force(chain):
         assert both.dtype == np.int64 and both.shape == (h,)
 
 
+def test_decision_counts_of_a_large_sample_are_brute_force():
+    """Ranked by buckets (many instances, thresholds of a grid), as count_at_or_above does."""
+    rng = np.random.default_rng(4)
+    s1 = rng.normal(0, 3, 3 * counting._BUCKET_MIN)
+    s2 = np.round(0.9 * s1 + rng.normal(0, 1, s1.size), 1)  # ties at the thresholds too
+    t1, t2 = np.linspace(-8, 8, 99), np.round(np.linspace(-6, 9, 99), 1)
+    first, second, both = decision_counts(s1, s2, t1, t2)
+    np.testing.assert_array_equal(first, (s1[:, None] >= t1).sum(axis=0))
+    np.testing.assert_array_equal(second, (s2[:, None] >= t2).sum(axis=0))
+    np.testing.assert_array_equal(both, ((s1[:, None] >= t1) & (s2[:, None] >= t2)).sum(axis=0))
+
+
 def test_radix_sorted_scores_are_numpys():
     """Bit for bit np.sort, but for the order of -0.0 and 0.0 (equal to every threshold:
     the counts are the same); many ascending thresholds merged with the sorted scores count
