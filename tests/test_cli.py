@@ -188,3 +188,25 @@ def test_reproduce_rejects_unknown_study(tmp_path):
     done = run([*REPRODUCE, "--only", "fig9_9", "--results-dir", str(tmp_path)], tmp_path)
     assert done.returncode != 0 and "fig9_9" in done.stderr
     assert not Path(tmp_path / "index.md").exists()
+
+
+def test_reproduce_stops_at_a_study_that_failed_writing(tmp_path, monkeypatch, capsys):
+    """Files are written in the background while the next study computes: a study that
+    failed writing ends the command with one line before a later study starts."""
+    from rocsim.cli.reproduce import reproduce
+    from rocsim.sim import pipeline
+
+    real = pipeline._write_outputs
+
+    def fails_for_fig4_4(out_dir, *args, **kwargs):
+        if Path(out_dir).name == "fig4_4":
+            raise ValueError("fig4_4: cannot write")
+        return real(out_dir, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_write_outputs", fails_for_fig4_4)
+    only = ["fig4_4", "fig4_2", "fig5_7", "fig5_9"]
+    with pytest.raises(SystemExit) as stop:
+        reproduce(["--only", *only, "--replications", "20", "--results-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "cannot write" in err, err
+    assert not (tmp_path / "fig5_9").exists()

@@ -109,6 +109,8 @@ def reproduce(argv: list[str] | None = None) -> None:
         ) as bar:
             outputs = []
             for name, cfg in zip(names, configs):
+                # a study that failed writing ends the command now, not after the rest
+                _results([o for o in outputs if o.done() and o.exception() is not None])
                 bar.set_postfix_str(name)
                 output = run_and_draw(
                     cfg, progress_bar=bar, figures=figures, reuse_from=args.results_dir, defer=True

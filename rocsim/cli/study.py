@@ -8,6 +8,7 @@ one line with the valid ones, before Hydra starts.
 from __future__ import annotations
 
 import sys
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ def run_and_draw(
     draw: bool = True,
     reuse_from: Path | None = None,
     defer: bool = False,
-):
+) -> StudyOutput | Future:
     """Run a study (:func:`rocsim.sim.pipeline.run_study`, sharing the outcomes of the studies
     under ``reuse_from``) and draw its figure, or with ``figures`` have it drawn meanwhile
     (:class:`Figures`; with ``draw=False`` the caller hands it over later). With ``figures``

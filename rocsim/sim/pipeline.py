@@ -11,6 +11,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -177,8 +178,8 @@ def run_study(
     progress_bar=None,
     draw: Callable[[pd.DataFrame, dict, Path], list[Path]] | None = None,
     reuse_from: Path | None = None,
-    finish_in=None,
-):
+    finish_in: Callable[[Callable[[], StudyOutput]], Future] | None = None,
+) -> StudyOutput | Future:
     """Run the study of ``cfg`` and write its results.
 
     Writes ``coverage.csv``, ``coverage.parquet``, ``outcomes.npz`` (simulated coverage),
