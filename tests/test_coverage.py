@@ -316,3 +316,25 @@ def test_threshold_exact_coverage_bad_input(kwargs, word):
     args.update(kwargs)
     with pytest.raises(ValueError, match=word):
         threshold_exact_coverage(**args)
+
+
+def test_binomial_support_leaves_out_each_tail_beyond_tail_mass_only():
+    """The support ends where the upper tail's mass drops below TAIL_MASS, as it starts where
+    the lower tail's does: not at ``trials`` (scipy's ``isf`` of so small a mass computes
+    ``ppf(1 - mass) = ppf(1)``, the whole range, every entry of it a Boost pmf)."""
+    from scipy import stats
+
+    from rocsim.core.coverage import TAIL_MASS, binomial_support
+
+    p = np.array([0.0, 1e-9, 0.01, 0.3, 0.5, 0.97, 1.0])
+    for trials in (1, 10, 2500):
+        x, pmf = binomial_support(trials, p)
+        last = x[np.arange(p.size), np.argmax(np.cumsum(pmf > 0, axis=1), axis=1)]
+        first = x[:, 0]
+        # all but TAIL_MASS of each tail, and no more
+        assert np.all(stats.binom.cdf(first - 1, trials, p) < TAIL_MASS)
+        assert np.all(stats.binom.sf(last, trials, p) < TAIL_MASS)
+        inner = (p > 0) & (p < 1) & (last < trials)
+        assert np.all(stats.binom.sf(last[inner] - 1, trials, p[inner]) >= TAIL_MASS)
+        assert np.allclose(pmf.sum(axis=1), 1.0, rtol=0, atol=1e-13)
+    assert binomial_support(2500, np.array([0.01]))[0].shape[1] < 200

@@ -198,7 +198,7 @@ def test_binomial_support_pmf_is_scipys_where_used():
         p = np.concatenate([[0.0, 1.0, 1e-9, 0.5], rng.random(20)])
         x, pmf = coverage.binomial_support(trials, p)
         lo = np.nan_to_num(stats.binom.ppf(coverage.TAIL_MASS, trials, p), nan=0.0)
-        hi = np.nan_to_num(stats.binom.isf(coverage.TAIL_MASS, trials, p), nan=trials)
+        hi = trials - stats.binom.ppf(coverage.TAIL_MASS, trials, 1 - p)
         inside = lo.astype(np.int64)[:, None] + np.arange(x.shape[1]) <= hi[:, None]
         want = np.where(inside, stats.binom.pmf(x, trials, p[:, None]), 0.0)
         assert pmf.tobytes() == want.tobytes()
@@ -490,3 +490,52 @@ def test_single_threaded_limits_numba_and_restores_it():
     with single_threaded():
         assert numba.get_num_threads() == 1
     assert numba.get_num_threads() == before
+
+
+def _overlaps_brute(order1_rank2, a_values, b_values):
+    """|top-a of classifier 1 & top-b of classifier 2|, counted negative by negative."""
+    rank1 = np.arange(order1_rank2.size)
+    return np.array(
+        [[np.sum((rank1 < a) & (order1_rank2 < b)) for b in b_values] for a in a_values],
+        dtype=float,
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_overlaps_of_the_histogram_equal_the_counts_negative_by_negative(seed):
+    from rocsim.core.joint_thresholds import overlaps
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    order1_rank2 = rng.permutation(n)
+    a_values = np.flatnonzero(rng.random(n + 1) < 0.5)
+    b_values = np.flatnonzero(rng.random(n + 1) < 0.5)
+    got = overlaps(order1_rank2, a_values, b_values)
+    assert np.array_equal(got, _overlaps_brute(order1_rank2, a_values, b_values))
+
+
+def test_distinct_counts_are_numpys_unique():
+    from rocsim.core.paired_vertical import _distinct_counts
+
+    rng = np.random.default_rng(5)
+    for size, most in [(1, 0), (7, 3), (100, 100), (1000, 20)]:
+        values = rng.integers(0, most + 1, size)
+        got = _distinct_counts(values, most)
+        want = np.unique(values, return_counts=True)
+        assert all(np.array_equal(g, w) and g.dtype == w.dtype for g, w in zip(got, want))
+
+
+def test_the_paired_law_validates_once_and_gets_each_classifiers_law_unchanged():
+    """vertical_difference asks for each classifier's law without validating again: the same
+    numbers as the public vertical_distribution."""
+    from rocsim.core.paired_vertical import vertical_difference
+
+    rng = np.random.default_rng(6)
+    pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 80), 1) for m in (1, 1.5, 0, 0))
+    r = np.arange(1, 80, 7)
+    for side in vertical.SIDES:
+        law = vertical_difference(pos1, pos2, neg1, neg2, r, side=side)
+        one = vertical.vertical_distribution(pos1, neg1, r, side=side)
+        two = vertical.vertical_distribution(pos2, neg2, r, side=side)
+        assert np.array_equal(law.mean, one.mean - two.mean)
+        assert np.array_equal(law.dtpr, one.tpr - two.tpr)
