@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from rocsim.cli import compose_study
@@ -105,3 +106,23 @@ def test_a_failing_claim_without_a_variant_is_said(tmp_path):
     entry = ReportEntry("fig5_8", cfg, table(), tmp_path, 1.0, claims_frame([False]))
     md, _ = write_report(tmp_path, [entry], 1.0)
     assert "No variant run explains: c0." in md.read_text()
+
+
+def test_figures_are_saved_as_png_and_pdf_with_the_pixels_of_pillows_default(tmp_path):
+    """The PNG's faster zlib level changes how the file is compressed, not what it shows."""
+    import io
+
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    from rocsim.views.figures import save_png_and_pdf
+
+    fig = Figure(figsize=(3, 2))
+    fig.add_subplot().plot([0, 1, 2], [0.9, 0.95, 0.88], label="coverage")
+    paths = save_png_and_pdf(fig, tmp_path / "coverage")
+    assert [p.name for p in paths] == ["coverage.png", "coverage.pdf"]
+    assert paths[1].read_bytes().startswith(b"%PDF")
+    default = io.BytesIO()
+    fig.savefig(default, dpi=130, format="png")
+    ours = np.asarray(Image.open(paths[0]))
+    assert np.array_equal(ours, np.asarray(Image.open(default)))

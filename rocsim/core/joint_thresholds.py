@@ -1060,14 +1060,14 @@ class JointThresholdLaw:
 
 def overlaps(order1_rank2: np.ndarray, a_values: np.ndarray, b_values: np.ndarray) -> np.ndarray:
     """``c[i, j] = |A_{a_i} & B_{b_j}|`` where ``A_a`` is the top ``a`` negatives of classifier 1
-    and ``B_b`` of classifier 2; ``order1_rank2[t]`` is the classifier-2 rank (0-based) of the
+    and ``B_b`` of classifier 2, for increasing ``a_values`` and ``b_values`` (the grids of
+    :class:`JointThresholdLaw`); ``order1_rank2[t]`` is the classifier-2 rank (0-based) of the
     ``t``-th best negative of classifier 1. ``O(n + |a| |b|)`` by a 2-D histogram."""
     n = order1_rank2.size
-    a_sorted, b_sorted = np.unique(a_values), np.unique(b_values)
     # negative t is in A_a iff t < a; in B_b iff rank2 < b
-    row = np.searchsorted(a_sorted, np.arange(n), side="right")
-    col = np.searchsorted(b_sorted, order1_rank2, side="right")
-    hist = np.zeros((a_sorted.size + 1, b_sorted.size + 1))
-    np.add.at(hist, (row, col), 1.0)
-    table = np.cumsum(np.cumsum(hist, axis=0), axis=1)[:-1, :-1]
-    return table[np.searchsorted(a_sorted, a_values)][:, np.searchsorted(b_sorted, b_values)]
+    row = np.searchsorted(a_values, np.arange(n), side="right")
+    col = np.searchsorted(b_values, order1_rank2, side="right")
+    width = b_values.size + 1
+    cells = np.bincount(row * width + col, minlength=(a_values.size + 1) * width)
+    hist = cells.reshape(a_values.size + 1, width).astype(float)
+    return np.cumsum(np.cumsum(hist, axis=0), axis=1)[:-1, :-1]

@@ -22,8 +22,8 @@ from rocsim.core.results import Result, clip_bounds
 from rocsim.core.vertical import (
     SIDES,
     check_ranks,
+    checked_vertical_distribution,
     threshold_ranks,
-    vertical_distribution,
     wald_on_moments,
 )
 
@@ -202,8 +202,8 @@ def vertical_difference(
         algorithm = "exact" if n_neg <= EXACT_LIMIT else "hybrid"
     if pmf and algorithm != "exact":
         raise ValueError("pmf=True needs algorithm='exact'")
-    law1 = vertical_distribution(pos1, neg1, ranks, side=side)
-    law2 = vertical_distribution(pos2, neg2, ranks, side=side)
+    law1 = checked_vertical_distribution(pos1, neg1, ranks, "stratified", side)
+    law2 = checked_vertical_distribution(pos2, neg2, ranks, "stratified", side)
     threshold_rank = threshold_ranks(ranks, side)
     joint, weights, pairs, counts = joint_threshold_law(
         pos1, pos2, neg1, neg2, threshold_rank, side, exact=algorithm == "exact"
@@ -245,13 +245,21 @@ def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str, *, ex
     b_i = np.searchsorted(-neg2[order2], -pos2, side=count_side)
     rank2 = np.empty(n_neg, dtype=np.int64)
     rank2[order2] = np.arange(n_neg)
-    a_values, a_count = np.unique(a_i, return_counts=True)
-    b_values, b_count = np.unique(b_i, return_counts=True)
+    a_values, a_count = _distinct_counts(a_i, n_neg)
+    b_values, b_count = _distinct_counts(b_i, n_neg)
     law = JointThresholdLaw(
         n_neg, a_values, b_values, rank2[order1], threshold_rank, exact=exact, small=SMALL_COUNT
     )
     pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
     return law, (a_count / n_pos, b_count / n_pos), pairs, (a_i, b_i)
+
+
+def _distinct_counts(values: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)`` for integers in ``0 .. most``, by a histogram
+    (what a simulation computes once per data set: no sort)."""
+    counts = np.bincount(values, minlength=most + 1)
+    distinct = np.flatnonzero(counts)
+    return distinct, counts[distinct]
 
 
 @dataclass(frozen=True, repr=False)

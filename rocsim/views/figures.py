@@ -173,10 +173,23 @@ def save_study_figure(
         styles=dict(plot.get("styles") or {}),
         title=_title(cfg),
     )
+    return save_png_and_pdf(fig, Path(out_dir) / "coverage", write)
+
+
+#: zlib level of the PNGs: faster to encode than Pillow's default 6, for slightly larger files
+#: of the same pixels (benchmarks/bench_figures.py measures both)
+PNG_COMPRESS_LEVEL = 3
+
+
+def save_png_and_pdf(fig, stem: Path, write=atomic_write) -> list[Path]:
+    """``fig`` as ``stem.png`` (130 dpi) and ``stem.pdf``, each through ``write(path, save)``."""
     paths = []
-    for suffix in ("png", "pdf"):
-        path = Path(out_dir) / f"coverage.{suffix}"
-        write(path, lambda p, s=suffix: fig.savefig(p, dpi=130, format=s))
+    for suffix, options in (
+        ("png", {"pil_kwargs": {"compress_level": PNG_COMPRESS_LEVEL}}),
+        ("pdf", {}),
+    ):
+        path = stem.with_suffix(f".{suffix}")
+        write(path, lambda p, s=suffix, o=options: fig.savefig(p, dpi=130, format=s, **o))
         paths.append(path)
     return paths
 

@@ -106,17 +106,14 @@ def overlay(
     """Coverage of ``table`` with one line per value of ``lines``, written as PNG and PDF at
     ``path`` (no suffix). Panels follow the study's own panels, with its line variable (if
     any) as a further panel axis, since lines now show something else."""
-    from rocsim.views.figures import plot_coverage
+    from rocsim.views.figures import plot_coverage, save_png_and_pdf
 
     panels = plot.get("panels") or []
     panels = [panels] if isinstance(panels, str) else list(panels)
     if plot.get("lines") and plot["lines"] != lines:
         panels.append(plot["lines"])
     fig = plot_coverage(table, panels=panels or None, lines=lines, title=title)
-    for suffix in ("png", "pdf"):
-        atomic_write(
-            path.with_suffix(f".{suffix}"), lambda p, s=suffix: fig.savefig(p, dpi=130, format=s)
-        )
+    save_png_and_pdf(fig, path)
 
 
 def write_comparison(
