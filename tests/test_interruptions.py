@@ -24,8 +24,9 @@ from rocsim.sim.claims import load_study_data
 from rocsim.sim.io import MANIFEST, check_set
 
 ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
-#: A study that keeps two loky workers busy for several seconds.
-BUSY = ["study=fig4_3", "replications=400", "seed=5", "n_jobs=2", "runner.block_size=10"]
+#: A study that keeps two loky workers busy for several seconds after its first condition is
+#: cached (its simulation: the exact coverage it computes beside takes a fraction of a second).
+BUSY = ["study=fig4_3", "replications=2000", "seed=5", "n_jobs=2", "runner.block_size=10"]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
@@ -287,3 +288,29 @@ def test_memory_does_not_grow_with_the_replication_count():
     finally:
         tracemalloc.stop()
     assert peak < 5 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_ctrl_c_after_the_work_is_done_is_quiet():
+    """Once a command's work is done, the interpreter still closes joblib's worker pool (its
+    exit hooks, most of a second); a Ctrl-C then printed a KeyboardInterrupt traceback from
+    threading's shutdown, with exit status 0. Nothing is left to stop: it is ignored."""
+    script = (
+        "import os, signal, threading, time\n"
+        "from rocsim.cli._common import run_command\n"
+        "def body():\n"
+        "    # runs where the pool's exit hook runs: in threading's shutdown, after the body\n"
+        "    threading._register_atexit(\n"
+        "        lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2))\n"
+        "    )\n"
+        "run_command(body, 'rocsim')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_command_called_from_python_keeps_its_callers_ctrl_c():
+    from rocsim.cli._common import run_command
+
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    run_command(lambda: None, "rocsim")
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before

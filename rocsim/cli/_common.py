@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -37,6 +39,23 @@ def run_command(body: Callable[[], None], prog: str) -> None:
         _stop(prog, "terminated", EXIT_TERMINATED)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    _at_process_exit(_ignore_interruptions)
+
+
+def _ignore_interruptions() -> None:
+    """Ctrl-C and SIGTERM ignored from here on: the process is exiting after a command's work
+    was done and written, and the interpreter is closing joblib's worker pool (most of a
+    second), where an interruption would print a traceback and stop nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _at_process_exit(hook: Callable[[], None]) -> None:
+    """Run ``hook`` first when the process exits (a command called from Python keeps its
+    signals until then): threading's exit hooks run, latest registered first, before the
+    interpreter joins the pool's threads; ``atexit``'s only after (the fallback)."""
+    register = getattr(threading, "_register_atexit", None)
+    (register or atexit.register)(hook)
 
 
 def _raise_terminated(signum, frame) -> NoReturn:
