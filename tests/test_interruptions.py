@@ -25,7 +25,7 @@ from rocsim.sim.io import MANIFEST, check_set
 
 ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
 #: A study that keeps two loky workers busy for several seconds after its first condition is
-#: cached (its simulation: the exact coverage it computes beside takes a fraction of a second).
+#: cached: its simulation (the exact coverage it computes beside is quick).
 BUSY = ["study=fig4_3", "replications=2000", "seed=5", "n_jobs=2", "runner.block_size=10"]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -301,7 +301,7 @@ def test_memory_does_not_grow_with_the_replication_count():
 
 def test_ctrl_c_after_the_work_is_done_is_quiet():
     """Once a command's work is done, the interpreter still closes joblib's worker pool (its
-    exit hooks, most of a second); a Ctrl-C then printed a KeyboardInterrupt traceback from
+    exit hooks); a Ctrl-C then printed a KeyboardInterrupt traceback from
     threading's shutdown, with exit status 0. Nothing is left to stop: it is ignored."""
     script = (
         "import os, signal, threading, time\n"

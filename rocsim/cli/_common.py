@@ -44,8 +44,8 @@ def run_command(body: Callable[[], None], prog: str) -> None:
 
 def _ignore_interruptions() -> None:
     """Ctrl-C and SIGTERM ignored from here on: the process is exiting after a command's work
-    was done and written, and the interpreter is closing joblib's worker pool (most of a
-    second), where an interruption would print a traceback and stop nothing."""
+    was done and written, and the interpreter is closing joblib's worker pool, where an
+    interruption would print a traceback and stop nothing."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
