@@ -176,8 +176,8 @@ def save_study_figure(
     return save_png_and_pdf(fig, Path(out_dir) / "coverage", write)
 
 
-#: zlib level of the PNGs: faster to encode than Pillow's default 6, for slightly larger files
-#: of the same pixels (benchmarks/bench_figures.py measures both)
+#: zlib level of the PNGs: faster to encode than Pillow's default 6, the same pixels in a file
+#: of about the same size (benchmarks/bench_figures.py measures both)
 PNG_COMPRESS_LEVEL = 3
 
 
