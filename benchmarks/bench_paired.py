@@ -1,14 +1,13 @@
 """Benchmark: bootstrap moments of TPR1 - TPR2 at 99 FPRs (vertical averaging, Algorithm 4.4)
 and the reproduction of figures 4.5 and 4.9. Writes ``benchmarks/results_paired.md``.
 
-- time per data set of :func:`rocsim.vertical_difference` (``exact``, ``hybrid`` and what
-  ``auto`` picks) at n = 10^2 .. 10^5 per class, against one vectorised Monte Carlo bootstrap
-  (B = 2000) of the same data, and the fitted growth exponents (slope of log time against
-  log n), beside the O(n^4) per FPR of the thesis's Algorithm 4.4;
-- the error of the hybrid against the exact algorithm (every FPR of the grid), and of both
-  against a seeded Monte Carlo bootstrap (B = 10^5) at n = 200 (exact) and 1000 (hybrid), on
+- time per data set of :func:`rocsim.vertical_difference` (exact at every n) at n = 10^2 ..
+  10^5 per class, against one vectorised Monte Carlo bootstrap (B = 2000) of the same data,
+  and the fitted growth exponent (slope of log time against log n), beside the O(n^4) per FPR
+  of the thesis's Algorithm 4.4;
+- the exact moments against a seeded Monte Carlo bootstrap (B = 10^5) at n = 200 and 1000, on
   paired binormal data with correlation 0.3, 0.9 and 0.99 between the two scores of an
-  instance (0.99: nearly identical rankings, the hard case for the copula).
+  instance (0.99: nearly identical rankings, the longest Lancaster sums).
 
 Usage: ``python benchmarks/bench_paired.py [--skip-reproduce] [--skip-mc]``
 """
@@ -21,11 +20,9 @@ import numpy as np
 from _common import arguments, best_of, machine, mc_vertical_tpr, reproduce_section, table, write
 
 import rocsim
-from rocsim.core.paired_vertical import EXACT_LIMIT
 
 FIGURES = ["fig4_5", "fig4_9"]
 SIZES = [100, 200, 500, 1000, 10_000, 100_000]
-EXACT_UP_TO = 1000  # the exact algorithm is timed up to here (its cost grows like n^2 or more)
 
 
 def paired_binormal(n: int, rho: float, seed: int):
@@ -54,21 +51,13 @@ def mc_moments(data, ranks: np.ndarray, b: int, seed: int):
 def _time_one(n: int) -> dict:
     data, ranks = paired_binormal(n, 0.9, seed=n), ranks_for(n)
     row: dict = {"n per class": n, "FPRs": ranks.size}
-    for algorithm in ("exact", "hybrid"):
-        if algorithm == "exact" and n > EXACT_UP_TO:
-            continue
-        law = rocsim.vertical_difference(*data, ranks, algorithm=algorithm)  # warm the caches
-        row[f"{algorithm} (s)"] = best_of(
-            lambda a=algorithm: rocsim.vertical_difference(*data, ranks, algorithm=a), 3
-        )
-    auto = "exact" if n <= EXACT_LIMIT else "hybrid"
+    rocsim.vertical_difference(*data, ranks)  # warms the caches a simulation shares
+    row["exact (s)"] = best_of(lambda: rocsim.vertical_difference(*data, ranks), 3)
     start = time.perf_counter()
     mc_moments(data, ranks, 2000, seed=1)
     row["MC B=2000 (s)"] = time.perf_counter() - start
-    row["auto"] = auto
-    row["MC B=2000 / auto"] = row["MC B=2000 (s)"] / row[f"{auto} (s)"]
+    row["MC B=2000 / exact"] = row["MC B=2000 (s)"] / row["exact (s)"]
     row["np.sort of 2n scores (s)"] = best_of(lambda: np.sort(np.concatenate(data)), 20)
-    del law
     return row
 
 
@@ -82,33 +71,13 @@ def exponent(rows: list[dict], key: str) -> float:
     return float(np.polyfit(x, y, 1)[0])
 
 
-def exact_error_rows() -> list[dict]:
-    rows = []
-    for n in (150, 300, 500):
-        for rho in (0.3, 0.9, 0.99):
-            data, ranks = paired_binormal(n, rho, seed=7 * n), ranks_for(n)
-            exact = rocsim.vertical_difference(*data, ranks, algorithm="exact")
-            hybrid = rocsim.vertical_difference(*data, ranks, algorithm="hybrid")
-            rel = hybrid.var / exact.var - 1
-            rows.append(
-                {
-                    "n": n,
-                    "rho": rho,
-                    "max |mean error|": float(np.abs(hybrid.mean - exact.mean).max()),
-                    "max |var rel. error|": float(np.abs(rel).max()),
-                    "at r": int(ranks[np.argmax(np.abs(rel))]),
-                }
-            )
-    return rows
-
-
 def mc_error_rows(b: int = 100_000) -> list[dict]:
     rows = []
-    for n, algorithm in ((200, "exact"), (1000, "hybrid")):
+    for n in (200, 1000):
         for rho in (0.3, 0.9, 0.99):
             data = paired_binormal(n, rho, seed=11 * n)
             ranks = ranks_for(n)[::7]
-            law = rocsim.vertical_difference(*data, ranks, algorithm=algorithm)
+            law = rocsim.vertical_difference(*data, ranks)
             mean, var, sample = mc_moments(data, ranks, b, seed=n)
             # MCSE of the sample variance: sqrt((m4 - var^2)/B)
             m4 = ((sample - mean) ** 4).mean(axis=0)
@@ -117,7 +86,6 @@ def mc_error_rows(b: int = 100_000) -> list[dict]:
             rows.append(
                 {
                     "n": n,
-                    "algorithm": algorithm,
                     "rho": rho,
                     "B": b,
                     "FPRs": f"{ok.sum()} of {ranks.size}",
@@ -145,19 +113,13 @@ def main() -> None:
         "",
         table(times),
         "",
-        f"Fitted growth exponents over n = {SIZES}: exact "
-        f"{exponent(times, 'exact (s)'):.2f} (n <= {EXACT_UP_TO}), hybrid "
-        f"{exponent(times, 'hybrid (s)'):.2f}. The thesis's Algorithm 4.4 is O(n^4) per FPR. "
-        f"`auto` is exact up to n- = {EXACT_LIMIT}.",
-        "",
-        "## Error of the hybrid against the exact algorithm (every FPR of the grid)",
-        "",
-        table(exact_error_rows()),
+        f"Fitted growth exponent over n = {SIZES}: {exponent(times, 'exact (s)'):.2f}. "
+        "The thesis's Algorithm 4.4 is O(n^4) per FPR.",
     ]
     if not args.skip_mc:
         lines += [
             "",
-            "## Error against a Monte Carlo bootstrap",
+            "## The exact moments against a Monte Carlo bootstrap",
             "",
             table(mc_error_rows()),
         ]

@@ -508,9 +508,8 @@ def compare_roc(
         positive) each classifier uses its own threshold (the score putting a share ``q`` at or
         above it); then a higher TPR also means a lower FPR. Columns add the ``dfpr``
         interval (eqs. 4.8-4.9, each axis at ``sqrt(level)``) and the probabilities that each
-        classifier dominates (eq. 4.5). ``vertical``: at fixed FPRs (Algorithm 4.4; exact up to
-        ``EXACT_LIMIT`` negatives, a hybrid beyond, limited to ``PAIRED_VERTICAL_LIMIT`` per
-        class);
+        classifier dominates (eq. 4.5). ``vertical``: at fixed FPRs (Algorithm 4.4, exact, limited
+        to ``PAIRED_VERTICAL_LIMIT`` per class);
         ``p_first_higher`` is then the Gaussian ``Pr{dTPR > 0}`` with the exact moments.
         ``horizontal``: ``dFPR = FPR1 - FPR2`` at fixed TPRs (the vertical algorithm with the
         classes exchanged; columns ``dfpr, dfpr_low, dfpr_high``, ``p_first_lower``; the first

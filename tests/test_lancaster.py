@@ -2,31 +2,43 @@
 (rocsim.core.joint_thresholds.lancaster_below) and the exact paired vertical moments built on it.
 
 Oracles: (a) the eigenvectors of the binomial law's Jacobi matrix from LAPACK
-(``scipy.linalg.eigh_tridiagonal``) for the Krawtchouk columns; (b) the exact small-count
-tables (``small_count_table``, matrix products over Fisher's noncentral weights, an independent
-derivation) and the trinomial sum written out directly for ``Pr{N_A <= u, N_B <= u}``;
-(c) seeded Monte Carlo bootstraps of ``TPR1 - TPR2`` on paired binormal data (n = 200 per
-class, the exact algorithm; n = 1000, the hybrid, ``slow``).
+(``scipy.linalg.eigh_tridiagonal``) for the whole Krawtchouk vectors, which in turn check the
+prefixes that the compiled pass computes many at once; (b) the exact small-count tables
+(``small_count_table`` of tests/small_count.py, matrix products over Fisher's noncentral weights,
+an independent derivation) and the trinomial sum written out directly for
+``Pr{N_A <= u, N_B <= u}``; (c) the block kernel of ``JointThresholdLaw.moments`` against the
+same moments summed pair by pair from ``lancaster_below``; (d) ``scipy.special.bdtr`` on the
+whole grid for the windowed binomial marginals at large n; (e) seeded Monte Carlo bootstraps of
+``TPR1 - TPR2`` on paired binormal data (n = 200 per class; n = 200, 1000 and 20000, ``slow``).
 """
 
 from __future__ import annotations
 
+import decimal
 import math
+from decimal import Decimal
 
 import numpy as np
 import pytest
 from enumeration import assert_mc_agrees
 from scipy import linalg, special
+from small_count import small_count_table
 from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
 from rocsim import vertical_difference
-from rocsim.core.joint_thresholds import (
-    _krawtchouk_block,
-    _open_ranges,
-    lancaster_below,
-    small_count_table,
-)
-from rocsim.core.paired_vertical import EXACT_LIMIT, joint_threshold_law
+from rocsim.core import joint_thresholds as jt
+from rocsim.core.joint_thresholds import lancaster_below
+from rocsim.core.paired_vertical import joint_threshold_law
+
+#: A marginal ``Pr{Bin(n, a/n) <= u}`` is open (needs the joint law) strictly between these; a
+#: little looser than the kernel's own test, so that no pair it treats as open is left out here.
+OPEN_LOW, OPEN_HIGH = 1e-18, 1 - 1e-18
+
+
+def open_grid(n: int) -> np.ndarray:
+    """``is_open[a, u]`` for ``a = 0 .. n``, ``u = 0 .. n - 1``: the marginal is open."""
+    below = special.bdtr(np.arange(n)[None, :], n, np.arange(n + 1)[:, None] / n)
+    return (below > OPEN_LOW) & (below < OPEN_HIGH)
 
 
 def lapack_columns(n: int, a: int, counts: np.ndarray) -> np.ndarray:
@@ -39,21 +51,71 @@ def lapack_columns(n: int, a: int, counts: np.ndarray) -> np.ndarray:
     return vectors[:, counts].T
 
 
+def exact_first(n: int, a: int, x: int) -> float:
+    """``sqrt(Bin(x; n - 1, a/n))`` from the pmf in exact integers, its root taken to 40
+    digits: far in the tails the pmf itself is below the smallest double (and scipy's pmf
+    inaccurate), its root is not."""
+    big_n = n - 1
+    with decimal.localcontext(prec=40):
+        pmf = Decimal(math.comb(big_n, x) * a**x * (n - a) ** (big_n - x)) / Decimal(n**big_n)
+        return float(pmf.sqrt())
+
+
+def whole(n: int, p: float, x: int, first: float) -> np.ndarray:
+    """All ``n`` values ``v_k(x; p)`` by :func:`rocsim.core.joint_thresholds._krawtchouk_whole`."""
+    v, diag, off = np.empty(n), np.empty(n + 1), np.empty(n + 1)
+    jt._krawtchouk_whole(n, p, x, first, v, diag, off)
+    return v
+
+
 @pytest.mark.parametrize("n", [2, 3, 7, 40, 100, 150])
-def test_krawtchouk_columns_are_the_jacobi_eigenvectors(n):
-    lo, hi = _open_ranges(n)
+def test_whole_krawtchouk_vectors_are_the_jacobi_eigenvectors(n):
+    is_open = open_grid(n)
     for a in range(1, n):
-        counts = np.arange(lo[a], hi[a] + 1)
+        counts = np.flatnonzero(is_open[a])
         if counts.size == 0:
             continue
-        mine = _krawtchouk_block(n, a / n, counts)
+        p = a / n
+        first = np.array([exact_first(n, a, int(x)) for x in counts])
+        np.testing.assert_allclose(jt._first_value(n, counts, p), first, rtol=1e-12, atol=0)
+        mine = np.array([whole(n, p, int(x), f) for x, f in zip(counts, first)])
         lapack = lapack_columns(n, a, counts)
-        sign = np.sign(np.sum(mine * lapack, axis=1))[:, None]  # each column up to its sign
-        np.testing.assert_allclose(mine, sign * lapack, rtol=0, atol=5e-13)
+        sign = np.sign(np.sum(mine * lapack, axis=1))[:, None]  # LAPACK's sign is arbitrary
+        np.testing.assert_allclose(mine, sign * lapack, rtol=0, atol=5e-13, err_msg=f"a={a}")
         np.testing.assert_allclose(np.sum(mine**2, axis=1), 1.0, rtol=0, atol=1e-12)
-        # first row: sqrt(Bin(x; n - 1, p)), up to the column's sign
-        weight = special.binom(n - 1, counts) * (a / n) ** counts * (1 - a / n) ** (n - 1 - counts)
-        np.testing.assert_allclose(np.abs(mine[:, 0]), np.sqrt(weight), rtol=1e-10, atol=1e-15)
+        assert np.array_equal(mine[:, 0], first)  # the given v_0 is kept as is
+
+
+def prefix_probabilities(n: int, rng) -> np.ndarray:
+    """The grid values ``a/n`` next to both ends and some at random, and values of ``p`` off the
+    grid that are closer still to 0 and 1 (where the spread ``sqrt(p q)`` is tiny)."""
+    grid = np.unique(np.r_[1, 2, n - 2, n - 1, rng.integers(1, n, 12)].clip(1, n - 1)) / n
+    return np.r_[grid, 1e-9, 1e-4, 0.5, 1 - 1e-4, 1 - 1e-9]
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 40, 100, 1000, 10_000])
+def test_krawtchouk_prefixes_are_the_whole_vectors_cut_short(n):
+    # the compiled pass runs the forward recurrence across many p at once and hands a column
+    # to the whole computation only where the forward one would reach a decaying range; each
+    # column must be the first `length` values of the whole vector either way. The recurrence
+    # coefficients k (1 - 2p) + (n - 1) p are of size n and rounded to n eps, which the two
+    # (differently arranged) recurrences inherit: hence the tolerance grows with n beyond ~2000
+    atol = max(1e-12, 2 * n * np.finfo(float).eps)
+    rng = np.random.default_rng(n)
+    p = prefix_probabilities(n, rng)
+    root = jt._roots(n)
+    # x at both ends (far in the tails of most p), in the middle and at random
+    counts = np.unique(np.r_[0, 1, n // 2, n - 2, n - 1, rng.integers(0, n, 4)].clip(0, n - 1))
+    for length in sorted({min(size, n) for size in (1, 2, 5, 60)}):
+        scale = rng.uniform(0.5, 2.0, length)
+        for x in counts:
+            first = jt._first_value(n, np.full(p.size, x), p)
+            out = np.empty((length, p.size))
+            jt._krawtchouk_prefixes(n, int(x), p, first, length, scale, out, root)
+            want = np.array([whole(n, pj, int(x), fj)[:length] for pj, fj in zip(p, first)]).T
+            np.testing.assert_allclose(
+                out, scale[:, None] * want, rtol=0, atol=atol, err_msg=f"x={x} length={length}"
+            )
 
 
 def trinomial_below(n: int, u: int, a: int, b: int, c: int) -> float:
@@ -78,17 +140,14 @@ def trinomial_below(n: int, u: int, a: int, b: int, c: int) -> float:
 
 def open_cases(n: int, rng, count: int):
     """Random ``(u, a, b, c)`` with both marginals open, and every extreme overlap."""
-    lo, hi = _open_ranges(n)
+    is_open = open_grid(n)
     cases = []
     while len(cases) < count:
         a, b = rng.integers(1, n, 2)
-        u = (
-            rng.integers(max(lo[a], lo[b]), min(hi[a], hi[b]) + 1)
-            if max(lo[a], lo[b]) <= min(hi[a], hi[b])
-            else None
-        )
-        if u is None:
+        both = np.flatnonzero(is_open[a] & is_open[b])
+        if both.size == 0:
             continue
+        u = rng.choice(both)
         c_lo, c_hi = max(0, a + b - n), min(a, b)
         for c in {c_lo, c_hi, int(rng.integers(c_lo, c_hi + 1))}:
             cases.append((int(u), int(a), int(b), c))
@@ -117,7 +176,7 @@ def test_lancaster_equals_the_exact_small_count_tables(n):
     for i in range(u.size):
         if u[i] < size:
             want[i] = small_count_table(n, a[i], b[i], c[i], size)[u[i]]
-        else:  # through the complements, as the tables do: Pr{N_A' <= n - 1 - u, ...}
+        else:  # through the complements: Pr{N_A' <= n - 1 - u, N_B' <= n - 1 - u}
             both_above = small_count_table(n, n - a[i], n - b[i], n - a[i] - b[i] + c[i], size)
             below_a, below_b = special.bdtr(u[i], n, a[i] / n), special.bdtr(u[i], n, b[i] / n)
             want[i] = below_a + below_b - 1 + both_above[n - 1 - u[i]]
@@ -146,11 +205,12 @@ def test_each_value_depends_on_its_own_pair_only():
     assert np.array_equal(together, reversed_order)
 
 
-def test_auto_is_exact_up_to_the_limit():
+def test_auto_is_exact_beyond_the_former_limit():
+    # the former hybrid took over from 501 negatives on
     rng = np.random.default_rng(4)
-    for n, want in [(EXACT_LIMIT, "exact"), (EXACT_LIMIT + 1, "hybrid")]:
+    for n in (501, 2000):
         pos, neg = rng.normal(1, 1, (2, 8)), rng.normal(0, 1, (2, n))
-        assert vertical_difference(pos[0], pos[1], neg[0], neg[1], [n // 2]).algorithm == want
+        assert vertical_difference(pos[0], pos[1], neg[0], neg[1], [n // 2]).algorithm == "exact"
 
 
 MC_RANKS_200 = [4, 20, 60, 100, 140, 180, 196]
@@ -170,11 +230,26 @@ def test_exact_vertical_difference_agrees_with_monte_carlo_at_n_200(rho):
 @pytest.mark.parametrize("rho", [0.3, 0.9, 0.99])
 @pytest.mark.parametrize("n", [200, 1000])
 def test_vertical_difference_agrees_with_a_large_monte_carlo(n, rho):
-    # B = 10^5: the exact algorithm at n = 200, the hybrid (copula) at n = 1000
+    # B = 10^5, the exact algorithm at both sizes
     data = paired_binormal(n, rho, 0.3, seed=int(rho * 100) + n)
     ranks = list(np.unique(np.round(np.linspace(0.02, 0.98, 9) * n).astype(int)))
-    law = vertical_difference(*data, ranks, algorithm="exact" if n <= 200 else "hybrid")
+    law = vertical_difference(*data, ranks, algorithm="exact")
+    assert law.algorithm == "exact"
     sample = monte_carlo_dtpr(*data, ranks, 100_000, seed=6)
+    for i in range(len(ranks)):
+        assert_mc_agrees(sample[i], law.mean[i], law.var[i])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rho", [0.3, 0.9, 0.99])
+def test_exact_beyond_ten_thousand_agrees_with_monte_carlo(rho):
+    # the practitioner API's former limit was 10^4 per class
+    n = 20_000
+    data = paired_binormal(n, rho, 0.3, seed=int(rho * 100) + 7)
+    ranks = list(np.unique(np.round(np.linspace(0.02, 0.98, 7) * n).astype(int)))
+    law = vertical_difference(*data, ranks)
+    assert law.algorithm == "exact"
+    sample = monte_carlo_dtpr(*data, ranks, 4000, seed=8, chunk=500)
     for i in range(len(ranks)):
         assert_mc_agrees(sample[i], law.mean[i], law.var[i])
 
@@ -190,33 +265,59 @@ def test_vertical_difference_agrees_with_a_large_monte_carlo(n, rho):
         (100, 0.99, False),
         (100, 1.0, False),
         (150, 0.3, True),
+        (600, 0.9, False),
+        (600, 1.0, False),
+        (2000, 0.99, False),
+        (2000, 0.6, True),
     ],
 )
-def test_exact_moments_are_the_pairs_values_summed_in_order(n, rho, rounded):
-    """The exact moments sum four pairs of a row at a time (vectorized): every value is the
-    per-pair one (lancaster_below's) and the sums are in row order, to the last bit."""
+def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
+    """The block kernel of ``moments`` and the elementwise ``lancaster_below`` (through
+    ``law.values``) each sum the series to the degree their own bound needs, so they agree to
+    rounding, not to the last bit: the moments are the per-pair values weighted and summed.
+
+    The sums here are exactly rounded (``math.fsum``). The kernel adds the weights of the
+    values of ``a`` and ``b`` one after another, and a recursive sum of ``m`` terms whose
+    magnitudes add up to at most 1 is within ``(m - 1) u`` of the exact one (Higham 2002,
+    ch. 4; ``u`` the unit roundoff): with some 10^3 distinct values that is above 1e-14,
+    hence the allowance on top of 1e-14 for ``sum w_a w_b L``.
+    """
     data = [3.0 * v for v in paired_binormal(n, rho, 0.5, seed=n + int(10 * rho))]
     if rounded:  # ties
         data = [np.round(v) for v in data]
-    law, (weight_a, weight_b), (pa, pb), _ = joint_threshold_law(
-        *data, np.arange(1, n), "lower", exact=True
-    )
+    # every rank up to n = 150; beyond, a few (both ends and the middle) keep the pairwise
+    # sums below quick
+    ranks = np.arange(1, n) if n <= 150 else np.array([1, 2, n // 5, n // 2, n - 3, n - 1])
+    law, (weight_a, weight_b), (pa, pb), _ = joint_threshold_law(*data, ranks, "lower")
     product, means = law.moments(weight_a, weight_b, (pa, pb))
-    below_a, below_b, sure_a, sure_b = law.below_a, law.below_b, law.sure_a, law.sure_b
-    want = (sure_a @ weight_a) * (below_b @ weight_b) + ((below_a * law.open_a) @ weight_a) * (
-        sure_b @ weight_b
-    )
-    diagonal = np.array(law._diagonal(slice(None), pa, pb), order="C")  # as moments' rows
+    want, want_means = np.empty(law.u.size), np.empty(law.u.size)
+    diagonal = law._diagonal(slice(None), pa, pb)
     for k in range(law.u.size):
-        rows, cols = np.flatnonzero(law.open_a[k]), np.flatnonzero(law.open_b[k])
-        total = 0.0
-        for ia in rows:
-            values = law.values(np.full(cols.size, k), np.full(cols.size, ia), cols)
-            for ib, value in zip(cols, values):
-                total += float(weight_a[ia]) * float(weight_b[ib]) * float(value)
-        want[k] += total
-        for i in range(pa.size):
-            if law.open_a[k, pa[i]] and law.open_b[k, pb[i]]:
-                diagonal[k, i] = law.values(np.array([k]), pa[i : i + 1], pb[i : i + 1])[0]
-    assert np.array_equal(product, want)
-    assert np.array_equal(means, diagonal.mean(axis=1))
+        # a sure: L = F_B; a open and b sure: L = F_A; both open: the series; else L = 0
+        terms = [
+            np.outer(weight_a * law.sure_a[k], weight_b * law.below_b[k]).ravel(),
+            np.outer(weight_a * law.open_a[k] * law.below_a[k], weight_b * law.sure_b[k]).ravel(),
+        ]
+        ia, ib = np.nonzero(law.open_a[k][:, None] & law.open_b[k][None, :])
+        terms.append(weight_a[ia] * weight_b[ib] * law.values(np.full(ia.size, k), ia, ib))
+        want[k] = math.fsum(np.concatenate(terms))
+        both = law.open_a[k, pa] & law.open_b[k, pb]
+        diagonal[k, both] = law.values(np.full(both.sum(), k), pa[both], pb[both])
+        want_means[k] = math.fsum(diagonal[k]) / pa.size
+    unit_roundoff = np.finfo(float).eps / 2
+    summed = 1e-14 + (law.a.size + law.b.size) * unit_roundoff
+    np.testing.assert_allclose(product, want, rtol=0, atol=summed)
+    np.testing.assert_allclose(means, want_means, rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("n", [jt._CACHED_ROWS + 1, 40_000])
+def test_windowed_marginals_equal_the_whole_rows(n):
+    # beyond _CACHED_ROWS each row is computed in a window around u only, 0 or 1 outside it
+    rng = np.random.default_rng(n)
+    u = np.unique(np.r_[0, 1, 29, 30, rng.integers(0, n, 40), n - 31, n - 2])
+    a = np.unique(rng.integers(0, n + 1, 4000))
+    below = jt._binomial_below(n, u, a)
+    want = special.bdtr(u[:, None], n, a[None, :] / n)
+    np.testing.assert_allclose(below, want, rtol=0, atol=2e-16)
+    for limit in (jt._NEGLIGIBLE, 1 - jt._NEGLIGIBLE):  # the same open and sure marginals
+        assert np.array_equal(below > limit, want > limit)

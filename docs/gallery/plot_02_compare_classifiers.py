@@ -35,8 +35,8 @@ for method in ("delong", "exact_bootstrap"):
 # %%
 # Where on the curve? Vertical averaging
 # --------------------------------------
-# At each FPR, an interval for ``TPR_new - TPR_old`` (Algorithm 4.4; exact for up to 60
-# negatives, a hybrid of exact tables and a Gaussian copula beyond), and a verdict.
+# At each FPR, an interval for ``TPR_new - TPR_old`` (Algorithm 4.4, on the exact bootstrap
+# moments), and a verdict.
 roc = rocsim.compare_roc(
     y,
     score_new,

@@ -15,7 +15,7 @@ import numpy as np
 
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
-from rocsim.core.joint_thresholds import SMALL_COUNT, JointThresholdLaw
+from rocsim.core.joint_thresholds import JointThresholdLaw
 from rocsim.core.methods import call_method, check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
 from rocsim.core.results import Result, clip_bounds
@@ -27,11 +27,9 @@ from rocsim.core.vertical import (
     wald_on_moments,
 )
 
-VERTICAL_DIFFERENCE_ALGORITHMS = ("auto", "exact", "hybrid")
-
-#: ``algorithm="auto"`` is exact up to this many negatives (the hybrid's copula serves beyond,
-#: where the exact sums, ``O(n-)`` terms per pair, cost more than it).
-EXACT_LIMIT = 500
+#: ``auto`` and ``exact`` are the same (exact) algorithm; ``auto`` is kept for callers that name
+#: the default.
+VERTICAL_DIFFERENCE_ALGORITHMS = ("auto", "exact")
 
 
 @dataclass(frozen=True, repr=False)
@@ -49,7 +47,7 @@ class VerticalDifference(Result):
         ``E[g]``, the bootstrap mean share of positives on which the classifiers disagree.
     m_pos : int
     algorithm : str
-        ``exact`` or ``hybrid``.
+        ``exact``.
     side : {"lower", "upper"}
     """
 
@@ -75,11 +73,10 @@ class VerticalDifference(Result):
 
     @property
     def pmf(self) -> np.ndarray:
-        """``pmf[i, d + m+] = Pr{dTPR = d / m+}`` (exact algorithm only, eq. 4.17)."""
+        """``pmf[i, d + m+] = Pr{dTPR = d / m+}`` (eq. 4.17; when requested)."""
         if self._pmf is None:
             raise NotImplementedError(
-                "the pmf of dTPR is computed only by "
-                "vertical_difference(..., algorithm='exact', pmf=True)"
+                "the pmf of dTPR is computed only by vertical_difference(..., pmf=True)"
             )
         return self._pmf
 
@@ -146,21 +143,14 @@ def vertical_difference(
     ``Pr{N_A <= r - 1}``, ``Pr{N_B <= r - 1}`` are in ``(1e-15, 1 - 1e-15)`` (the band of
     width ``O(sqrt(n))`` around ``r``); elsewhere ``L`` is 0 or a marginal.
 
-    Algorithms (``h`` FPRs, ``w`` values of ``a`` and ``b`` in the band, ``s = SMALL_COUNT``):
-
-    - ``exact``: ``L`` by the Lancaster expansion of the bivariate binomial
-      (:func:`rocsim.core.joint_thresholds.lancaster_below`): a sum of at most ``n-`` terms
-      over orthonormal Krawtchouk polynomials, compiled. ``O(h w^2 n-)`` at worst, fewer terms
-      when the two sets are not nearly equal; the thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
-    - ``hybrid``: exact small-count tables (:func:`rocsim.core.joint_thresholds.
-      small_count_table`) wherever ``r - 1 < s`` or ``n- - r < s``, and between them the exact
-      binomial marginals joined by a Gaussian copula with the multinomial correlation of
-      ``(N_A, N_B)``, one bivariate normal CDF (Genz 2004, compiled, on both cores) per pair:
-      ``O(h w^2)``, the overlaps counted per rank on the way (``O(n-)`` memory). The mean is
-      exact; the copula misses the lattice dependence of the two counts, so the variance is
-      approximate (its error against the exact algorithm is measured by
-      ``benchmarks/bench_paired.py``). Exact when ``n- <= 2 s``.
-    - ``auto`` (default): ``exact`` when ``n- <= EXACT_LIMIT``, else ``hybrid``.
+    ``L`` is evaluated exactly (within :data:`rocsim.core.joint_thresholds.TOLERANCE` per pair)
+    by the Lancaster expansion of the bivariate binomial
+    (:func:`rocsim.core.joint_thresholds.lancaster_below`): per pair a polynomial in the
+    multinomial correlation of ``(N_A, N_B)`` with Krawtchouk coefficients, summed by Horner's
+    rule to the degree that bound needs, in one compiled pass per FPR over its block of pairs
+    (``h`` FPRs, ``w`` values of ``a`` and ``b`` in the band, ``d`` degrees per pair, more as
+    the two rankings agree):
+    ``O(h (n- + w^2 d))``; the thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
 
     Parameters
     ----------
@@ -168,15 +158,15 @@ def vertical_difference(
         ``pos1[i]``, ``pos2[i]``: the two classifiers' scores of positive ``i``.
     r : array-like of int
         FPR ranks, ``1 <= r <= n- - 1``.
-    algorithm : {"auto", "exact", "hybrid"}, default "auto"
-        ``auto``: exact when ``n- <= EXACT_LIMIT``, else hybrid.
+    algorithm : {"auto", "exact"}, default "auto"
+        Both name the exact algorithm.
     side : {"lower", "upper"}, default "lower"
         Which end of each curve's vertical step (:func:`rocsim.vertical_distribution`).
         ``upper``: the thresholds are the ``(r + 1)``-th largest resampled negatives and a
         positive counts when it scores strictly above its threshold, so ``a_i`` counts the
         negatives scoring at or above positive ``i``; the rest is unchanged.
     pmf : bool, default False
-        Also compute the exact pmf (``algorithm="exact"`` only; ``O(n^4)`` per FPR).
+        Also compute the exact pmf (``O(n^4)`` per FPR).
 
     Returns
     -------
@@ -198,15 +188,12 @@ def vertical_difference(
     check_choice(side, SIDES, "side")
     ranks = check_ranks(r, neg1.size)
     n_pos, n_neg = pos1.size, neg1.size
-    if algorithm == "auto":
-        algorithm = "exact" if n_neg <= EXACT_LIMIT else "hybrid"
-    if pmf and algorithm != "exact":
-        raise ValueError("pmf=True needs algorithm='exact'")
+    algorithm = "exact"
     law1 = checked_vertical_distribution(pos1, neg1, ranks, "stratified", side)
     law2 = checked_vertical_distribution(pos2, neg2, ranks, "stratified", side)
     threshold_rank = threshold_ranks(ranks, side)
     joint, weights, pairs, counts = joint_threshold_law(
-        pos1, pos2, neg1, neg2, threshold_rank, side, exact=algorithm == "exact"
+        pos1, pos2, neg1, neg2, threshold_rank, side
     )
     product, joint12 = joint.moments(*weights, pairs)
     mean1, mean2 = law1.mean, law2.mean
@@ -230,7 +217,7 @@ def vertical_difference(
     )
 
 
-def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str, *, exact: bool):
+def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str):
     """The joint law of the two thresholds (:class:`JointThresholdLaw`) at ``threshold_rank``
     for validated paired scores, with what :func:`vertical_difference` weighs it by:
     ``(weights, pairs, counts)``, the shares of positives at each distinct ``a`` and ``b``, each
@@ -247,9 +234,7 @@ def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str, *, ex
     rank2[order2] = np.arange(n_neg)
     a_values, a_count = _distinct_counts(a_i, n_neg)
     b_values, b_count = _distinct_counts(b_i, n_neg)
-    law = JointThresholdLaw(
-        n_neg, a_values, b_values, rank2[order1], threshold_rank, exact=exact, small=SMALL_COUNT
-    )
+    law = JointThresholdLaw(n_neg, a_values, b_values, rank2[order1], threshold_rank)
     pairs = (np.searchsorted(a_values, a_i), np.searchsorted(b_values, b_i))
     return law, (a_count / n_pos, b_count / n_pos), pairs, (a_i, b_i)
 
@@ -331,7 +316,7 @@ def vertical_difference_ci(
     method : {"score", "wald"} or callable, default "score"
         A callable is a vertical method ``f(law, confidence_level) -> (low, high)`` on the
         :class:`VerticalDifference` law (:mod:`rocsim.core.methods`).
-    algorithm : {"auto", "exact", "hybrid"}, default "auto"
+    algorithm : {"auto", "exact"}, default "auto"
         Passed to :func:`vertical_difference`.
     side : {"lower", "upper"}, default "lower"
         Passed to :func:`vertical_difference`.
@@ -383,7 +368,7 @@ def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndar
     ``g`` is constant on the block, so the sum is exact.
     """
     grid = np.arange(n_neg + 1)
-    joint = JointThresholdLaw(n_neg, grid, grid, order1_rank2, ranks, exact=True)
+    joint = JointThresholdLaw(n_neg, grid, grid, order1_rank2, ranks)
     # positives reaching s1_(k) and s2_(j): a_i <= k - 1 and b_i <= j - 1
     reach = np.zeros((n_neg + 1, n_neg + 1))
     np.add.at(reach, (a_i, b_i), 1.0)

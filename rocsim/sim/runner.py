@@ -122,7 +122,7 @@ _controller: tuple[int, ThreadpoolController] | None = None
 @contextmanager
 def single_threaded() -> Iterator[None]:
     """``threadpool_limits(limits=1)``: every BLAS/OpenMP pool of the process on one thread for
-    the ``with`` block, then as before; numba's compiled kernels too (the paired copula runs
+    the ``with`` block, then as before; numba's compiled kernels too (the paired vertical law runs
     its ranks on every core), so that joblib's workers do not each start a pool per core.
 
     Finding the pools means scanning the process's shared libraries (milliseconds, once per
