@@ -525,6 +525,67 @@ def test_distinct_counts_are_numpys_unique():
         assert all(np.array_equal(g, w) and g.dtype == w.dtype for g, w in zip(got, want))
 
 
+def test_positions_by_table_are_numpys_searchsorted():
+    from rocsim.core.paired_vertical import _positions
+
+    rng = np.random.default_rng(7)
+    for most in (0, 5, 300):
+        distinct = np.flatnonzero(rng.random(most + 1) < 0.4)
+        if distinct.size == 0:
+            continue
+        values = rng.choice(distinct, 50)
+        got = _positions(distinct, most)[values]
+        assert np.array_equal(got, np.searchsorted(distinct, values))
+
+
+def test_first_columns_by_counting_are_numpys_searchsorted(monkeypatch):
+    """The kernel's first_column (each negative's count of b values at most its classifier-2
+    rank) by cumulative counts is searchsorted(b_values, rank2, side='right')."""
+    from rocsim.core import joint_thresholds as jt
+
+    seen = {}
+    kernel = jt._lancaster_moments
+
+    def spy(*args):
+        seen["first_column"], seen["b"] = args[5], args[4]
+        return kernel(*args)
+
+    monkeypatch.setattr(jt, "_lancaster_moments", spy)
+    rng = np.random.default_rng(8)
+    pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 90), 1) for m in (1, 1.5, 0, 0))
+    from rocsim.core.paired_vertical import joint_threshold_law
+
+    law, weights, pairs, _ = joint_threshold_law(pos1, pos2, neg1, neg2, np.arange(1, 90), "lower")
+    law.moments(*weights, pairs)
+    want = np.searchsorted(seen["b"], law.order1_rank2, side="right")
+    assert np.array_equal(seen["first_column"], want)
+
+
+def test_kept_krawtchouk_values_give_the_computed_ones(monkeypatch):
+    """At small n the whole Krawtchouk vectors are kept across calls; without them the kernel
+    computes the prefixes it needs (a recurrence across the columns, not the whole vector's
+    forward and backward passes): the same moments to rounding."""
+    from rocsim.core import joint_thresholds as jt
+    from rocsim.core.paired_vertical import vertical_difference
+
+    rng = np.random.default_rng(9)
+    for rho, n in [(0.6, 80), (0.99, 120)]:
+        cov = [[1, rho], [rho, 1]]
+        pos, neg = (
+            rng.multivariate_normal([1, 1.5], cov, n),
+            rng.multivariate_normal([0, 0], cov, n),
+        )
+        data = (pos[:, 0], pos[:, 1], neg[:, 0], neg[:, 1])
+        ranks = np.arange(1, n)
+        assert jt._kept_values(n, ranks - 1).size  # small enough to keep
+        kept = vertical_difference(*data, ranks)
+        monkeypatch.setattr(jt, "_KEPT_NUMBERS", 0)
+        computed = vertical_difference(*data, ranks)
+        monkeypatch.undo()
+        np.testing.assert_allclose(computed.var, kept.var, rtol=0, atol=1e-14)
+        np.testing.assert_array_equal(computed.mean, kept.mean)
+
+
 def test_the_paired_law_validates_once_and_gets_each_classifiers_law_unchanged():
     """vertical_difference asks for each classifier's law without validating again: the same
     numbers as the public vertical_distribution."""

@@ -23,10 +23,16 @@ import numba
 import numpy as np
 from scipy import special
 
-#: Each value of ``L`` is exact to within this absolute error: the terms of the Lancaster series
-#: left out add at most this much (a bound, not an estimate; rounding aside).
+#: The terms of the Lancaster series left out add at most this much to each value of ``L`` of
+#: :func:`lancaster_below`, and to each rank's weighted sum ``sum w_a w_b L`` of
+#: :meth:`JointThresholdLaw.moments` (a bound, not an estimate; rounding aside).
 TOLERANCE = 1e-17
 _LOG_TOLERANCE = math.log(TOLERANCE)
+
+#: In :meth:`JointThresholdLaw.moments` a pair of small weight may take up to this many times
+#: ``TOLERANCE`` (its share of the weighted sum's), so each ``L`` there, and the mean over the
+#: positives' pairs, is within ``_PAIR_SLACK * TOLERANCE``.
+_PAIR_SLACK = 100.0
 
 # marginal probabilities this close to 0 or 1 are treated as 0 or 1 (error <= 1e-15 per pair)
 _NEGLIGIBLE = 1e-15
@@ -91,9 +97,11 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
     ``root[k] = sqrt(k (N - k + 1))``.
 
     The forward recurrence is stable while ``x`` is in the growing or the oscillating range of
-    degree ``k``: before the peak of the (concave in ``k``) gap ``4 s_k s_{k+1} - (x - d_k)^2``,
-    or where the gap is at least 0. A column whose first ``length`` degrees reach past the
-    peak into a negative gap (the decaying range) is computed whole (:func:`_krawtchouk_whole`).
+    degree ``k``: before the peak of the gap ``4 s_k s_{k+1} - (x - d_k)^2`` or where the gap is
+    at least 0. The gap is concave in ``k`` (a geometric mean of two concave functions minus a
+    convex square), so a column whose first ``length`` degrees reach past the peak into a
+    negative gap (the decaying range) is seen at its last degree; it is computed whole
+    (:func:`_krawtchouk_whole`).
     """
     w, big_n = p.size, n - 1
     spq, slope, mean = np.empty(w), np.empty(w), np.empty(w)
@@ -103,14 +111,17 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
         inv_spq[j] = 1.0 / spq[j]
         slope[j] = 1 - 2 * p[j]
         mean[j] = big_n * p[j]
+    # the gap being concave, a degree below `length` is past its peak with a negative gap iff
+    # the last one is: negative and no larger than the one before
     stable = np.full(w, length <= big_n)
-    best = np.full(w, -np.inf)
-    for k in range(1, min(length, big_n)):
+    last = length - 1
+    if 2 <= last < big_n:
         for j in range(w):
-            gap = 4 * p[j] * (1 - p[j]) * root[k] * root[k + 1] - (x - k * slope[j] - mean[j]) ** 2
-            if gap > best[j]:
-                best[j] = gap
-            elif gap < 0.0:
+            gap = 4 * spq[j] * spq[j] * root[last] * root[last + 1]
+            gap -= (x - last * slope[j] - mean[j]) ** 2
+            before = 4 * spq[j] * spq[j] * root[last - 1] * root[last]
+            before -= (x - (last - 1) * slope[j] - mean[j]) ** 2
+            if gap < 0.0 and gap <= before:
                 stable[j] = False
     prev, cur, nxt = np.empty(w), np.empty(w), np.empty(w)
     for j in range(w):
@@ -198,13 +209,10 @@ def _kept_values(n: int, u: np.ndarray) -> np.ndarray:
 
 
 def _first_values(n: int, u: np.ndarray, values: np.ndarray, is_open: np.ndarray) -> np.ndarray:
-    """``v_0 = sqrt(Bin(u_k; n - 1, value_j / n))`` where ``is_open[k, j]`` (0 elsewhere)."""
+    """``v_0 = sqrt(Bin(u_k; n - 1, value_j / n))`` where ``is_open[k, j]``, rank by rank in
+    increasing ``j`` (each rank's open values are a run of the grid)."""
     kk, jj = np.nonzero(is_open)
-    x, p, big_n = u[kk].astype(float), values[jj] / n, n - 1
-    log_comb = special.gammaln(big_n + 1) - special.gammaln(x + 1) - special.gammaln(big_n - x + 1)
-    out = np.zeros(is_open.shape)
-    out[kk, jj] = np.exp(0.5 * (log_comb + x * np.log(p) + (big_n - x) * np.log1p(-p)))
-    return out
+    return _first_value(n, u[kk], values[jj] / n)
 
 
 # --- the number of terms ----------------------------------------------------------------------
@@ -217,15 +225,16 @@ def _first_values(n: int, u: np.ndarray, values: np.ndarray, is_open: np.ndarray
 
 
 @numba.njit(cache=True)
-def _row_base(log_head_a, rho):  # pragma: no cover - compiled
+def _row_base(log_head_a, rho, log_slack):  # pragma: no cover - compiled
     """``(base, log r)`` of a row, so that degree ``m`` is needed where
-    ``log H_b >= base + log(m + 1) - (m + 1) log r``; ``r <= 0``: no degree (``base = inf``);
-    ``r >= 1``: every degree (``base = -inf``)."""
+    ``log H_b >= base + log(m + 1) - (m + 1) log r`` (each value within ``TOLERANCE`` times
+    ``exp(log_slack)``); ``r <= 0``: no degree (``base = inf``); ``r >= 1``: every degree
+    (``base = -inf``)."""
     if rho <= 0.0:
         return np.inf, 0.0
     if rho >= 1.0:
         return -np.inf, 0.0
-    return _LOG_TOLERANCE + math.log1p(-rho) - log_head_a, math.log(rho)
+    return _LOG_TOLERANCE + log_slack + math.log1p(-rho) - log_head_a, math.log(rho)
 
 
 @numba.njit(cache=True)
@@ -262,9 +271,11 @@ def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - 
     ``(a_i, b_j)``: ``(c / n - p_a p_b) / (s_a s_b)``, with the overlaps ``c`` counted while
     walking down the rows (``O(n + h w)``); and each row's largest ``|rho|``."""
     h, w = pa.size, pb.size
-    inv_sb = np.empty(w)
+    # rho = (c / (n s_b) - p_a p_b / s_b) / s_a, per column factors once
+    per_count, per_share = np.empty(w), np.empty(w)
     for j in range(w):
-        inv_sb[j] = 1.0 / math.sqrt(pb[j] * (1 - pb[j]))
+        inv_sb = 1.0 / math.sqrt(pb[j] * (1 - pb[j]))
+        per_count[j], per_share[j] = inv_sb / n, pb[j] * inv_sb
     rho, largest = np.empty((h, w)), np.empty(h)
     histogram = np.zeros(w, dtype=np.int64)
     t, common = 0, 0
@@ -274,9 +285,9 @@ def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - 
         for j in range(w):  # the running sum: the overlaps of this row
             run += histogram[j]
             row[j] = run
-        inv_sa, big = 1.0 / math.sqrt(pa[i] * (1 - pa[i])), 0.0
+        inv_sa, share, big = 1.0 / math.sqrt(pa[i] * (1 - pa[i])), pa[i], 0.0
         for j in range(w):
-            r = min(max((row[j] / n - pa[i] * pb[j]) * inv_sa * inv_sb[j], -1.0), 1.0)
+            r = min(max((row[j] * per_count[j] - share * per_share[j]) * inv_sa, -1.0), 1.0)
             row[j] = r
             big = max(big, abs(r))
         largest[i] = big
@@ -327,11 +338,29 @@ def _horner_row(  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _rank_block(n, u, a, b, first_a, first_b, first_column, ib0, tables, kept):  # pragma: no cover
-    """``L - F_A F_B`` on one rank's block of open pairs, rows ``a``, columns ``b``:
-    ``H_a H_b rho v`` with ``v`` of :func:`_horner_row`; ``tables``: ``1/(k + 1)``,
-    ``log(k + 1)`` and :func:`_roots`; ``kept``: every value's Krawtchouk values at this rank
-    (:func:`_kept_values`), or empty."""
+def _rank_block(
+    n,
+    u,
+    a,
+    b,
+    below_a,
+    below_b,
+    first_a,
+    first_b,
+    weight_a,
+    weight_b,
+    first_column,
+    ib0,
+    tables,
+    kept,
+):  # pragma: no cover - compiled
+    """``L`` on one rank's block of open pairs, rows ``a``, columns ``b`` (marginals
+    ``below_a``, ``below_b``): ``F_A F_B + H_a H_b rho v`` with ``v`` of :func:`_horner_row`,
+    clipped to [0, 1]; and the block's ``sum w_a w_b L`` (compensated). ``tables``:
+    ``1/(k + 1)``, ``log(k + 1)`` and :func:`_roots`; ``kept``: every value's Krawtchouk values
+    at this rank (:func:`_kept_values`), or empty. Pair ``(i, j)`` is summed to within
+    ``TOLERANCE / (h w w_a[i] max(w_b))`` (at most ``_PAIR_SLACK`` times ``TOLERANCE``), so the
+    block's weighted sum is within ``TOLERANCE``."""
     h, w = a.size, b.size
     pa, pb = a / n, b / n
     head_a, head_b = np.empty(h), np.empty(w)
@@ -346,18 +375,24 @@ def _rank_block(n, u, a, b, first_a, first_b, first_column, ib0, tables, kept): 
     envelope, peak = _unimodal_envelope(log_head_b)
     inverse, log_count, root = tables
     base, log_rho = np.empty(h), np.empty(h)
-    longest = 1
+    longest, log_share = 1, math.log(h * w * weight_b.max())
     for i in range(h):
-        base[i], log_rho[i] = _row_base(log_head_a[i], largest[i])
+        slack = min(-log_share - math.log(weight_a[i]), math.log(_PAIR_SLACK))
+        base[i], log_rho[i] = _row_base(log_head_a[i], largest[i], slack)
         longest = max(longest, _degrees(base[i], log_rho[i], envelope[peak], log_count, n))
     rows = _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept)
     columns = _krawtchouk_block(n, u, b, first_b, longest, inverse[:longest], root, kept)
     out, v = np.empty((h, w)), np.empty(w)
+    total, carry = 0.0, 0.0
     for i in range(h):
         _horner_row(v, rho, i, rows, columns, base[i], log_rho[i], envelope, peak, log_count)
+        row, values, row_sum = rho[i], out[i], 0.0
         for j in range(w):
-            out[i, j] = head_a[i] * head_b[j] * rho[i, j] * v[j]
-    return out
+            value = below_a[i] * below_b[j] + head_a[i] * head_b[j] * row[j] * v[j]
+            values[j] = min(max(value, 0.0), 1.0)
+            row_sum += weight_b[j] * values[j]
+        total, carry = _add(total, carry, weight_a[i] * row_sum)
+    return out, total + carry
 
 
 @numba.njit(cache=True)
@@ -371,6 +406,18 @@ def _add(total, carry, value):  # pragma: no cover - compiled
     return new, carry
 
 
+@numba.njit(cache=True)
+def _running_sums(values):  # pragma: no cover - compiled
+    """``out[i] = sum(values[:i])`` for ``i = 0 .. size``, each a compensated sum (``O(eps)``
+    where ``np.cumsum`` loses ``O(i eps)``)."""
+    out = np.zeros(values.size + 1)
+    total, carry = 0.0, 0.0
+    for i in range(values.size):
+        total, carry = _add(total, carry, values[i])
+        out[i + 1] = total + carry
+    return out
+
+
 @numba.njit(cache=True, parallel=True)
 def _lancaster_moments(
     n,
@@ -379,7 +426,9 @@ def _lancaster_moments(
     a_values,
     b_values,
     first_column,
-    marginals,
+    below_a,
+    below_b,
+    runs,
     first_a,
     first_b,
     weight_a,
@@ -389,57 +438,48 @@ def _lancaster_moments(
     kept,
 ):  # pragma: no cover - compiled
     """Per rank ``k``, ``sum w_a w_b L_k(a, b)`` over the pairs with both marginals open, and
-    ``mean_i L_k(a_i, b_i)`` over the positives' pairs ``(pair_a[i], pair_b[i])``.
-    ``marginals``: ``(below, sure, open)`` of each classifier (:class:`JointThresholdLaw`);
-    where a marginal is not open, ``L`` is the other marginal (one sure) or 0. ``kept``:
-    :func:`_kept_values` per rank, or empty. The ranks are independent: they run on every core
-    (the largest blocks first, ``order``), the same sums on any thread."""
-    below_a, sure_a, open_a, below_b, sure_b, open_b = marginals
-    ranks = open_a.shape[0]
+    ``mean_i L_k(a_i, b_i)`` over the positives' pairs ``(pair_a[i], pair_b[i])``. ``runs``:
+    per rank, the ends of the sure and the open runs of each grid (:meth:`JointThresholdLaw.
+    _runs`): where a marginal is not open, ``L`` is the other marginal (one sure) or 0.
+    ``first_a[runs[k, 4]:runs[k, 5]]``: the open values' ``v_0`` at rank ``k``
+    (:func:`_first_values`; ``b``: columns 6, 7); ``kept``: :func:`_kept_values` per rank, or
+    empty. The ranks are independent: they run on every core (the largest blocks first,
+    ``order``), the same sums on any thread."""
+    ranks = below_a.shape[0]
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
     count = np.arange(1, n + 1)
     tables = (1.0 / count, np.log(count), _roots(n))
     nothing = np.empty((0, 0))
     for slot in numba.prange(ranks):
         k = order[slot]
-        # the open marginals of a rank are a run of each grid: its block
-        open_rows, open_cols = np.flatnonzero(open_a[k]), np.flatnonzero(open_b[k])
-        ia0 = ia1 = ib0 = ib1 = 0
-        block = np.empty((0, 0))
-        if open_rows.size and open_cols.size:
-            ia0, ia1 = open_rows[0], open_rows[-1] + 1
-            ib0, ib1 = open_cols[0], open_cols[-1] + 1
-            block = _rank_block(
+        ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
+        block = nothing
+        if ia1 > ia0 and ib1 > ib0:
+            block, total[k] = _rank_block(
                 n,
                 u[k],
                 a_values[ia0:ia1],
                 b_values[ib0:ib1],
-                first_a[k, ia0:ia1],
-                first_b[k, ib0:ib1],
+                below_a[k, ia0:ia1],
+                below_b[k, ib0:ib1],
+                first_a[runs[k, 4] : runs[k, 5]],
+                first_b[runs[k, 6] : runs[k, 7]],
+                weight_a[ia0:ia1],
+                weight_b[ib0:ib1],
                 first_column,
                 ib0,
                 tables,
                 kept[k] if kept.shape[0] else nothing,
             )
-        # compensated sums (Neumaier): O(n) terms lose O(eps), not O(n eps)
-        sum_k, carry = 0.0, 0.0
-        for i in range(ia1 - ia0):
-            row_sum = 0.0
-            for j in range(ib1 - ib0):
-                value = below_a[k, ia0 + i] * below_b[k, ib0 + j] + block[i, j]
-                value = min(max(value, 0.0), 1.0)
-                block[i, j] = value
-                row_sum += weight_b[ib0 + j] * value
-            sum_k, carry = _add(sum_k, carry, weight_a[ia0 + i] * row_sum)
-        total[k] = sum_k + carry
+        # compensated (Neumaier): O(n) terms lose O(eps), not O(n eps)
         diagonal_sum, carry = 0.0, 0.0
         for i in range(pair_a.size):
             ia, ib = pair_a[i], pair_b[i]
-            if open_a[k, ia] and open_b[k, ib]:
+            if ia0 <= ia < ia1 and ib0 <= ib < ib1:
                 value = block[ia - ia0, ib - ib0]
-            elif sure_a[k, ia]:
+            elif ia < ia0:  # a sure
                 value = below_b[k, ib]
-            elif sure_b[k, ib]:
+            elif ib < ib0 and ia < ia1:  # b sure, a open
                 value = below_a[k, ia]
             else:
                 continue
@@ -467,7 +507,7 @@ def _lancaster_values(n, u, a, b, c, first_a, first_b, product):  # pragma: no c
         if head_a == 0.0 or head_b == 0.0:
             out[q] = product[q]
             continue
-        base, log_rho = _row_base(math.log(head_a), abs(rho))
+        base, log_rho = _row_base(math.log(head_a), abs(rho), 0.0)
         degrees = max(_degrees(base, log_rho, math.log(head_b), log_count, n), 1)
         column_a, column_b = np.empty((degrees, 1)), np.empty((degrees, 1))
         _krawtchouk_prefixes(
@@ -536,20 +576,34 @@ def _binomial_rows(n: int, u: tuple[int, ...]) -> np.ndarray:
 
 def _binomial_below(n: int, u: np.ndarray, a: np.ndarray) -> np.ndarray:
     """``out[k, j] = Pr{Bin(n, a_j/n) <= u_k}`` for integer ``a``. It depends on ``(n, u, a)``
-    only, so up to ``_CACHED_ROWS`` negatives the rows over every ``a`` are computed once per
-    grid of ranks and shared by every data set of a simulation."""
+    only, so the values are computed once per grid of ranks and shared by every data set of a
+    simulation: whole rows up to ``_CACHED_ROWS`` negatives, beyond it the window of
+    :func:`_window` around each ``u`` (outside it, 1 below ``u`` and 0 above)."""
     u = np.asarray(u, dtype=np.int64)
     if n <= _CACHED_ROWS:
         return _binomial_rows(n, tuple(u.tolist()))[:, a]
-    a = np.asarray(a)
-    below = (a[None, :] < u[:, None]).astype(float)  # beyond the window: 1 below u, 0 above
-    half = _window(n, u)
-    start = np.searchsorted(a, u - half, side="left")
-    stop = np.searchsorted(a, u + half, side="right")
-    for k in range(u.size):
-        inside = slice(start[k], stop[k])
-        below[k, inside] = special.bdtr(u[k], n, a[inside] / n)
-    return below
+    start, rows = _window_rows(n, tuple(u.tolist()))
+    offset = np.asarray(a)[None, :] - start[:, None]
+    inside = (offset >= 0) & (offset < rows.shape[1])
+    window = np.take_along_axis(rows, np.clip(offset, 0, rows.shape[1] - 1), axis=1)
+    return np.where(inside, window, (np.asarray(a)[None, :] < u[:, None]).astype(float))
+
+
+@lru_cache(maxsize=8)
+def _window_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``(start, rows)``: ``rows[k, t] = Pr{Bin(n, a/n) <= u_k}`` at ``a = start[k] + t`` over
+    the window of :func:`_window` (padded with the value beyond it)."""
+    u_array = np.asarray(u, dtype=np.int64)
+    half = np.ceil(_window(n, u_array)).astype(np.int64)
+    start = np.maximum(u_array - half, 0)
+    stop = np.minimum(u_array + half + 1, n + 1)
+    rows = np.zeros((u_array.size, int((stop - start).max())))
+    for k in range(u_array.size):
+        a = np.arange(start[k], stop[k])
+        rows[k, : a.size] = special.bdtr(u_array[k], n, a / n)
+    rows.flags.writeable = False
+    start.flags.writeable = False
+    return start, rows
 
 
 # Beyond the window a marginal is within exp(-_WINDOW_LOG) of 0 or 1 (far below the 1e-15 at
@@ -599,15 +653,20 @@ class JointThresholdLaw:
         self.open_b = ~self.sure_b & (self.below_b > _NEGLIGIBLE)
 
     def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
-        """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``."""
+        """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``; the terms of
+        the Lancaster series left out change the first by at most ``TOLERANCE``."""
         weight_a, weight_b = (np.asarray(w, dtype=float) for w in (weight_a, weight_b))
-        # a sure (L = F_B), or a open and b sure (L = F_A): products of marginal sums (BLAS)
-        sure_a, sure_b = self.sure_a.astype(float), self.sure_b.astype(float)
-        product = (sure_a @ weight_a) * (self.below_b @ weight_b) + (
-            np.where(self.open_a, self.below_a, 0.0) @ weight_a
-        ) * (sure_b @ weight_b)
-        work = self.open_a.sum(axis=1) * self.open_b.sum(axis=1)
-        # the largest blocks first, handed out one rank at a time to the next free thread
+        runs = self._runs()
+        # a sure (L = F_B), or a open and b sure (L = F_A): products of marginal sums; the sure
+        # runs are the first of each grid (F decreases in a), their weights summed by _running_sums
+        sure_a = _running_sums(weight_a)[runs[:, 0]]
+        sure_b = _running_sums(weight_b)[runs[:, 2]]
+        open_a = np.where(self.open_a, self.below_a, 0.0) @ weight_a
+        product = sure_a * (self.below_b @ weight_b) + open_a * sure_b
+        # first_column[t]: the b values at most negative t's classifier-2 rank (np.searchsorted
+        # of it, side "right", by counting); the largest blocks first, handed out one rank at a
+        # time to the next free thread
+        work = (runs[:, 1] - runs[:, 0]) * (runs[:, 3] - runs[:, 2])
         with numba.parallel_chunksize(1):
             open_sum, diagonal = _lancaster_moments(
                 self.n,
@@ -615,8 +674,10 @@ class JointThresholdLaw:
                 np.argsort(-work, kind="stable"),
                 self.a,
                 self.b,
-                np.searchsorted(self.b, self.order1_rank2, side="right"),
-                (self.below_a, self.sure_a, self.open_a, self.below_b, self.sure_b, self.open_b),
+                np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2],
+                self.below_a,
+                self.below_b,
+                runs,
                 _first_values(self.n, self.u, self.a, self.open_a),
                 _first_values(self.n, self.u, self.b, self.open_b),
                 weight_a,
@@ -625,6 +686,27 @@ class JointThresholdLaw:
                 _kept_values(self.n, self.u),
             )
         return product + open_sum, diagonal
+
+    def _runs(self) -> np.ndarray:
+        """Per rank: the open run ``[start, stop)`` of ``a`` and of ``b`` (the sure run is
+        ``[0, start)``; ``F`` decreases along each grid), and where each rank's open values
+        start and stop in :func:`_first_values`: ``(a0, a1, b0, b1, fa0, fa1, fb0, fb1)``."""
+        count_a, count_b = self.open_a.sum(axis=1), self.open_b.sum(axis=1)
+        start_a, start_b = self.sure_a.sum(axis=1), self.sure_b.sum(axis=1)
+        offset_a = np.concatenate([[0], np.cumsum(count_a)])
+        offset_b = np.concatenate([[0], np.cumsum(count_b)])
+        return np.column_stack(
+            [
+                start_a,
+                start_a + count_a,
+                start_b,
+                start_b + count_b,
+                offset_a[:-1],
+                offset_a[1:],
+                offset_b[:-1],
+                offset_b[1:],
+            ]
+        ).astype(np.int64)
 
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
         """``L_k(a_ia, b_ib)`` elementwise, for pairs with both marginals open
