@@ -31,8 +31,8 @@ _LOG_TOLERANCE = math.log(TOLERANCE)
 
 #: In :meth:`JointThresholdLaw.moments` a pair of small weight may take up to this many times
 #: ``TOLERANCE`` (its share of the weighted sum's), so each ``L`` there, and the mean over the
-#: positives' pairs, is within ``_PAIR_SLACK * TOLERANCE``.
-_PAIR_SLACK = 100.0
+#: positives' pairs, is within ``PAIR_SLACK * TOLERANCE``.
+PAIR_SLACK = 100.0
 
 # marginal probabilities this close to 0 or 1 are treated as 0 or 1 (error <= 1e-15 per pair)
 _NEGLIGIBLE = 1e-15
@@ -359,7 +359,7 @@ def _rank_block(
     clipped to [0, 1]; and the block's ``sum w_a w_b L`` (compensated). ``tables``:
     ``1/(k + 1)``, ``log(k + 1)`` and :func:`_roots`; ``kept``: every value's Krawtchouk values
     at this rank (:func:`_kept_values`), or empty. Pair ``(i, j)`` is summed to within
-    ``TOLERANCE / (h w w_a[i] max(w_b))`` (at most ``_PAIR_SLACK`` times ``TOLERANCE``), so the
+    ``TOLERANCE / (h w w_a[i] max(w_b))`` (at most ``PAIR_SLACK`` times ``TOLERANCE``), so the
     block's weighted sum is within ``TOLERANCE``."""
     h, w = a.size, b.size
     pa, pb = a / n, b / n
@@ -377,7 +377,7 @@ def _rank_block(
     base, log_rho = np.empty(h), np.empty(h)
     longest, log_share = 1, math.log(h * w * weight_b.max())
     for i in range(h):
-        slack = min(-log_share - math.log(weight_a[i]), math.log(_PAIR_SLACK))
+        slack = min(-log_share - math.log(weight_a[i]), math.log(PAIR_SLACK))
         base[i], log_rho[i] = _row_base(log_head_a[i], largest[i], slack)
         longest = max(longest, _degrees(base[i], log_rho[i], envelope[peak], log_count, n))
     rows = _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept)

@@ -143,14 +143,15 @@ def vertical_difference(
     ``Pr{N_A <= r - 1}``, ``Pr{N_B <= r - 1}`` are in ``(1e-15, 1 - 1e-15)`` (the band of
     width ``O(sqrt(n))`` around ``r``); elsewhere ``L`` is 0 or a marginal.
 
-    ``L`` is evaluated exactly (within :data:`rocsim.core.joint_thresholds.TOLERANCE` per pair)
-    by the Lancaster expansion of the bivariate binomial
+    ``L`` is evaluated exactly by the Lancaster expansion of the bivariate binomial
     (:func:`rocsim.core.joint_thresholds.lancaster_below`): per pair a polynomial in the
     multinomial correlation of ``(N_A, N_B)`` with Krawtchouk coefficients, summed by Horner's
-    rule to the degree that bound needs, in one compiled pass per FPR over its block of pairs
-    (``h`` FPRs, ``w`` values of ``a`` and ``b`` in the band, ``d`` degrees per pair, more as
-    the two rankings agree):
-    ``O(h (n- + w^2 d))``; the thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
+    rule to the degree where a bound on the terms left out says that they change the FPR's
+    weighted sum ``E[q1 q2]`` by at most :data:`rocsim.core.joint_thresholds.TOLERANCE` (and
+    each ``L``, hence ``E[q12]``, by at most :data:`~rocsim.core.joint_thresholds.PAIR_SLACK`
+    times that), in one compiled pass per FPR over its block of pairs (``h`` FPRs, ``w``
+    values of ``a`` and ``b`` in the band, ``d`` degrees per pair, more as the two rankings
+    agree): ``O(h (n- + w^2 d))``; the thesis's Algorithm 4.4 is ``O(n^4)`` per FPR.
 
     Parameters
     ----------
