@@ -276,11 +276,11 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
     ``law.values``) each sum the series to the degree their own bound needs, so they agree to
     rounding, not to the last bit: the moments are the per-pair values weighted and summed.
 
-    The sums here are exactly rounded (``math.fsum``). The kernel adds the weights of the
-    values of ``a`` and ``b`` one after another, and a recursive sum of ``m`` terms whose
-    magnitudes add up to at most 1 is within ``(m - 1) u`` of the exact one (Higham 2002,
-    ch. 4; ``u`` the unit roundoff): with some 10^3 distinct values that is above 1e-14,
-    hence the allowance on top of 1e-14 for ``sum w_a w_b L``.
+    The sums here are exactly rounded (``math.fsum``); the block sums are compensated, but the
+    marginal sums that weigh the pairs with a sure marginal are BLAS dot products, and a dot
+    product of ``m`` terms whose magnitudes add up to at most 1 is within ``m u`` of the exact
+    one (Higham 2002, ch. 3; ``u`` the unit roundoff): with some 10^3 distinct values that is
+    above 1e-14, hence the allowance on top of 1e-14 for ``sum w_a w_b L``.
     """
     data = [3.0 * v for v in paired_binormal(n, rho, 0.5, seed=n + int(10 * rho))]
     if rounded:  # ties

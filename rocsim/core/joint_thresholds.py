@@ -171,18 +171,14 @@ def _roots(n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, parallel=True)
-def _whole_tables(n, u):  # pragma: no cover - compiled
-    """``out[k, a] = (v_0 .. v_{n-1})(u_k; a / n)`` for ``a = 1 .. n - 1`` (0 at 0 and n)."""
+def _whole_tables(n, u, first):  # pragma: no cover - compiled
+    """``out[k, a] = (v_0 .. v_{n-1})(u_k; a / n)`` for ``a = 1 .. n - 1`` (0 at 0 and n),
+    given ``first[k, a - 1] = v_0(u_k; a / n)``."""
     out = np.zeros((u.size, n + 1, n))
-    big_n = n - 1
     for k in numba.prange(u.size):
-        x = u[k]
         diag, off = np.empty(n + 1), np.empty(n + 1)
-        log_comb = math.lgamma(big_n + 1) - math.lgamma(x + 1) - math.lgamma(big_n - x + 1)
         for a in range(1, n):
-            p = a / n
-            first = math.exp(0.5 * (log_comb + x * math.log(p) + (big_n - x) * math.log1p(-p)))
-            _krawtchouk_whole(n, p, x, first, out[k, a], diag, off)
+            _krawtchouk_whole(n, a / n, u[k], first[k, a - 1], out[k, a], diag, off)
     return out
 
 
@@ -195,7 +191,8 @@ _KEPT_NUMBERS = 1 << 23
 
 @lru_cache(maxsize=4)
 def _kept_tables(n: int, u: tuple[int, ...]) -> np.ndarray:
-    out = _whole_tables(n, np.asarray(u, dtype=np.int64))
+    u_array, inside = np.asarray(u, dtype=np.int64), np.arange(1, n) / n
+    out = _whole_tables(n, u_array, _first_value(n, u_array[:, None], inside[None, :]))
     out.flags.writeable = False
     return out
 
