@@ -21,7 +21,7 @@ from decimal import Decimal
 import numpy as np
 import pytest
 from enumeration import assert_mc_agrees
-from scipy import linalg, special
+from scipy import linalg, special, stats
 from small_count import small_count_table
 from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
@@ -310,14 +310,54 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
     np.testing.assert_allclose(means, want_means, rtol=0, atol=1e-14)
 
 
-@pytest.mark.parametrize("n", [jt._CACHED_ROWS + 1, 40_000])
+@pytest.mark.parametrize("n", [60, 1000, 5001, 40_000])
 def test_windowed_marginals_equal_the_whole_rows(n):
-    # beyond _CACHED_ROWS each row is computed in a window around u only, 0 or 1 outside it
+    # each row is computed in a window around u only, 0 or 1 outside it
     rng = np.random.default_rng(n)
     u = np.unique(np.r_[0, 1, 29, 30, rng.integers(0, n, 40), n - 31, n - 2])
-    a = np.unique(rng.integers(0, n + 1, 4000))
+    a = np.unique(np.r_[0, n, rng.integers(0, n + 1, 4000)])
     below = jt._binomial_below(n, u, a)
     want = special.bdtr(u[:, None], n, a[None, :] / n)
     np.testing.assert_allclose(below, want, rtol=0, atol=2e-16)
     for limit in (jt._NEGLIGIBLE, 1 - jt._NEGLIGIBLE):  # the same open and sure marginals
         assert np.array_equal(below > limit, want > limit)
+    # the first Krawtchouk values of the same window: sqrt(Bin(u; n - 1, a/n)), where open
+    start, _, first = jt._rank_rows(n, tuple(u.tolist()))
+    k, j = np.nonzero((want > jt._NEGLIGIBLE) & (want < 1 - jt._NEGLIGIBLE))
+    pick = rng.choice(k.size, 40, replace=False)  # exact integers: a few, as n is large
+    got = first[k[pick], a[j[pick]] - start[k[pick]]]
+    exact = [exact_first(n, int(a[j[t]]), int(u[k[t]])) for t in pick]
+    np.testing.assert_allclose(got, exact, rtol=1e-12, atol=0)
+
+
+def _degrees_by_scan(base, log_rho, log_head_b, log_count, n):
+    m = 0
+    while m < n and base + log_count[m] - (m + 1) * log_rho <= log_head_b:
+        m += 1
+    return m
+
+
+def test_degrees_start_anywhere_and_end_where_the_scan_does():
+    # _degrees starts its search near the answer; the left side of its test increases with m
+    # even as rounded, so it ends where a scan from 0 does, for every kind of row
+    rng = np.random.default_rng(5)
+    n = 3000
+    log_count = np.log(np.arange(1, n + 1))
+    rows = [jt._row_base(rng.normal(0, 5), r, rng.uniform(0, 5)) for r in rng.uniform(0, 1, 300)]
+    rows += [jt._row_base(1.0, rho, 0.0) for rho in (0.0, -0.2, 1.0, 1 - 1e-12, 1e-300)]
+    for base, log_rho in rows:
+        for log_head_b in (-np.inf, -800.0, -40.0, -1.0, 0.0, 3.0, 50.0):
+            got = jt._degrees(base, log_rho, log_head_b, log_count, n)
+            assert got == _degrees_by_scan(base, log_rho, log_head_b, log_count, n)
+
+
+def test_first_values_where_the_pmf_is_below_the_doubles():
+    # v_0 = sqrt(Bin(u; n - 1, p)) stays representable after the pmf itself underflows: there
+    # it comes from the log-gammas (the pmf from Boost elsewhere)
+    n, u = 700, np.array([3, 0, 5, 690, 1])
+    a = np.array([600, 500, 550, 150, 450])
+    got = jt._first_value(n, u, a / n)
+    assert np.all(stats.binom.pmf(u, n - 1, a / n) < np.finfo(float).tiny)
+    want = [exact_first(n, int(aa), int(uu)) for aa, uu in zip(a, u)]
+    assert min(want) > 0
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
