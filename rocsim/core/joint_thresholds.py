@@ -104,13 +104,13 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
     (:func:`_krawtchouk_whole`).
     """
     w, big_n = p.size, n - 1
-    spq, slope, mean = np.empty(w), np.empty(w), np.empty(w)
-    inv_spq = np.empty(w)
+    # e_{k+1} = ((x - d_k) / s e_k - r_k e_{k-1}) / r_{k+1}, s = sqrt(p q), r_k = root[k]:
+    # (x - d_k) / s = centre - k slope
+    spq, slope, centre = np.empty(w), np.empty(w), np.empty(w)
     for j in range(w):
         spq[j] = math.sqrt(p[j] * (1 - p[j]))
-        inv_spq[j] = 1.0 / spq[j]
-        slope[j] = 1 - 2 * p[j]
-        mean[j] = big_n * p[j]
+        slope[j] = (1 - 2 * p[j]) / spq[j]
+        centre[j] = (x - big_n * p[j]) / spq[j]
     # the gap being concave, a degree below `length` is past its peak with a negative gap iff
     # the last one is: negative and no larger than the one before
     stable = np.full(w, length <= big_n)
@@ -118,27 +118,23 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
     if 2 <= last < big_n:
         for j in range(w):
             gap = 4 * spq[j] * spq[j] * root[last] * root[last + 1]
-            gap -= (x - last * slope[j] - mean[j]) ** 2
+            gap -= (x - last * (1 - 2 * p[j]) - big_n * p[j]) ** 2
             before = 4 * spq[j] * spq[j] * root[last - 1] * root[last]
-            before -= (x - (last - 1) * slope[j] - mean[j]) ** 2
+            before -= (x - (last - 1) * (1 - 2 * p[j]) - big_n * p[j]) ** 2
             if gap < 0.0 and gap <= before:
                 stable[j] = False
-    prev, cur, nxt = np.empty(w), np.empty(w), np.empty(w)
-    for j in range(w):
-        prev[j] = first[j]
-        out[0, j] = scale[0] * first[j]
+    out[0, :] = first
     if length > 1 and big_n > 0:
+        inv = 1.0 / root[1]
         for j in range(w):
-            cur[j] = (x - mean[j]) * first[j] * inv_spq[j] / root[1]
-            out[1, j] = scale[1] * cur[j]
+            out[1, j] = centre[j] * first[j] * inv
         for k in range(1, length - 1):
-            inv = 1.0 / root[k + 1]
+            # one row from the two before: the loop over the columns vectorizes
+            inv, rk, older, now, after = 1.0 / root[k + 1], root[k], out[k - 1], out[k], out[k + 1]
             for j in range(w):
-                nxt[j] = ((x - k * slope[j] - mean[j]) * cur[j] - spq[j] * root[k] * prev[j]) * (
-                    inv * inv_spq[j]
-                )
-                out[k + 1, j] = scale[k + 1] * nxt[j]
-            prev, cur, nxt = cur, nxt, prev
+                after[j] = ((centre[j] - k * slope[j]) * now[j] - rk * older[j]) * inv
+    for k in range(length):
+        out[k, :] *= scale[k]
     if not stable.all():
         v, diag, off = np.empty(n), np.empty(n + 1), np.empty(n + 1)
         for j in np.flatnonzero(~stable):
@@ -248,25 +244,13 @@ def _degrees(base, log_rho, log_head_b, log_count, n):  # pragma: no cover - com
 
 
 @numba.njit(cache=True)
-def _walk(a, t, common, histogram, first_column, ib0, w):  # pragma: no cover - compiled
-    """Add the negatives ranked ``t .. a - 1`` by classifier 1 to the overlap counts of a block
-    whose columns start at ``ib0``: negative ``t`` is in ``B_{b_j}`` iff ``j >= first_column[t]``,
-    so it adds 1 to every column from there (``common``: to all of them)."""
-    while t < a:
-        column = first_column[t] - ib0
-        if column <= 0:
-            common += 1
-        elif column < w:
-            histogram[column] += 1
-        t += 1
-    return t, common
-
-
-@numba.njit(cache=True)
 def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - compiled
     """``rho[i, j]``, the correlation of ``(1_A, 1_B)`` in one draw for the block's pairs
     ``(a_i, b_j)``: ``(c / n - p_a p_b) / (s_a s_b)``, with the overlaps ``c`` counted while
-    walking down the rows (``O(n + h w)``); and each row's largest ``|rho|``."""
+    walking down the rows (``O(n + h w)``); and each row's largest ``|rho|``. Negative ``t``
+    (ranked by classifier 1) is in ``B_{b_j}`` iff ``j >= first_column[t]``, so it adds 1 to
+    the overlaps of every column from there: a histogram summed once for the negatives above
+    the first row, then a (vectorized) suffix per negative between two rows."""
     h, w = pa.size, pb.size
     # rho = (c / (n s_b) - p_a p_b / s_b) / s_a, per column factors once
     per_count, per_share = np.empty(w), np.empty(w)
@@ -274,17 +258,25 @@ def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - 
         inv_sb = 1.0 / math.sqrt(pb[j] * (1 - pb[j]))
         per_count[j], per_share[j] = inv_sb / n, pb[j] * inv_sb
     rho, largest = np.empty((h, w)), np.empty(h)
-    histogram = np.zeros(w, dtype=np.int64)
-    t, common = 0, 0
+    histogram, common = np.zeros(w, dtype=np.int64), 0
+    for t in range(a[0]):
+        column = first_column[t] - ib0
+        if column <= 0:  # most, the two rankings agreeing: counted apart
+            common += 1
+        elif column < w:
+            histogram[column] += 1
+    overlap = np.empty(w)
+    for j in range(w):
+        common += histogram[j]
+        overlap[j] = common
     for i in range(h):
-        t, common = _walk(a[i], t, common, histogram, first_column, ib0, w)
-        row, run = rho[i], common
-        for j in range(w):  # the running sum: the overlaps of this row
-            run += histogram[j]
-            row[j] = run
-        inv_sa, share = 1.0 / math.sqrt(pa[i] * (1 - pa[i])), pa[i]
+        for t in range(a[i - 1] if i else a[0], a[i]):
+            for j in range(max(first_column[t] - ib0, 0), w):
+                overlap[j] += 1.0
+        row, inv_sa, share = rho[i], 1.0 / math.sqrt(pa[i] * (1 - pa[i])), pa[i]
         for j in range(w):
-            row[j] = min(max((row[j] * per_count[j] - share * per_share[j]) * inv_sa, -1.0), 1.0)
+            r = (overlap[j] * per_count[j] - share * per_share[j]) * inv_sa
+            row[j] = min(max(r, -1.0), 1.0)
         largest[i] = _largest_magnitude(row)
     return rho, largest
 
