@@ -361,3 +361,30 @@ def test_first_values_where_the_pmf_is_below_the_doubles():
     want = [exact_first(n, int(aa), int(uu)) for aa, uu in zip(a, u)]
     assert min(want) > 0
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("target", [1e-6, 1e-10, 1e-14])
+def test_terms_left_out_are_within_the_bound(target):
+    # the degrees of _row_base/_degrees leave out terms adding up to at most the tolerance
+    # (times the slack): the tail of each series summed from the whole Krawtchouk vectors, for
+    # pairs of every correlation up to nested sets (the tail bound is Cauchy-Schwarz on unit
+    # vectors, with no factor 1 / (1 - |rho|))
+    n = 120
+    log_count = np.log(np.arange(1, n + 1))
+    u, a, b, c = open_cases(n, np.random.default_rng(7), 120)
+    log_slack = math.log(target / jt.TOLERANCE)
+    cut_short = 0
+    for uu, aa, bb, cc in zip(u, a, b, c):
+        pa, pb = aa / n, bb / n
+        sa, sb = math.sqrt(pa * (1 - pa)), math.sqrt(pb * (1 - pb))
+        rho = (cc / n - pa * pb) / (sa * sb)
+        va = whole(n, pa, uu, exact_first(n, int(aa), int(uu)))
+        vb = whole(n, pb, uu, exact_first(n, int(bb), int(uu)))
+        head_a, head_b = n * sa * va[0], sb * vb[0]
+        base, log_rho = jt._row_base(math.log(head_a), abs(rho), log_slack)
+        m = jt._degrees(base, log_rho, math.log(head_b), log_count, n)
+        k = np.arange(m, n)
+        tail = head_a * head_b * abs(np.sum(rho ** (k + 1) / (k + 1) * va[k] * vb[k]))
+        assert tail <= target
+        cut_short += m < n
+    assert cut_short > 100  # most series are cut short, so the tails are not empty

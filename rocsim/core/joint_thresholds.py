@@ -203,11 +203,13 @@ def _kept_values(n: int, u: np.ndarray) -> np.ndarray:
 
 # --- the number of terms ----------------------------------------------------------------------
 # With head = n s_a s_b v_0(a) v_0(b) (s = sqrt(p q)), the k-th term of the series of L is
-# head rho^(k+1) / (k+1) Q_a[k] Q_b[k] with |Q| <= 1 (unit vectors), so the terms from degree m
-# on add at most head |rho|^(m+1) / ((m + 1) (1 - |rho|)) to L. Degree m is summed where that is
+# head rho^(k+1) / (k+1) v_k(a) v_k(b), each (v_k) a unit vector. As |rho|^(k+1) / (k+1)
+# decreases in k, the terms from degree m on add at most
+# head |rho|^(m+1) / (m + 1) sum_{k>=m} |v_k(a) v_k(b)| <= head |rho|^(m+1) / (m + 1)
+# (Cauchy-Schwarz: the sum is at most ||v(a)|| ||v(b)|| = 1). Degree m is summed where that is
 # at least TOLERANCE: for a row of largest |rho| = r and head factor H_a = n s_a v_0(a), in the
 # columns whose H_b = s_b v_0(b) has
-# log H_b >= log TOLERANCE + log(1 - r) - log H_a + log(m + 1) - (m + 1) log r.
+# log H_b >= log TOLERANCE - log H_a + log(m + 1) - (m + 1) log r.
 
 
 @numba.njit(cache=True)
@@ -220,7 +222,7 @@ def _row_base(log_head_a, rho, log_slack):  # pragma: no cover - compiled
         return np.inf, 0.0
     if rho >= 1.0:
         return -np.inf, 0.0
-    return _LOG_TOLERANCE + log_slack + math.log1p(-rho) - log_head_a, math.log(rho)
+    return _LOG_TOLERANCE + log_slack - log_head_a, math.log(rho)
 
 
 @numba.njit(cache=True)
@@ -600,13 +602,13 @@ def lancaster_below(n: int, u, a, b, c) -> np.ndarray:
     :func:`_krawtchouk_whole` (``v_0 = sqrt(Bin(u; n - 1, p))``),
 
     ``Pr{N_A <= u, N_B <= u} = F_A F_B + n s_a s_b v_0(a) v_0(b)
-    sum_{k=0}^{n-1} rho^(k+1) / (k + 1) v_k(a) v_k(b) / (v_0(a) v_0(b))``,
+    sum_{k=0}^{n-1} rho^(k+1) / (k + 1) v_k(a) v_k(b)``,
 
-    ``s = sqrt(p q)``. Each ``(v_k)`` is a unit vector, so the terms from degree ``m`` on add at
-    most ``n s_a s_b v_0(a) v_0(b) |rho|^(m+1) / ((m + 1) (1 - |rho|))``: the series is summed
-    (Horner's rule) to the degree where that falls below :data:`TOLERANCE` (all ``n`` terms when
-    ``|rho| = 1``), and carries no cancellation beyond its roundings. ``O(n)`` per pair at most,
-    compiled.
+    ``s = sqrt(p q)``. Each ``(v_k)`` is a unit vector, so (Cauchy-Schwarz) the terms from
+    degree ``m`` on add at most ``n s_a s_b v_0(a) v_0(b) |rho|^(m+1) / (m + 1)``: the series is
+    summed (Horner's rule) to the degree where that falls below :data:`TOLERANCE` (all ``n``
+    terms when ``|rho| = 1``), and carries no cancellation beyond its roundings. ``O(n)`` per
+    pair at most, compiled.
     """
     u, a, b, c = (np.asarray(v, dtype=np.int64).ravel() for v in (u, a, b, c))
     product = special.bdtr(u, n, a / n) * special.bdtr(u, n, b / n)
