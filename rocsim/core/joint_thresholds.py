@@ -641,10 +641,10 @@ def _window_gather(start, rows, a):  # pragma: no cover - compiled
 @lru_cache(maxsize=8)
 def _rank_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(start, below, first)`` over each rank's window of :func:`_window` in ``a``: at
-    ``a = start[k] + t``, ``below[k, t] = Pr{Bin(n, a/n) <= u_k}`` and ``first[k, t] = v_0 =
-    sqrt(Bin(u_k; n - 1, a/n))`` (0 at ``a = 0, n``, and where the window is padded). They
-    depend on ``(n, u)`` only: computed once per grid of ranks, shared by every data set of a
-    simulation."""
+    ``a = start[k] + t``, ``below[k, t] = Pr{Bin(n, a/n) <= u_k}`` and, where that marginal is
+    open (the kernel's only use), ``first[k, t] = v_0 = sqrt(Bin(u_k; n - 1, a/n))`` (0
+    elsewhere). They depend on ``(n, u)`` only: computed once per grid of ranks, shared by
+    every data set of a simulation."""
     u_array = np.asarray(u, dtype=np.int64)
     half = np.ceil(_window(n, u_array)).astype(np.int64)
     start = np.maximum(u_array - half, 0)
@@ -653,8 +653,8 @@ def _rank_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
     for k in range(u_array.size):
         a = np.arange(start[k], stop[k])
         below[k, : a.size] = special.bdtr(u_array[k], n, a / n)
-        inside = (a > 0) & (a < n)
-        first[k, : a.size][inside] = _first_value(n, u_array[k], a[inside] / n)
+        is_open = (below[k, : a.size] > _NEGLIGIBLE) & (below[k, : a.size] < 1 - _NEGLIGIBLE)
+        first[k, : a.size][is_open] = _first_value(n, u_array[k], a[is_open] / n)
     for table in (start, below, first):
         table.flags.writeable = False
     return start, below, first
