@@ -38,6 +38,16 @@ PAIR_SLACK = 100.0
 _NEGLIGIBLE = 1e-15
 
 
+def _sure(below: np.ndarray) -> np.ndarray:
+    """Marginals ``Pr{N_A <= u}`` within ``_NEGLIGIBLE`` of 1 (``L`` is the other one)."""
+    return below >= 1 - _NEGLIGIBLE
+
+
+def _open(below: np.ndarray) -> np.ndarray:
+    """Marginals neither sure nor within ``_NEGLIGIBLE`` of 0: where ``L`` needs the series."""
+    return ~_sure(below) & (below > _NEGLIGIBLE)
+
+
 # --- Krawtchouk values ------------------------------------------------------------------------
 # v_k(x; p) = e_k(x) sqrt(Bin(x; N, p)), k = 0 .. N = n - 1, with e_k the orthonormal Krawtchouk
 # polynomials of Bin(N, p): the three-term recurrence
@@ -340,10 +350,10 @@ def _horner_row(  # pragma: no cover - compiled
 ):
     """``v[j] = sum_k rho_ij^k rows[k, i] columns[k, j]`` over the degrees pair ``(i, j)``
     needs (``degrees``: row ``i``'s most, :func:`_degrees` at the envelope's peak), by Horner's
-    rule from the top degree down; at each degree the columns that need it
-    are an interval around the envelope's peak (``v = 0`` until a column joins). The degrees go
-    four at a time (one pass over ``v`` instead of four): a column joining within a group
-    takes the group's higher degrees too, terms beyond those it needs."""
+    rule from the top degree down; at each degree the columns that need it are an interval
+    around the envelope's peak (``v = 0`` until a column joins). The degrees go four at a time
+    (one pass over ``v`` instead of four): a column joining within a group takes the group's
+    higher degrees too, terms beyond those it needs."""
     w = v.size
     v[:] = 0.0
     lo, hi = peak, peak + 1
@@ -356,8 +366,6 @@ def _horner_row(  # pragma: no cover - compiled
             lo -= 1
         while hi < w and envelope[hi] >= limit:
             hi += 1
-        # whole vectors of 8 (no scalar remainder): the interval widened to multiples of 8
-        lo, hi = lo - lo % 8, min(hi + (-hi) % 8, w)
         # unsigned indices: no negative-index test, so the loops vectorize
         if m - low == 3:
             a0, a1, a2, a3 = rows[m, i], rows[m - 1, i], rows[m - 2, i], rows[m - 3, i]
@@ -653,7 +661,7 @@ def _rank_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
     for k in range(u_array.size):
         a = np.arange(start[k], stop[k])
         below[k, : a.size] = special.bdtr(u_array[k], n, a / n)
-        is_open = (below[k, : a.size] > _NEGLIGIBLE) & (below[k, : a.size] < 1 - _NEGLIGIBLE)
+        is_open = _open(below[k, : a.size])
         first[k, : a.size][is_open] = _first_value(n, u_array[k], a[is_open] / n)
     for table in (start, below, first):
         table.flags.writeable = False
@@ -703,10 +711,8 @@ class JointThresholdLaw:
         self._first = (start, first)
         self.below_a = _binomial_below(n, self.u, a_values)
         self.below_b = _binomial_below(n, self.u, b_values)
-        self.sure_a = self.below_a >= 1 - _NEGLIGIBLE
-        self.sure_b = self.below_b >= 1 - _NEGLIGIBLE
-        self.open_a = ~self.sure_a & (self.below_a > _NEGLIGIBLE)
-        self.open_b = ~self.sure_b & (self.below_b > _NEGLIGIBLE)
+        self.sure_a, self.sure_b = _sure(self.below_a), _sure(self.below_b)
+        self.open_a, self.open_b = _open(self.below_a), _open(self.below_b)
 
     def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
         """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``; the terms of
