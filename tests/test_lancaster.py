@@ -310,6 +310,30 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
     np.testing.assert_allclose(means, want_means, rtol=0, atol=1e-14)
 
 
+def test_moments_are_the_same_bits_on_any_number_of_threads():
+    """The ranks are dealt round the threads (lane ``l`` takes every ``threads``-th block,
+    largest first); each rank's sums are the same whichever thread computes them, including
+    a lane with no rank (one rank, every thread)."""
+    numba = pytest.importorskip("numba")
+    threads = numba.config.NUMBA_NUM_THREADS
+    data = paired_binormal(400, 0.9, 0.5, seed=4)
+    results = []
+    for ranks in (np.arange(1, 400, 7), np.array([200])):
+        law, weights, pairs, _ = joint_threshold_law(*data, ranks, "lower")
+        before = numba.get_num_threads()
+        try:
+            numba.set_num_threads(1)
+            one = law.moments(*weights, pairs)
+            numba.set_num_threads(threads)
+            many = law.moments(*weights, pairs)
+        finally:
+            numba.set_num_threads(before)
+        results.append((one, many))
+    for one, many in results:
+        for x, y in zip(one, many, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
 @pytest.mark.parametrize("n", [60, 1000, 5001, 40_000])
 def test_windowed_marginals_equal_the_whole_rows(n):
     # each row is computed in a window around u only, 0 or 1 outside it

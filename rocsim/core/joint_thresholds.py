@@ -473,6 +473,7 @@ def _lancaster_moments(
     n,
     u,
     order,
+    threads,
     a_values,
     b_values,
     first_column,
@@ -492,49 +493,98 @@ def _lancaster_moments(
     per rank, the ends of the sure and the open runs of each grid (:meth:`JointThresholdLaw.
     _runs`): where a marginal is not open, ``L`` is the other marginal (one sure) or 0.
     ``start``, ``first``: the ``v_0`` of :func:`_rank_rows`; ``kept``: :func:`_kept_values`
-    per rank, or empty. The ranks are independent: they run on every core (the largest blocks
-    first, ``order``), the same sums on any thread."""
+    per rank, or empty. The ranks are independent: ``threads`` lanes run side by side, lane
+    ``l`` taking the ranks ``order[l::threads]`` (``order``: largest blocks first, so the lanes
+    get about equal work), the same sums on any thread."""
     ranks = below_a.shape[0]
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
     count = np.arange(1, n + 1)
     tables = (1.0 / count, np.log(count), _roots(n))
-    nothing = np.empty((0, 0))
-    for slot in numba.prange(ranks):
-        k = order[slot]
-        ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
-        block = nothing
-        if ia1 > ia0 and ib1 > ib0:
-            block, total[k] = _rank_block(
+    # one iteration per thread: numba's OpenMP schedule is static, so with one iteration per
+    # rank the first thread would take the first (largest) half of the ranks
+    for lane in numba.prange(threads):
+        for slot in range(lane, ranks, threads):
+            _rank_moments(
                 n,
-                u[k],
-                a_values[ia0:ia1],
-                b_values[ib0:ib1],
-                below_a[k, ia0:ia1],
-                below_b[k, ib0:ib1],
-                start[k],
-                first[k],
-                weight_a[ia0:ia1],
-                weight_b[ib0:ib1],
+                u,
+                order[slot],
+                a_values,
+                b_values,
                 first_column,
-                ib0,
+                below_a,
+                below_b,
+                runs,
+                start,
+                first,
+                weight_a,
+                weight_b,
+                pair_a,
+                pair_b,
+                kept,
                 tables,
-                kept[k] if kept.shape[0] else nothing,
+                total,
+                diagonal,
             )
-        # compensated (Neumaier): O(n) terms lose O(eps), not O(n eps)
-        diagonal_sum, carry = 0.0, 0.0
-        for i in range(pair_a.size):
-            ia, ib = pair_a[i], pair_b[i]
-            if ia0 <= ia < ia1 and ib0 <= ib < ib1:
-                value = block[ia - ia0, ib - ib0]
-            elif ia < ia0:  # a sure
-                value = below_b[k, ib]
-            elif ib < ib0 and ia < ia1:  # b sure, a open
-                value = below_a[k, ia]
-            else:
-                continue
-            diagonal_sum, carry = _add(diagonal_sum, carry, value)
-        diagonal[k] = (diagonal_sum + carry) / pair_a.size
     return total, diagonal
+
+
+@numba.njit(cache=True)
+def _rank_moments(
+    n,
+    u,
+    k,
+    a_values,
+    b_values,
+    first_column,
+    below_a,
+    below_b,
+    runs,
+    start,
+    first,
+    weight_a,
+    weight_b,
+    pair_a,
+    pair_b,
+    kept,
+    tables,
+    total,
+    diagonal,
+):  # pragma: no cover - compiled
+    """Rank ``k`` of :func:`_lancaster_moments`, into ``total[k]`` and ``diagonal[k]``."""
+    nothing = np.empty((0, 0))
+    ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
+    block = nothing
+    if ia1 > ia0 and ib1 > ib0:
+        block, total[k] = _rank_block(
+            n,
+            u[k],
+            a_values[ia0:ia1],
+            b_values[ib0:ib1],
+            below_a[k, ia0:ia1],
+            below_b[k, ib0:ib1],
+            start[k],
+            first[k],
+            weight_a[ia0:ia1],
+            weight_b[ib0:ib1],
+            first_column,
+            ib0,
+            tables,
+            kept[k] if kept.shape[0] else nothing,
+        )
+    # compensated (Neumaier): O(n) terms lose O(eps), not O(n eps)
+    diagonal_sum, carry = 0.0, 0.0
+    for i in range(pair_a.size):
+        ia, ib = pair_a[i], pair_b[i]
+        if ia0 <= ia < ia1 and ib0 <= ib < ib1:
+            value = block[ia - ia0, ib - ib0]
+        elif ia < ia0:  # a sure
+            value = below_b[k, ib]
+        elif ib < ib0 and ia < ia1:  # b sure, a open
+            value = below_a[k, ia]
+        else:
+            continue
+        diagonal_sum, carry = _add(diagonal_sum, carry, value)
+    diagonal[k] = (diagonal_sum + carry) / pair_a.size
 
 
 @numba.njit(cache=True)
@@ -726,26 +776,25 @@ class JointThresholdLaw:
         open_a = np.where(self.open_a, self.below_a, 0.0) @ weight_a
         product = sure_a * (self.below_b @ weight_b) + open_a * sure_b
         # first_column[t]: the b values at most negative t's classifier-2 rank (np.searchsorted
-        # of it, side "right", by counting); the largest blocks first, handed out one rank at a
-        # time to the next free thread
+        # of it, side "right", by counting); the largest blocks first, dealt round the threads
         work = (runs[:, 1] - runs[:, 0]) * (runs[:, 3] - runs[:, 2])
-        with numba.parallel_chunksize(1):
-            open_sum, diagonal = _lancaster_moments(
-                self.n,
-                self.u,
-                np.argsort(-work, kind="stable"),
-                self.a,
-                self.b,
-                np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2],
-                self.below_a,
-                self.below_b,
-                runs,
-                *self._first,
-                weight_a,
-                weight_b,
-                *pairs,
-                _kept_values(self.n, self.u),
-            )
+        open_sum, diagonal = _lancaster_moments(
+            self.n,
+            self.u,
+            np.argsort(-work, kind="stable"),
+            numba.get_num_threads(),
+            self.a,
+            self.b,
+            np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2],
+            self.below_a,
+            self.below_b,
+            runs,
+            *self._first,
+            weight_a,
+            weight_b,
+            *pairs,
+            _kept_values(self.n, self.u),
+        )
         return product + open_sum, diagonal
 
     def _runs(self) -> np.ndarray:
