@@ -547,7 +547,7 @@ def test_first_columns_by_counting_are_numpys_searchsorted(monkeypatch):
     kernel = jt._lancaster_moments
 
     def spy(*args):
-        seen["first_column"], seen["b"] = args[5], args[4]
+        seen["first_column"], seen["b"] = args[6], args[5]
         return kernel(*args)
 
     monkeypatch.setattr(jt, "_lancaster_moments", spy)

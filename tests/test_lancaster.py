@@ -25,7 +25,7 @@ from scipy import linalg, special, stats
 from small_count import small_count_table
 from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
-from rocsim import vertical_difference
+from rocsim import fpr_ranks, vertical_difference, vertical_distribution
 from rocsim.core import joint_thresholds as jt
 from rocsim.core.joint_thresholds import lancaster_below
 from rocsim.core.paired_vertical import joint_threshold_law
@@ -276,11 +276,11 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
     ``law.values``) each sum the series to the degree their own bound needs, so they agree to
     rounding, not to the last bit: the moments are the per-pair values weighted and summed.
 
-    The sums here are exactly rounded (``math.fsum``); the block sums are compensated, but the
-    marginal sums that weigh the pairs with a sure marginal are BLAS dot products, and a dot
-    product of ``m`` terms whose magnitudes add up to at most 1 is within ``m u`` of the exact
-    one (Higham 2002, ch. 3; ``u`` the unit roundoff): with some 10^3 distinct values that is
-    above 1e-14, hence the allowance on top of 1e-14 for ``sum w_a w_b L``.
+    The first moment is ``sum w_a w_b (L - F_A F_B)`` over the pairs with both marginals open
+    (elsewhere ``L - F_A F_B`` is taken as 0). Here it is summed exactly rounded
+    (``math.fsum``) from the values ``L``, each rounded to within ``u = 2^-53`` of itself
+    (``L <= 1``): the two agree within ``u sum w_a w_b <= u`` and the two series' cuts, each
+    within ``PAIR_SLACK * TOLERANCE`` a pair, hence ``1e-15``.
     """
     data = [3.0 * v for v in paired_binormal(n, rho, 0.5, seed=n + int(10 * rho))]
     if rounded:  # ties
@@ -289,25 +289,37 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
     # sums below quick
     ranks = np.arange(1, n) if n <= 150 else np.array([1, 2, n // 5, n // 2, n - 3, n - 1])
     law, (weight_a, weight_b), (pa, pb), _ = joint_threshold_law(*data, ranks, "lower")
-    product, means = law.moments(weight_a, weight_b, (pa, pb))
+    centred, means = law.moments(weight_a, weight_b, (pa, pb))
     want, want_means = np.empty(law.u.size), np.empty(law.u.size)
     diagonal = law._diagonal(slice(None), pa, pb)
     for k in range(law.u.size):
-        # a sure: L = F_B; a open and b sure: L = F_A; both open: the series; else L = 0
-        terms = [
-            np.outer(weight_a * law.sure_a[k], weight_b * law.below_b[k]).ravel(),
-            np.outer(weight_a * law.open_a[k] * law.below_a[k], weight_b * law.sure_b[k]).ravel(),
-        ]
         ia, ib = np.nonzero(law.open_a[k][:, None] & law.open_b[k][None, :])
-        terms.append(weight_a[ia] * weight_b[ib] * law.values(np.full(ia.size, k), ia, ib))
-        want[k] = math.fsum(np.concatenate(terms))
+        values = law.values(np.full(ia.size, k), ia, ib)
+        product = law.below_a[k, ia] * law.below_b[k, ib]
+        want[k] = math.fsum(weight_a[ia] * weight_b[ib] * (values - product))
+        # a sure: L = F_B; a open and b sure: L = F_A; both open: the series; else L = 0
         both = law.open_a[k, pa] & law.open_b[k, pb]
         diagonal[k, both] = law.values(np.full(both.sum(), k), pa[both], pb[both])
         want_means[k] = math.fsum(diagonal[k]) / pa.size
-    unit_roundoff = np.finfo(float).eps / 2
-    summed = 1e-14 + (law.a.size + law.b.size) * unit_roundoff
-    np.testing.assert_allclose(product, want, rtol=0, atol=summed)
+    np.testing.assert_allclose(centred, want, rtol=0, atol=1e-15)
     np.testing.assert_allclose(means, want_means, rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("n", [100, 3000])
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_a_classifier_against_itself_has_no_variance_at_any_rank(n, side):
+    """``TPR1 - TPR2`` of a classifier against itself is 0 in every resample: the covariance
+    must equal the single variance to its last digits, also at the highest FPRs, where that
+    variance is ~1e-10 while ``E[q1 q2]`` and ``E[q1] E[q2]`` are both ~1. Summed apart and
+    subtracted, those two lost every digit of it (``|var|`` some 1e-5 of the single variance
+    at n = 3000); summed centred (``L - F_A F_B`` pair by pair) the error is the series'
+    ``TOLERANCE`` (absolute, twice: two covariance terms) and rounding relative to the
+    variance itself."""
+    pos, _, neg, _ = paired_binormal(n, 0.5, 0.5, seed=n)
+    ranks = fpr_ranks(np.round(np.linspace(0.01, 0.99, 99), 12), n)
+    same = vertical_difference(pos, pos, neg, neg, ranks, side=side)
+    single = vertical_distribution(pos, neg, ranks, side=side)
+    assert np.all(np.abs(same.var) <= 2 * 2 * jt.TOLERANCE + 1e-9 * single.var)
 
 
 def test_moments_are_the_same_bits_on_any_number_of_threads():
@@ -345,11 +357,15 @@ def test_windowed_marginals_equal_the_whole_rows(n):
     np.testing.assert_allclose(below, want, rtol=0, atol=2e-16)
     for limit in (jt._NEGLIGIBLE, 1 - jt._NEGLIGIBLE):  # the same open and sure marginals
         assert np.array_equal(below > limit, want > limit)
+    # the runs of sure and open values: a prefix of every grid, then the next values
+    windows = jt._rank_rows(n, tuple(u.tolist()))
+    sure, is_open = jt._sure(want), jt._open(want)
+    assert np.array_equal(sure, a[None, :] < windows.sure_end[:, None])
+    assert np.array_equal(sure | is_open, a[None, :] < windows.open_end[:, None])
     # the first Krawtchouk values of the same window: sqrt(Bin(u; n - 1, a/n)), where open
-    start, _, first = jt._rank_rows(n, tuple(u.tolist()))
-    k, j = np.nonzero(jt._open(want))
+    k, j = np.nonzero(is_open)
     pick = rng.choice(k.size, 40, replace=False)  # exact integers: a few, as n is large
-    got = first[k[pick], a[j[pick]] - start[k[pick]]]
+    got = windows.first[k[pick], a[j[pick]] - windows.start[k[pick]]]
     exact = [exact_first(n, int(a[j[t]]), int(u[k[t]])) for t in pick]
     np.testing.assert_allclose(got, exact, rtol=1e-12, atol=0)
 

@@ -17,14 +17,15 @@ rank's block of pairs.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numba
 import numpy as np
 from scipy import special, stats
 
 #: The terms of the Lancaster series left out add at most this much to each value of ``L`` of
-#: :func:`lancaster_below`, and to each rank's weighted sum ``sum w_a w_b L`` of
+#: :func:`lancaster_below`, and to each rank's weighted sum ``sum w_a w_b (L - F_A F_B)`` of
 #: :meth:`JointThresholdLaw.moments` (a bound, not an estimate; rounding aside).
 TOLERANCE = 1e-17
 _LOG_TOLERANCE = math.log(TOLERANCE)
@@ -154,17 +155,16 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
 
 
 @numba.njit(cache=True)
-def _krawtchouk_block(n, x, values, first, length, scale, root, kept):  # pragma: no cover
-    """:func:`_krawtchouk_prefixes` of ``values / n``, or read from ``kept`` (every value's
-    whole vector at this ``x``) when it is not empty."""
-    out = np.empty((length, values.size))
+def _krawtchouk_block(n, x, values, first, length, scale, root, kept, out):  # pragma: no cover
+    """:func:`_krawtchouk_prefixes` of ``values / n`` into ``out`` (``length`` by
+    ``values.size``), or read from ``kept`` (every value's whole vector at this ``x``) when it
+    is not empty."""
     if kept.size == 0:
         _krawtchouk_prefixes(n, x, values / n, first, length, scale, out, root)
-        return out
+        return
     for k in range(length):
         for j in range(values.size):
             out[k, j] = scale[k] * kept[values[j], k]
-    return out
 
 
 @numba.njit(cache=True)
@@ -256,20 +256,21 @@ def _degrees(base, log_rho, log_head_b, log_count, n):  # pragma: no cover - com
 
 
 @numba.njit(cache=True)
-def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - compiled
-    """``rho[i, j]``, the correlation of ``(1_A, 1_B)`` in one draw for the block's pairs
+def _block_correlations(n, a, pa, pb, first_column, ib0, rho):  # pragma: no cover - compiled
+    """Into ``rho[i, j]``, the correlation of ``(1_A, 1_B)`` in one draw for the block's pairs
     ``(a_i, b_j)``: ``(c / n - p_a p_b) / (s_a s_b)``, with the overlaps ``c`` counted while
     walking down the rows (``O(n + h w)``); and each row's largest ``|rho|``. Negative ``t``
     (ranked by classifier 1) is in ``B_{b_j}`` iff ``j >= first_column[t]``, so it adds 1 to
     the overlaps of every column from there: a histogram summed once for the negatives above
-    the first row, then a (vectorized) suffix per negative between two rows."""
+    the first row, then a (vectorized) suffix per negative between two rows. Returns the
+    rows' largest ``|rho|``."""
     h, w = pa.size, pb.size
     # rho = (c / (n s_b) - p_a p_b / s_b) / s_a, per column factors once
     per_count, per_share = np.empty(w), np.empty(w)
     for j in range(w):
         inv_sb = 1.0 / math.sqrt(pb[j] * (1 - pb[j]))
         per_count[j], per_share[j] = inv_sb / n, pb[j] * inv_sb
-    rho, largest = np.empty((h, w)), np.empty(h)
+    largest = np.empty(h)
     histogram, common = np.zeros(w, dtype=np.int64), 0
     for t in range(a[0]):
         column = first_column[t] - ib0
@@ -290,7 +291,7 @@ def _block_correlations(n, a, pa, pb, first_column, ib0):  # pragma: no cover - 
             r = (overlap[j] * per_count[j] - share * per_share[j]) * inv_sa
             row[j] = min(max(r, -1.0), 1.0)
         largest[i] = _largest_magnitude(row)
-    return rho, largest
+    return largest
 
 
 @numba.njit(cache=True)
@@ -385,14 +386,24 @@ def _horner_row(  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _room(space, size):  # pragma: no cover - compiled
+    """``space`` if it holds ``size`` numbers, else a new one, at least twice as large. A lane
+    of :func:`_lancaster_moments` keeps its tables from rank to rank: a block's own tables
+    would be fresh pages from the system for each large block (beyond malloc's mmap
+    threshold), zeroed on first touch, a quarter of the time at n = 10^4."""
+    if space.size >= size:
+        return space
+    return np.empty(max(size, 2 * space.size))
+
+
+@numba.njit(cache=True)
 def _rank_block(
     n,
     u,
     a,
     b,
-    below_a,
-    below_b,
     start,
+    below,
     first,
     weight_a,
     weight_b,
@@ -400,17 +411,26 @@ def _rank_block(
     ib0,
     tables,
     kept,
+    positives,
+    values_at,
+    space,
 ):  # pragma: no cover - compiled
-    """``L`` on one rank's block of open pairs, rows ``a``, columns ``b`` (marginals
-    ``below_a``, ``below_b``): ``F_A F_B + H_a H_b rho v`` with ``v`` of :func:`_horner_row`,
-    clipped to [0, 1]; and the block's ``sum w_a w_b L`` (compensated). ``first[a - start]``:
-    ``v_0`` of value ``a`` at this rank (:func:`_rank_rows`); ``tables``:
-    ``1/(k + 1)``, ``log(k + 1)`` and :func:`_roots`; ``kept``: every value's Krawtchouk values
-    at this rank (:func:`_kept_values`), or empty. Pair ``(i, j)`` is summed to within
-    ``TOLERANCE / (h w w_a[i] max(w_b))`` (at most ``PAIR_SLACK`` times ``TOLERANCE``), so the
-    block's weighted sum is within ``TOLERANCE``."""
+    """One rank's block of open pairs, rows ``a``, columns ``b``: ``L`` is
+    ``F_A F_B + H_a H_b rho v`` with ``v`` of :func:`_horner_row`, clipped to [0, 1]. Returns
+    the block's ``sum w_a w_b (L - F_A F_B)`` (compensated) and ``space``, grown as needed
+    (:func:`_room`); puts ``L`` at each positive's pair in the block into ``values_at``.
+
+    ``below[a - start]``, ``first[a - start]``: the marginal and ``v_0`` of value ``a`` at
+    this rank (:func:`_rank_rows`); ``tables``: ``1/(k + 1)``, ``log(k + 1)`` and
+    :func:`_roots`; ``kept``: every value's Krawtchouk values at this rank
+    (:func:`_kept_values`), or empty; ``positives``: ``(offsets, pair_b)`` of
+    :func:`_positives_by_row`, from the block's first row on; ``values_at`` in the same
+    order. Pair ``(i, j)`` is summed to within ``TOLERANCE / (h w w_a[i] max(w_b))`` (at most
+    ``PAIR_SLACK`` times ``TOLERANCE``), so the block's weighted sum is within
+    ``TOLERANCE``."""
     h, w = a.size, b.size
     pa, pb = a / n, b / n
+    below_a, below_b = below[a - start], below[b - start]
     first_a, first_b = first[a - start], first[b - start]
     head_a, head_b = np.empty(h), np.empty(w)
     log_head_a, log_head_b = np.empty(h), np.empty(w)
@@ -420,7 +440,10 @@ def _rank_block(
     for j in range(w):
         head_b[j] = math.sqrt(pb[j] * (1 - pb[j])) * first_b[j]
         log_head_b[j] = math.log(head_b[j]) if head_b[j] > 0 else -np.inf
-    rho, largest = _block_correlations(n, a, pa, pb, first_column, ib0)
+    correlation_space, table_space = space
+    correlation_space = _room(correlation_space, h * w)
+    rho = correlation_space[: h * w].reshape((h, w))
+    largest = _block_correlations(n, a, pa, pb, first_column, ib0, rho)
     envelope, peak = _unimodal_envelope(log_head_b)
     inverse, log_count, root = tables
     base, log_rho, degrees = np.empty(h), np.empty(h), np.empty(h, dtype=np.int64)
@@ -430,19 +453,30 @@ def _rank_block(
         base[i], log_rho[i] = _row_base(log_head_a[i], largest[i], slack)
         degrees[i] = _degrees(base[i], log_rho[i], envelope[peak], log_count, n)
     longest = max(degrees.max(), 1)
-    rows = _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept)
-    columns = _krawtchouk_block(n, u, b, first_b, longest, inverse[:longest], root, kept)
-    out, v = np.empty((h, w)), np.empty(w)
+    table_space = _room(table_space, longest * (h + w))
+    rows = table_space[: longest * h].reshape((longest, h))
+    columns = table_space[longest * h : longest * (h + w)].reshape((longest, w))
+    _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept, rows)
+    _krawtchouk_block(n, u, b, first_b, longest, inverse[:longest], root, kept, columns)
+    offsets, pair_b = positives
+    values, v, excess = np.empty(w), np.empty(w), np.empty(w)
     total, carry = 0.0, 0.0
     for i in range(h):
         _horner_row(
             v, rho, i, rows, columns, degrees[i], base[i], log_rho[i], envelope, peak, log_count
         )
-        row, values, fa, ha = rho[i], out[i], below_a[i], head_a[i]
+        row, fa, ha = rho[i], below_a[i], head_a[i]
         for j in range(w):
-            values[j] = min(max(fa * below_b[j] + ha * head_b[j] * row[j] * v[j], 0.0), 1.0)
-        total, carry = _add(total, carry, weight_a[i] * _dot(weight_b, values))
-    return out, total + carry
+            # L - F_A F_B straight from the series (clipped so that 0 <= L <= 1): no
+            # cancellation against F_A F_B, which may be ~1 while L - F_A F_B is ~1e-9
+            product = fa * below_b[j]
+            excess[j] = min(max(ha * head_b[j] * row[j] * v[j], -product), 1.0 - product)
+            values[j] = product + excess[j]
+        total, carry = _add(total, carry, weight_a[i] * _dot(weight_b, excess))
+        for q in range(offsets[i], offsets[i + 1]):
+            if ib0 <= pair_b[q] < ib0 + w:
+                values_at[q] = values[pair_b[q] - ib0]
+    return total + carry, (correlation_space, table_space)
 
 
 @numba.njit(cache=True)
@@ -457,15 +491,19 @@ def _add(total, carry, value):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _running_sums(values):  # pragma: no cover - compiled
-    """``out[i] = sum(values[:i])`` for ``i = 0 .. size``, each a compensated sum (``O(eps)``
-    where ``np.cumsum`` loses ``O(i eps)``)."""
-    out = np.zeros(values.size + 1)
-    total, carry = 0.0, 0.0
-    for i in range(values.size):
-        total, carry = _add(total, carry, values[i])
-        out[i + 1] = total + carry
-    return out
+def _positives_by_row(pair_a, pair_b, rows):  # pragma: no cover - compiled
+    """The positives' pairs grouped by row, in a stable counting sort: row ``ia``'s column
+    indices are ``pair_b_sorted[offsets[ia]:offsets[ia + 1]]``."""
+    offsets = np.zeros(rows + 1, dtype=np.int64)
+    for ia in pair_a:
+        offsets[ia + 1] += 1
+    for ia in range(rows):
+        offsets[ia + 1] += offsets[ia]
+    place, out = offsets[:-1].copy(), np.empty(pair_b.size, dtype=np.int64)
+    for i in range(pair_a.size):
+        out[place[pair_a[i]]] = pair_b[i]
+        place[pair_a[i]] += 1
+    return offsets, out
 
 
 @numba.njit(cache=True, parallel=True)
@@ -477,10 +515,9 @@ def _lancaster_moments(
     a_values,
     b_values,
     first_column,
-    below_a,
-    below_b,
     runs,
     start,
+    below,
     first,
     weight_a,
     weight_b,
@@ -488,103 +525,75 @@ def _lancaster_moments(
     pair_b,
     kept,
 ):  # pragma: no cover - compiled
-    """Per rank ``k``, ``sum w_a w_b L_k(a, b)`` over the pairs with both marginals open, and
-    ``mean_i L_k(a_i, b_i)`` over the positives' pairs ``(pair_a[i], pair_b[i])``. ``runs``:
-    per rank, the ends of the sure and the open runs of each grid (:meth:`JointThresholdLaw.
-    _runs`): where a marginal is not open, ``L`` is the other marginal (one sure) or 0.
-    ``start``, ``first``: the ``v_0`` of :func:`_rank_rows`; ``kept``: :func:`_kept_values`
-    per rank, or empty. The ranks are independent: ``threads`` lanes run side by side, lane
-    ``l`` taking the ranks ``order[l::threads]`` (``order``: largest blocks first, so the lanes
-    get about equal work), the same sums on any thread."""
-    ranks = below_a.shape[0]
+    """Per rank ``k``, ``sum w_a w_b (L_k(a, b) - F_A F_B)`` over the pairs with both
+    marginals open, and ``mean_i L_k(a_i, b_i)`` over the positives' pairs
+    ``(pair_a[i], pair_b[i])``. ``runs``: per rank, the ends of the sure and the open runs of
+    each grid (:attr:`JointThresholdLaw.runs`): where a marginal is not open, ``L`` is the
+    other marginal (one sure) or 0. ``start``, ``below``, ``first``: the windows of
+    :func:`_rank_rows`; ``kept``: :func:`_kept_values` per rank, or empty. The ranks are
+    independent: ``threads`` lanes run side by side, lane ``l`` taking the ranks
+    ``order[l::threads]`` (``order``: largest blocks first, so the lanes get about equal
+    work), the same sums on any thread."""
+    ranks = u.size
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
     count = np.arange(1, n + 1)
     tables = (1.0 / count, np.log(count), _roots(n))
+    offsets, sorted_b = _positives_by_row(pair_a, pair_b, a_values.size)
     # one iteration per thread: numba's OpenMP schedule is static, so with one iteration per
     # rank the first thread would take the first (largest) half of the ranks
     for lane in numba.prange(threads):
+        space, values_at = (np.empty(0), np.empty(0)), np.empty(pair_b.size)
         for slot in range(lane, ranks, threads):
-            _rank_moments(
-                n,
-                u,
-                order[slot],
-                a_values,
-                b_values,
-                first_column,
-                below_a,
-                below_b,
-                runs,
-                start,
-                first,
-                weight_a,
-                weight_b,
-                pair_a,
-                pair_b,
-                kept,
-                tables,
-                total,
-                diagonal,
+            k = order[slot]
+            ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
+            if ia1 > ia0 and ib1 > ib0:
+                total[k], space = _rank_block(
+                    n,
+                    u[k],
+                    a_values[ia0:ia1],
+                    b_values[ib0:ib1],
+                    start[k],
+                    below[k],
+                    first[k],
+                    weight_a[ia0:ia1],
+                    weight_b[ib0:ib1],
+                    first_column,
+                    ib0,
+                    tables,
+                    kept[k] if kept.shape[0] else np.empty((0, 0)),
+                    (offsets[ia0:], sorted_b),
+                    values_at,
+                    space,
+                )
+            diagonal[k] = _diagonal_mean(
+                runs[k], a_values, b_values, start[k], below[k], offsets, sorted_b, values_at
             )
     return total, diagonal
 
 
 @numba.njit(cache=True)
-def _rank_moments(
-    n,
-    u,
-    k,
-    a_values,
-    b_values,
-    first_column,
-    below_a,
-    below_b,
-    runs,
-    start,
-    first,
-    weight_a,
-    weight_b,
-    pair_a,
-    pair_b,
-    kept,
-    tables,
-    total,
-    diagonal,
+def _diagonal_mean(
+    run, a_values, b_values, start, below, offsets, pair_b, values_at
 ):  # pragma: no cover - compiled
-    """Rank ``k`` of :func:`_lancaster_moments`, into ``total[k]`` and ``diagonal[k]``."""
-    nothing = np.empty((0, 0))
-    ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
-    block = nothing
-    if ia1 > ia0 and ib1 > ib0:
-        block, total[k] = _rank_block(
-            n,
-            u[k],
-            a_values[ia0:ia1],
-            b_values[ib0:ib1],
-            below_a[k, ia0:ia1],
-            below_b[k, ib0:ib1],
-            start[k],
-            first[k],
-            weight_a[ia0:ia1],
-            weight_b[ib0:ib1],
-            first_column,
-            ib0,
-            tables,
-            kept[k] if kept.shape[0] else nothing,
-        )
-    # compensated (Neumaier): O(n) terms lose O(eps), not O(n eps)
-    diagonal_sum, carry = 0.0, 0.0
-    for i in range(pair_a.size):
-        ia, ib = pair_a[i], pair_b[i]
-        if ia0 <= ia < ia1 and ib0 <= ib < ib1:
-            value = block[ia - ia0, ib - ib0]
-        elif ia < ia0:  # a sure
-            value = below_b[k, ib]
-        elif ib < ib0 and ia < ia1:  # b sure, a open
-            value = below_a[k, ia]
-        else:
-            continue
-        diagonal_sum, carry = _add(diagonal_sum, carry, value)
-    diagonal[k] = (diagonal_sum + carry) / pair_a.size
+    """``mean_i L(a_i, b_i)`` at one rank over the positives grouped by row
+    (:func:`_positives_by_row`): ``L = F_B`` where ``a`` is sure, ``F_A`` where ``a`` is open
+    and ``b`` sure, the block's value (``values_at``) where both are open, 0 elsewhere (every
+    row past the open run). Compensated (Neumaier): ``O(n)`` terms lose ``O(eps)``."""
+    ia0, ia1, ib0, ib1 = run
+    total, carry = 0.0, 0.0
+    for ia in range(ia1):
+        for q in range(offsets[ia], offsets[ia + 1]):
+            ib = pair_b[q]
+            if ia < ia0:
+                value = _marginal(start, below, b_values[ib])
+            elif ib < ib0:
+                value = _marginal(start, below, a_values[ia])
+            elif ib < ib1:
+                value = values_at[q]
+            else:
+                continue
+            total, carry = _add(total, carry, value)
+    return (total + carry) / pair_b.size
 
 
 @numba.njit(cache=True)
@@ -679,43 +688,70 @@ def lancaster_below(n: int, u, a, b, c) -> np.ndarray:
 def _binomial_below(n: int, u: np.ndarray, a: np.ndarray) -> np.ndarray:
     """``out[k, j] = Pr{Bin(n, a_j/n) <= u_k}`` for integer ``a``, from :func:`_rank_rows`
     (outside its window, 1 below ``u`` and 0 above)."""
-    start, rows, _ = _rank_rows(n, tuple(np.asarray(u).tolist()))
-    return _window_gather(start, rows, np.asarray(a, dtype=np.int64))
+    windows = _rank_rows(n, tuple(np.asarray(u).tolist()))
+    return _window_gather(windows.start, windows.below, np.asarray(a, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _marginal(start, row, value):  # pragma: no cover - compiled
+    """``Pr{N_A <= u}`` at ``|A| = value`` from one rank's window: ``row[value - start]``
+    inside it; 1 before it (``value`` below the window is below ``u``) and 0 after it."""
+    t = value - start
+    return 1.0 if t < 0 else (row[t] if t < row.size else 0.0)
 
 
 @numba.njit(cache=True)
 def _window_gather(start, rows, a):  # pragma: no cover - compiled
-    """``out[k, j] = rows[k, a_j - start[k]]`` inside the window; 1 before it (``a`` below
-    the window is below ``u``) and 0 after it."""
+    """``out[k, j]``: :func:`_marginal` of ``a_j`` at rank ``k``."""
     out = np.empty((start.size, a.size))
-    width = rows.shape[1]
     for k in range(start.size):
         for j in range(a.size):
-            t = a[j] - start[k]
-            out[k, j] = 1.0 if t < 0 else (rows[k, t] if t < width else 0.0)
+            out[k, j] = _marginal(start[k], rows[k], a[j])
     return out
 
 
+def _leading(mask: np.ndarray) -> int:
+    """How many of ``mask``'s first values are true."""
+    return int(mask.size if mask.all() else np.argmin(mask))
+
+
+class _Windows(NamedTuple):
+    """Each rank's marginals on its window of values ``a = start[k] + t`` (:func:`_rank_rows`)."""
+
+    start: np.ndarray
+    #: ``below[k, t] = Pr{Bin(n, a/n) <= u_k}`` (0 past the rank's window)
+    below: np.ndarray
+    #: ``first[k, t] = v_0 = sqrt(Bin(u_k; n - 1, a/n))`` where the marginal is open, else 0
+    first: np.ndarray
+    #: the marginal is sure for ``a < sure_end[k]``, open for ``sure_end[k] <= a < open_end[k]``
+    #: and ~0 beyond (``F`` decreases in ``a``)
+    sure_end: np.ndarray
+    open_end: np.ndarray
+
+
 @lru_cache(maxsize=8)
-def _rank_rows(n: int, u: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(start, below, first)`` over each rank's window of :func:`_window` in ``a``: at
-    ``a = start[k] + t``, ``below[k, t] = Pr{Bin(n, a/n) <= u_k}`` and, where that marginal is
-    open (the kernel's only use), ``first[k, t] = v_0 = sqrt(Bin(u_k; n - 1, a/n))`` (0
-    elsewhere). They depend on ``(n, u)`` only: computed once per grid of ranks, shared by
-    every data set of a simulation."""
+def _rank_rows(n: int, u: tuple[int, ...]) -> _Windows:
+    """The :class:`_Windows` of the ranks ``u`` over each one's window of :func:`_window` in
+    ``a``. They depend on ``(n, u)`` only: computed once per grid of ranks, shared by every
+    data set of a simulation."""
     u_array = np.asarray(u, dtype=np.int64)
     half = np.ceil(_window(n, u_array)).astype(np.int64)
     start = np.maximum(u_array - half, 0)
     stop = np.minimum(u_array + half + 1, n + 1)
     below, first = np.zeros((2, u_array.size, int((stop - start).max())))
+    sure_end, open_end = start.copy(), start.copy()
     for k in range(u_array.size):
         a = np.arange(start[k], stop[k])
         below[k, : a.size] = special.bdtr(u_array[k], n, a / n)
         is_open = _open(below[k, : a.size])
         first[k, : a.size][is_open] = _first_value(n, u_array[k], a[is_open] / n)
-    for table in (start, below, first):
+        # the leading sure values, then the open ones (before the window: sure)
+        sure_end[k] += _leading(_sure(below[k, : a.size]))
+        open_end[k] = sure_end[k] + _leading(is_open[sure_end[k] - start[k] :])
+    windows = _Windows(start, below, first, sure_end, open_end)
+    for table in windows:
         table.flags.writeable = False
-    return start, below, first
+    return windows
 
 
 # Beyond the window a marginal is within exp(-_WINDOW_LOG) of 0 or 1 (far below the 1e-15 at
@@ -757,28 +793,54 @@ class JointThresholdLaw:
     def __init__(self, n: int, a_values, b_values, order1_rank2, ranks):
         self.n, self.a, self.b, self.order1_rank2 = n, a_values, b_values, order1_rank2
         self.u = np.asarray(ranks, dtype=np.int64) - 1
-        start, _, first = _rank_rows(n, tuple(self.u.tolist()))
-        self._first = (start, first)
-        self.below_a = _binomial_below(n, self.u, a_values)
-        self.below_b = _binomial_below(n, self.u, b_values)
-        self.sure_a, self.sure_b = _sure(self.below_a), _sure(self.below_b)
-        self.open_a, self.open_b = _open(self.below_a), _open(self.below_b)
+        self.windows = _rank_rows(n, tuple(self.u.tolist()))
+        # per rank, the open run [a0, a1) of a and [b0, b1) of b; the sure runs are [0, a0)
+        # and [0, b0), F decreasing along each grid
+        ends = (self.windows.sure_end, self.windows.open_end)
+        self.runs = np.column_stack(
+            [np.searchsorted(grid, end) for grid in (a_values, b_values) for end in ends]
+        ).astype(np.int64)
+
+    # the marginals on the whole grid (for the elementwise checks and the exact pmf; the
+    # moments read them from the windows)
+    @cached_property
+    def below_a(self) -> np.ndarray:
+        return _window_gather(self.windows.start, self.windows.below, self.a)
+
+    @cached_property
+    def below_b(self) -> np.ndarray:
+        return _window_gather(self.windows.start, self.windows.below, self.b)
+
+    @cached_property
+    def sure_a(self) -> np.ndarray:
+        return self.a[None, :] < self.windows.sure_end[:, None]
+
+    @cached_property
+    def sure_b(self) -> np.ndarray:
+        return self.b[None, :] < self.windows.sure_end[:, None]
+
+    @cached_property
+    def open_a(self) -> np.ndarray:
+        return ~self.sure_a & (self.a[None, :] < self.windows.open_end[:, None])
+
+    @cached_property
+    def open_b(self) -> np.ndarray:
+        return ~self.sure_b & (self.b[None, :] < self.windows.open_end[:, None])
 
     def moments(self, weight_a, weight_b, pairs) -> tuple[np.ndarray, np.ndarray]:
-        """Per rank, ``sum_{a,b} w_a w_b L(a, b)`` and ``mean_i L(a_i, b_i)``; the terms of
-        the Lancaster series left out change the first by at most ``TOLERANCE``."""
+        """Per rank, ``sum_{a,b} w_a w_b (L(a, b) - F_A(a) F_B(b))`` and
+        ``mean_i L(a_i, b_i)``; the terms of the Lancaster series left out change the first by
+        at most ``TOLERANCE``. The first is the covariance of ``sum_a w_a 1{N_A <= u}`` and
+        ``sum_b w_b 1{N_B <= u}``, summed as such: no cancellation between
+        ``E[XY]`` and ``E[X] E[Y]`` where both are near 1. Where a marginal is not open,
+        ``L - F_A F_B`` is within ``1e-15`` of 0 (at most the other marginal's distance to 0
+        or 1) and taken as 0."""
         weight_a, weight_b = (np.asarray(w, dtype=float) for w in (weight_a, weight_b))
-        runs = self._runs()
-        # a sure (L = F_B), or a open and b sure (L = F_A): products of marginal sums; the sure
-        # runs are the first of each grid (F decreases in a), their weights summed by _running_sums
-        sure_a = _running_sums(weight_a)[runs[:, 0]]
-        sure_b = _running_sums(weight_b)[runs[:, 2]]
-        open_a = np.where(self.open_a, self.below_a, 0.0) @ weight_a
-        product = sure_a * (self.below_b @ weight_b) + open_a * sure_b
+        runs = self.runs
         # first_column[t]: the b values at most negative t's classifier-2 rank (np.searchsorted
         # of it, side "right", by counting); the largest blocks first, dealt round the threads
         work = (runs[:, 1] - runs[:, 0]) * (runs[:, 3] - runs[:, 2])
-        open_sum, diagonal = _lancaster_moments(
+        return _lancaster_moments(
             self.n,
             self.u,
             np.argsort(-work, kind="stable"),
@@ -786,24 +848,14 @@ class JointThresholdLaw:
             self.a,
             self.b,
             np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2],
-            self.below_a,
-            self.below_b,
             runs,
-            *self._first,
+            self.windows.start,
+            self.windows.below,
+            self.windows.first,
             weight_a,
             weight_b,
             *pairs,
             _kept_values(self.n, self.u),
-        )
-        return product + open_sum, diagonal
-
-    def _runs(self) -> np.ndarray:
-        """Per rank: the open run ``[start, stop)`` of ``a`` and of ``b`` (the sure run is
-        ``[0, start)``; ``F`` decreases along each grid): ``(a0, a1, b0, b1)``."""
-        count_a, count_b = self.open_a.sum(axis=1), self.open_b.sum(axis=1)
-        start_a, start_b = self.sure_a.sum(axis=1), self.sure_b.sum(axis=1)
-        return np.column_stack([start_a, start_a + count_a, start_b, start_b + count_b]).astype(
-            np.int64
         )
 
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:

@@ -131,7 +131,9 @@ def vertical_difference(
 
     - ``E[dTPR] = E[q1(T1)] - E[q2(T2)]`` needs only each threshold's own law (eq. 4.11);
     - ``Var[dTPR] = Var[TPR1] + Var[TPR2] - 2 Cov``, with the single-design variances
-      (eqs. 4.13-4.14) and ``Cov = (1 - 1/m+) E[q1 q2] + E[q12]/m+ - E[q1] E[q2]``.
+      (eqs. 4.13-4.14) and ``Cov = (1 - 1/m+) E[q1 q2] + E[q12]/m+ - E[q1] E[q2]``, summed as
+      ``(1 - 1/m+) Cov(q1, q2) + (E[q12] - E[q1] E[q2])/m+`` with ``Cov(q1, q2)`` summed
+      centred (below): at high FPRs ``E[q1 q2]`` and ``E[q1] E[q2]`` are both near 1.
 
     The two joint expectations need the joint law of the thresholds only through
     ``L(a, b) = Pr{T1 <= x, T2 <= y} = Pr{N_A <= r - 1, N_B <= r - 1}`` with ``A``, ``B`` the
@@ -139,15 +141,17 @@ def vertical_difference(
     ``|A|, |B|, |A & B|`` only (:ref:`reading-paired-vertical`). By summation by parts
     ``E[q12] = (1/n+) sum_i L(a_i, b_i)`` and ``E[q1 q2] = (1/n+^2) sum_{i,l} L(a_i, b_l)``, where
     ``a_i`` (``b_i``) counts the negatives scoring strictly above positive ``i`` under classifier
-    1 (2). Only distinct values of ``a`` and ``b`` are visited, and only where both marginals
-    ``Pr{N_A <= r - 1}``, ``Pr{N_B <= r - 1}`` are in ``(1e-15, 1 - 1e-15)`` (the band of
-    width ``O(sqrt(n))`` around ``r``); elsewhere ``L`` is 0 or a marginal.
+    1 (2). Likewise ``Cov(q1, q2) = (1/n+^2) sum_{i,l} (L(a_i, b_l) - F_A F_B)``, with the
+    marginals ``F_A = Pr{N_A <= r - 1}``, ``F_B = Pr{N_B <= r - 1}``. Only distinct values of
+    ``a`` and ``b`` are visited, and only where both marginals are in ``(1e-15, 1 - 1e-15)``
+    (the band of width ``O(sqrt(n))`` around ``r``); elsewhere ``L`` is 0 or a marginal, and
+    ``L - F_A F_B`` within ``1e-15`` of 0.
 
     ``L`` is evaluated exactly by the Lancaster expansion of the bivariate binomial
     (:func:`rocsim.core.joint_thresholds.lancaster_below`): per pair a polynomial in the
     multinomial correlation of ``(N_A, N_B)`` with Krawtchouk coefficients, summed by Horner's
     rule to the degree where a bound on the terms left out says that they change the FPR's
-    weighted sum ``E[q1 q2]`` by at most :data:`rocsim.core.joint_thresholds.TOLERANCE` (and
+    weighted sum ``Cov(q1, q2)`` by at most :data:`rocsim.core.joint_thresholds.TOLERANCE` (and
     each ``L``, hence ``E[q12]``, by at most :data:`~rocsim.core.joint_thresholds.PAIR_SLACK`
     times that), in one compiled pass per FPR over its block of pairs (``h`` FPRs, ``w``
     values of ``a`` and ``b`` in the band, ``d`` degrees per pair, more as the two rankings
@@ -196,12 +200,14 @@ def vertical_difference(
     joint, weights, pairs, counts = joint_threshold_law(
         pos1, pos2, neg1, neg2, threshold_rank, side
     )
-    product, joint12 = joint.moments(*weights, pairs)
+    centred, joint12 = joint.moments(*weights, pairs)
     mean1, mean2 = law1.mean, law2.mean
     exact_pmf = (
         _exact_pmf(*counts, joint.order1_rank2, threshold_rank, n_pos, n_neg) if pmf else None
     )
-    cov = (1 - 1 / n_pos) * product + joint12 / n_pos - mean1 * mean2
+    # (1 - 1/m+) E[q1 q2] + E[q12]/m+ - E[q1] E[q2], with E[q1 q2] - E[q1] E[q2] summed
+    # centred (it is small where both are near 1; their difference would lose its digits)
+    cov = (1 - 1 / n_pos) * centred + (joint12 - mean1 * mean2) / n_pos
     var = np.maximum(law1.var + law2.var - 2 * cov, 0.0)
     discordance = mean1 + mean2 - 2 * joint12
     return VerticalDifference(
