@@ -310,11 +310,10 @@ def test_exact_moments_are_the_pairs_values_summed(n, rho, rounded):
 def test_a_classifier_against_itself_has_no_variance_at_any_rank(n, side):
     """``TPR1 - TPR2`` of a classifier against itself is 0 in every resample: the covariance
     must equal the single variance to its last digits, also at the highest FPRs, where that
-    variance is ~1e-10 while ``E[q1 q2]`` and ``E[q1] E[q2]`` are both ~1. Summed apart and
-    subtracted, those two lost every digit of it (``|var|`` some 1e-5 of the single variance
-    at n = 3000); summed centred (``L - F_A F_B`` pair by pair) the error is the series'
-    ``TOLERANCE`` (absolute, twice: two covariance terms) and rounding relative to the
-    variance itself."""
+    variance is tiny while ``E[q1 q2]`` and ``E[q1] E[q2]`` are both near 1. Summed apart and
+    subtracted, those two carry rounding errors far larger than the variance at n = 3000;
+    summed centred (``L - F_A F_B`` pair by pair) the error is the series' ``TOLERANCE``
+    (absolute, twice: two covariance terms) and rounding relative to the variance itself."""
     pos, _, neg, _ = paired_binormal(n, 0.5, 0.5, seed=n)
     ranks = fpr_ranks(np.round(np.linspace(0.01, 0.99, 99), 12), n)
     same = vertical_difference(pos, pos, neg, neg, ranks, side=side)

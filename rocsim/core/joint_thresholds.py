@@ -390,7 +390,7 @@ def _room(space, size):  # pragma: no cover - compiled
     """``space`` if it holds ``size`` numbers, else a new one, at least twice as large. A lane
     of :func:`_lancaster_moments` keeps its tables from rank to rank: a block's own tables
     would be fresh pages from the system for each large block (beyond malloc's mmap
-    threshold), zeroed on first touch, a quarter of the time at n = 10^4."""
+    threshold), zeroed on first touch."""
     if space.size >= size:
         return space
     return np.empty(max(size, 2 * space.size))
@@ -468,7 +468,7 @@ def _rank_block(
         row, fa, ha = rho[i], below_a[i], head_a[i]
         for j in range(w):
             # L - F_A F_B straight from the series (clipped so that 0 <= L <= 1): no
-            # cancellation against F_A F_B, which may be ~1 while L - F_A F_B is ~1e-9
+            # cancellation against F_A F_B, which may be near 1 while L - F_A F_B is tiny
             product = fa * below_b[j]
             excess[j] = min(max(ha * head_b[j] * row[j] * v[j], -product), 1.0 - product)
             values[j] = product + excess[j]
