@@ -338,7 +338,8 @@ def main() -> None:
         "",
         "Nothing above is approximate: the paired vertical difference is exact at every n (a "
         "bound on the Lancaster terms left out: they change each FPR's weighted sum of the two "
-        f"thresholds' joint probabilities by at most {TOLERANCE:g}). "
+        "thresholds' joint probabilities less their product under independence by at most "
+        f"{TOLERANCE:g}). "
         "Its moments against a seeded Monte Carlo bootstrap (B = 10^5) at n = 200 and 1000:",
         "",
         table(mc_error_rows()),
