@@ -322,9 +322,9 @@ def test_a_classifier_against_itself_has_no_variance_at_any_rank(n, side):
 
 
 def test_moments_are_the_same_bits_on_any_number_of_threads():
-    """The ranks are dealt round the threads (lane ``l`` takes every ``threads``-th block,
-    largest first); each rank's sums are the same whichever thread computes them, including
-    a lane with no rank (one rank, every thread)."""
+    """The lanes take consecutive runs of ranks of about equal work; each rank's sums are the
+    same whichever thread computes them, including a lane with no rank (one rank, every
+    thread)."""
     numba = pytest.importorskip("numba")
     threads = numba.config.NUMBA_NUM_THREADS
     if threads < 2:
@@ -345,6 +345,97 @@ def test_moments_are_the_same_bits_on_any_number_of_threads():
     for one, many in results:
         for x, y in zip(one, many, strict=True):
             np.testing.assert_array_equal(x, y)
+
+
+def _band(law, first_column, order, budget):
+    """Every chunk of ``_band_rows`` over ``order`` (one lane): ``(ranks, r0, row_lo, row_hi,
+    offsets, band)`` with the band's correlations from ``_band_correlations``."""
+    rows = law.a.size
+    row_lo, row_hi = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
+    slot, chunks = 0, []
+    while slot < order.size:
+        end, r0, r1 = jt._band_rows(law.runs, order, slot, order.size, budget, row_lo, row_hi)
+        lo, hi = row_lo[: r1 - r0].copy(), row_hi[: r1 - r0].copy()
+        offsets = np.concatenate([[0], np.cumsum(np.maximum(hi - lo, 0))])
+        band = np.full(offsets[-1], np.nan)
+        if r1 > r0:
+            jt._band_correlations(law.n, law.a, law.b, first_column, r0, lo, hi, offsets, band)
+        chunks.append((order[slot:end], r0, lo, hi, offsets, band))
+        slot = end
+    return chunks
+
+
+@pytest.mark.parametrize("budget", [1, 5000, 1 << 21])
+def test_band_correlations_are_the_formula_on_counted_overlaps(budget):
+    """A lane's band covers every pair of each of its ranks' blocks, with the correlation
+    ``(c/n - p_a p_b) / (s_a s_b)`` of the overlaps ``c`` counted apart, however many ranks
+    share a band (``budget``: at most that many pairs, at least one rank)."""
+    n = 300
+    data = paired_binormal(n, 0.8, 0.5, seed=12)
+    law, *_ = joint_threshold_law(*data, np.arange(1, n, 3), "lower")
+    first_column = np.searchsorted(law.b, law.order1_rank2, side="right")
+    order = np.argsort(law.u, kind="stable")
+    c = jt.overlaps(law.order1_rank2, law.a, law.b)  # checked against brute force elsewhere
+    pa, pb = law.a / n, law.b / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = (c / n - pa[:, None] * pb[None, :]) / np.sqrt(
+            pa[:, None] * (1 - pa[:, None]) * pb[None, :] * (1 - pb[None, :])
+        )
+    chunks = _band(law, first_column, order, budget)
+    assert sum(len(chunk[0]) for chunk in chunks) == order.size
+    for ranks, r0, lo, hi, offsets, band in chunks:
+        assert budget >= offsets[-1] or len(ranks) == 1
+        for k in ranks:
+            ia0, ia1, ib0, ib1 = law.runs[k]
+            for ia in range(ia0, ia1):
+                q = ia - r0
+                assert lo[q] <= ib0 and ib1 <= hi[q]
+                got = band[offsets[q] + ib0 - lo[q] : offsets[q] + ib1 - lo[q]]
+                np.testing.assert_allclose(got, np.clip(want[ia, ib0:ib1], -1, 1), atol=1e-14)
+
+
+def test_band_rows_cover_ranks_whose_rows_go_back_down():
+    """The ranks of a lane are visited in increasing order, so their open rows only move up;
+    should they not, the band still covers every block (the rows kept move up)."""
+    runs = np.array([[5, 9, 2, 6], [3, 6, 1, 4], [0, 0, 0, 0], [7, 12, 5, 9]], dtype=np.int64)
+    order = np.arange(4)
+    row_lo, row_hi = np.empty(20, dtype=np.int64), np.empty(20, dtype=np.int64)
+    end, r0, r1 = jt._band_rows(runs, order, 0, 4, 1 << 20, row_lo, row_hi)
+    assert (end, r0, r1) == (4, 3, 12)
+    for ia0, ia1, ib0, ib1 in runs:
+        for ia in range(ia0, ia1):
+            assert row_lo[ia - r0] <= ib0 and ib1 <= row_hi[ia - r0]
+    covered = [max(row_hi[q] - row_lo[q], 0) for q in range(r1 - r0)]
+    # rows 3, 4: [1, 4); 5: [1, 6); 6: [2, 6); 7, 8: [2, 9); 9 .. 11: [5, 9)
+    assert covered == [3, 3, 5, 4, 7, 7, 4, 4, 4]
+
+
+def test_moments_do_not_depend_on_the_band_or_the_order_of_the_ranks(monkeypatch):
+    """Bit for bit the same sums with one band per rank as with one band for all, and with
+    the ranks given in any order, repeated or not."""
+    data = paired_binormal(500, 0.9, 0.5, seed=5)
+    ranks = np.arange(1, 500, 6)
+    law, weights, pairs, _ = joint_threshold_law(*data, ranks, "lower")
+    shared = law.moments(*weights, pairs)
+    monkeypatch.setattr(jt, "_BAND_NUMBERS", 1)
+    alone = law.moments(*weights, pairs)
+    shuffled = np.random.default_rng(5).permutation(np.r_[ranks, ranks[::5]])
+    mixed, mixed_weights, mixed_pairs, _ = joint_threshold_law(*data, shuffled, "lower")
+    got = mixed.moments(*mixed_weights, mixed_pairs)
+    where = np.searchsorted(ranks, shuffled)
+    for want, one, any_order in zip(shared, alone, got, strict=True):
+        np.testing.assert_array_equal(one, want)
+        np.testing.assert_array_equal(any_order, want[where])
+
+
+def test_lane_bounds_split_the_work_into_consecutive_runs():
+    work = np.array([5.0, 1, 1, 1, 1, 1, 0, 5])
+    for lanes in (1, 2, 3, 8, 12):
+        bounds = jt._lane_bounds(work, lanes)
+        assert bounds.size == lanes + 1 and bounds[0] == 0 and bounds[-1] == work.size
+        assert np.all(np.diff(bounds) >= 0)
+    np.testing.assert_array_equal(jt._lane_bounds(work, 2), [0, 3, 8])  # 7 and 8 of 15
+    np.testing.assert_array_equal(jt._lane_bounds(np.empty(0), 2), [0, 0, 0])
 
 
 @pytest.mark.parametrize("n", [60, 1000, 5001, 40_000])

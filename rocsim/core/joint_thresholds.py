@@ -144,14 +144,23 @@ def _krawtchouk_prefixes(n, x, p, first, length, scale, out, root):  # pragma: n
             inv, rk, older, now, after = 1.0 / root[k + 1], root[k], out[k - 1], out[k], out[k + 1]
             for j in range(w):
                 after[j] = ((centre[j] - k * slope[j]) * now[j] - rk * older[j]) * inv
-    for k in range(length):
-        out[k, :] *= scale[k]
+    _scale_rows(out, scale, length)
     if not stable.all():
         v, diag, off = np.empty(n), np.empty(n + 1), np.empty(n + 1)
         for j in np.flatnonzero(~stable):
             _krawtchouk_whole(n, p[j], x, first[j], v, diag, off)
             for k in range(length):
                 out[k, j] = scale[k] * v[k]
+
+
+@numba.njit(cache=True)
+def _scale_rows(out, scale, length):  # pragma: no cover - compiled
+    """``out[k, :] *= scale[k]`` for ``k < length``, in plain loops (a slice's in-place
+    product costs more to set up than to run on a row this short)."""
+    for k in range(length):
+        factor, row = scale[k], out[k]
+        for j in range(row.size):
+            row[j] *= factor
 
 
 @numba.njit(cache=True)
@@ -255,43 +264,104 @@ def _degrees(base, log_rho, log_head_b, log_count, n):  # pragma: no cover - com
 # --- the exact moments: one compiled pass per rank over its block of open pairs --------------
 
 
+#: Most correlations a lane keeps at once (:func:`_band_rows`): it computes them once for as many
+#: of its consecutive ranks as fit, instead of once per rank (each pair is in the blocks of
+#: several neighbouring ranks).
+_BAND_NUMBERS = 1 << 21
+
+
 @numba.njit(cache=True)
-def _block_correlations(n, a, pa, pb, first_column, ib0, rho):  # pragma: no cover - compiled
-    """Into ``rho[i, j]``, the correlation of ``(1_A, 1_B)`` in one draw for the block's pairs
-    ``(a_i, b_j)``: ``(c / n - p_a p_b) / (s_a s_b)``, with the overlaps ``c`` counted while
-    walking down the rows (``O(n + h w)``); and each row's largest ``|rho|``. Negative ``t``
-    (ranked by classifier 1) is in ``B_{b_j}`` iff ``j >= first_column[t]``, so it adds 1 to
-    the overlaps of every column from there: a histogram summed once for the negatives above
-    the first row, then a (vectorized) suffix per negative between two rows. Returns the
-    rows' largest ``|rho|``."""
-    h, w = pa.size, pb.size
+def _band_rows(runs, order, slot, stop, budget, row_lo, row_hi):  # pragma: no cover - compiled
+    """The ranks ``order[slot:end]`` whose blocks (``runs``) together cover at most
+    ``budget`` pairs (at least one rank): returns ``(end, r0, r1)``, and each row
+    ``ia`` in ``[r0, r1)`` gets the columns ``[row_lo[ia - r0], row_hi[ia - r0])`` of the
+    blocks that have it (empty where none has)."""
+    r0, r1, size, end = 0, 0, 0, slot
+    while end < stop:
+        ia0, ia1, ib0, ib1 = runs[order[end]]
+        if ia1 > ia0 and ib1 > ib0:
+            if r1 == r0:
+                r0 = r1 = ia0
+            grown = 0
+            for ia in range(ia0, ia1):
+                if r0 <= ia < r1 and row_hi[ia - r0] > row_lo[ia - r0]:
+                    old = row_hi[ia - r0] - row_lo[ia - r0]
+                    grown += max(row_hi[ia - r0], ib1) - min(row_lo[ia - r0], ib0) - old
+                else:
+                    grown += ib1 - ib0
+            if end > slot and size + grown > budget:
+                break
+            size += grown
+            r0, r1 = _cover_rows(r0, r1, ia0, ia1, row_lo, row_hi)
+            for ia in range(ia0, ia1):
+                row_lo[ia - r0] = min(row_lo[ia - r0], ib0)
+                row_hi[ia - r0] = max(row_hi[ia - r0], ib1)
+        end += 1
+    return end, r0, r1
+
+
+@numba.njit(cache=True)
+def _cover_rows(r0, r1, ia0, ia1, row_lo, row_hi):  # pragma: no cover - compiled
+    """Rows ``[r0, r1)`` widened to cover ``[ia0, ia1)``: the kept rows moved up if the
+    first row moves down, new rows empty."""
+    new0, new1 = min(r0, ia0), max(r1, ia1)
+    if r1 == r0:
+        new0, new1 = ia0, ia1
+        shift, kept = 0, 0
+    else:
+        shift, kept = r0 - new0, r1 - r0
+    for q in range(kept - 1, -1, -1):
+        row_lo[q + shift], row_hi[q + shift] = row_lo[q], row_hi[q]
+    for q in range(new1 - new0):
+        if not shift <= q < shift + kept:
+            row_lo[q], row_hi[q] = np.iinfo(np.int64).max, 0
+    return new0, new1
+
+
+@numba.njit(cache=True)
+def _band_correlations(
+    n, a_values, b_values, first_column, r0, row_lo, row_hi, offsets, band
+):  # pragma: no cover - compiled
+    """Into ``band[offsets[q] + j - row_lo[q]]``, for row ``ia = r0 + q`` and column ``j`` in
+    ``[row_lo[q], row_hi[q])``, the correlation of ``(1_A, 1_B)`` in one draw at
+    ``(a_values[ia], b_values[j])``: ``(c / n - p_a p_b) / (s_a s_b)``, with the overlaps
+    ``c`` counted while walking down the rows (``O(n + rows span)``). Negative ``t`` (ranked by
+    classifier 1) is in ``B_{b_j}`` iff ``j >= first_column[t]``: ``cum[j - c0]`` counts the
+    negatives above the row with ``first_column <= j``, from a histogram of those above the
+    first row, then one (vectorized) suffix per negative between two rows."""
+    rows = offsets.size - 1
+    c0, c1 = b_values.size, 0
+    for q in range(rows):
+        if row_hi[q] > row_lo[q]:
+            c0, c1 = min(c0, row_lo[q]), max(c1, row_hi[q])
+    span = max(c1 - c0, 0)
     # rho = (c / (n s_b) - p_a p_b / s_b) / s_a, per column factors once
-    per_count, per_share = np.empty(w), np.empty(w)
-    for j in range(w):
-        inv_sb = 1.0 / math.sqrt(pb[j] * (1 - pb[j]))
-        per_count[j], per_share[j] = inv_sb / n, pb[j] * inv_sb
-    largest = np.empty(h)
-    histogram, common = np.zeros(w, dtype=np.int64), 0
-    for t in range(a[0]):
-        column = first_column[t] - ib0
-        if column <= 0:  # most, the two rankings agreeing: counted apart
-            common += 1
-        elif column < w:
-            histogram[column] += 1
-    overlap = np.empty(w)
-    for j in range(w):
-        common += histogram[j]
-        overlap[j] = common
-    for i in range(h):
-        for t in range(a[i - 1] if i else a[0], a[i]):
-            for j in range(max(first_column[t] - ib0, 0), w):
-                overlap[j] += 1.0
-        row, inv_sa, share = rho[i], 1.0 / math.sqrt(pa[i] * (1 - pa[i])), pa[i]
-        for j in range(w):
-            r = (overlap[j] * per_count[j] - share * per_share[j]) * inv_sa
+    per_count, per_share = np.empty(span), np.empty(span)
+    for j in range(span):
+        pb = b_values[c0 + j] / n
+        inv_sb = 1.0 / math.sqrt(pb * (1 - pb))
+        per_count[j], per_share[j] = inv_sb / n, pb * inv_sb
+    cum = np.zeros(span)
+    for t in range(a_values[r0]):
+        column = max(first_column[t] - c0, 0)
+        if column < span:
+            cum[column] += 1.0
+    for j in range(1, span):
+        cum[j] += cum[j - 1]
+    for q in range(rows):
+        ia = r0 + q
+        for t in range(a_values[ia - 1] if q else a_values[r0], a_values[ia]):
+            for j in range(max(first_column[t] - c0, 0), span):
+                cum[j] += 1.0
+        lo, hi = row_lo[q], row_hi[q]
+        if hi <= lo:
+            continue
+        pa = a_values[ia] / n
+        inv_sa, row = 1.0 / math.sqrt(pa * (1 - pa)), band[offsets[q] : offsets[q] + hi - lo]
+        for j in range(hi - lo):
+            col = lo - c0 + j
+            r = (cum[col] * per_count[col] - pa * per_share[col]) * inv_sa
             row[j] = min(max(r, -1.0), 1.0)
-        largest[i] = _largest_magnitude(row)
-    return largest
 
 
 @numba.njit(cache=True)
@@ -347,19 +417,18 @@ def _unimodal_envelope(values):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _horner_row(  # pragma: no cover - compiled
-    v, rho, i, rows, columns, degrees, base, log_rho, envelope, peak, log_count
+    v, r, i, rows, columns, degrees, base, log_rho, envelope, peak, log_count
 ):
-    """``v[j] = sum_k rho_ij^k rows[k, i] columns[k, j]`` over the degrees pair ``(i, j)``
-    needs (``degrees``: row ``i``'s most, :func:`_degrees` at the envelope's peak), by Horner's
-    rule from the top degree down; at each degree the columns that need it are an interval
-    around the envelope's peak (``v = 0`` until a column joins). The degrees go four at a time
-    (one pass over ``v`` instead of four): a column joining within a group takes the group's
-    higher degrees too, terms beyond those it needs."""
+    """``v[j] = sum_k r_j^k rows[k, i] columns[k, j]`` (``r``: row ``i``'s ``rho``) over the
+    degrees pair ``(i, j)`` needs (``degrees``: row ``i``'s most, :func:`_degrees` at the
+    envelope's peak), by Horner's rule from the top degree down; at each degree the columns
+    that need it are an interval around the envelope's peak (``v = 0`` until a column joins).
+    The degrees go four at a time (one pass over ``v`` instead of four): a column joining
+    within a group takes the group's higher degrees too, terms beyond those it needs."""
     w = v.size
     v[:] = 0.0
     lo, hi = peak, peak + 1
     m = degrees - 1
-    ii = np.uint64(i)
     while m >= 0:
         low = max(m - 3, 0)
         limit = base + log_count[low] - (low + 1) * log_rho
@@ -367,22 +436,45 @@ def _horner_row(  # pragma: no cover - compiled
             lo -= 1
         while hi < w and envelope[hi] >= limit:
             hi += 1
-        # unsigned indices: no negative-index test, so the loops vectorize
         if m - low == 3:
-            a0, a1, a2, a3 = rows[m, i], rows[m - 1, i], rows[m - 2, i], rows[m - 3, i]
-            k0, k1, k2, k3 = np.uint64(m), np.uint64(m - 1), np.uint64(m - 2), np.uint64(m - 3)
-            for j in range(np.uint64(lo), np.uint64(hi)):
-                r = rho[ii, j]
-                t = v[j] * r + a0 * columns[k0, j]
-                t = t * r + a1 * columns[k1, j]
-                t = t * r + a2 * columns[k2, j]
-                v[j] = t * r + a3 * columns[k3, j]
+            _horner_four(
+                v,
+                r,
+                (columns[m], columns[m - 1], columns[m - 2], columns[m - 3]),
+                (rows[m, i], rows[m - 1, i], rows[m - 2, i], rows[m - 3, i]),
+                lo,
+                hi,
+            )
         else:
             for k in range(m, low - 1, -1):
-                am, kk = rows[k, i], np.uint64(k)
-                for j in range(np.uint64(lo), np.uint64(hi)):
-                    v[j] = v[j] * rho[ii, j] + am * columns[kk, j]
+                _horner_one(v, r, columns[k], rows[k, i], lo, hi)
         m = low - 1
+
+
+# The two steps of _horner_row take rows of the tables as 1-d arrays: on those the compiler
+# vectorizes the loop over the columns with one cheap overlap test per call (on 2-d tables it
+# often fell back to the scalar loop). Unsigned indices: no negative-index test either.
+
+
+@numba.njit(cache=True)
+def _horner_four(v, r, columns, coefficients, lo, hi):  # pragma: no cover - compiled
+    """Four steps of Horner's rule on ``v[lo:hi]``: ``v = v r + a_q c_q`` for the four
+    ``(a_q, c_q)`` of ``coefficients`` and ``columns``, highest degree first."""
+    c0, c1, c2, c3 = columns
+    a0, a1, a2, a3 = coefficients
+    for j in range(np.uint64(lo), np.uint64(hi)):
+        rj = r[j]
+        t = v[j] * rj + a0 * c0[j]
+        t = t * rj + a1 * c1[j]
+        t = t * rj + a2 * c2[j]
+        v[j] = t * rj + a3 * c3[j]
+
+
+@numba.njit(cache=True)
+def _horner_one(v, r, column, coefficient, lo, hi):  # pragma: no cover - compiled
+    """One step of Horner's rule on ``v[lo:hi]``: ``v = v r + a c``."""
+    for j in range(np.uint64(lo), np.uint64(hi)):
+        v[j] = v[j] * r[j] + coefficient * column[j]
 
 
 @numba.njit(cache=True)
@@ -407,7 +499,7 @@ def _rank_block(
     first,
     weight_a,
     weight_b,
-    first_column,
+    correlations,
     ib0,
     tables,
     kept,
@@ -419,6 +511,8 @@ def _rank_block(
     ``F_A F_B + H_a H_b rho v`` with ``v`` of :func:`_horner_row`, clipped to [0, 1]. Returns
     the block's ``sum w_a w_b (L - F_A F_B)`` (compensated) and ``space``, grown as needed
     (:func:`_room`); puts ``L`` at each positive's pair in the block into ``values_at``.
+    ``correlations``: ``(band, at)``, row ``i``'s ``rho`` at the block's columns is
+    ``band[at[i]:at[i] + w]`` (:func:`_band_correlations`).
 
     ``below[a - start]``, ``first[a - start]``: the marginal and ``v_0`` of value ``a`` at
     this rank (:func:`_rank_rows`); ``tables``: ``1/(k + 1)``, ``log(k + 1)`` and
@@ -440,10 +534,10 @@ def _rank_block(
     for j in range(w):
         head_b[j] = math.sqrt(pb[j] * (1 - pb[j])) * first_b[j]
         log_head_b[j] = math.log(head_b[j]) if head_b[j] > 0 else -np.inf
-    correlation_space, table_space = space
-    correlation_space = _room(correlation_space, h * w)
-    rho = correlation_space[: h * w].reshape((h, w))
-    largest = _block_correlations(n, a, pa, pb, first_column, ib0, rho)
+    band, at = correlations
+    largest = np.empty(h)
+    for i in range(h):
+        largest[i] = _largest_magnitude(band[at[i] : at[i] + w])
     envelope, peak = _unimodal_envelope(log_head_b)
     inverse, log_count, root = tables
     base, log_rho, degrees = np.empty(h), np.empty(h), np.empty(h, dtype=np.int64)
@@ -453,7 +547,7 @@ def _rank_block(
         base[i], log_rho[i] = _row_base(log_head_a[i], largest[i], slack)
         degrees[i] = _degrees(base[i], log_rho[i], envelope[peak], log_count, n)
     longest = max(degrees.max(), 1)
-    table_space = _room(table_space, longest * (h + w))
+    table_space = _room(space, longest * (h + w))
     rows = table_space[: longest * h].reshape((longest, h))
     columns = table_space[longest * h : longest * (h + w)].reshape((longest, w))
     _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept, rows)
@@ -462,10 +556,11 @@ def _rank_block(
     values, v, excess = np.empty(w), np.empty(w), np.empty(w)
     total, carry = 0.0, 0.0
     for i in range(h):
+        row = band[at[i] : at[i] + w]
         _horner_row(
-            v, rho, i, rows, columns, degrees[i], base[i], log_rho[i], envelope, peak, log_count
+            v, row, i, rows, columns, degrees[i], base[i], log_rho[i], envelope, peak, log_count
         )
-        row, fa, ha = rho[i], below_a[i], head_a[i]
+        fa, ha = below_a[i], head_a[i]
         for j in range(w):
             # L - F_A F_B straight from the series (clipped so that 0 <= L <= 1): no
             # cancellation against F_A F_B, which may be near 1 while L - F_A F_B is tiny
@@ -476,7 +571,7 @@ def _rank_block(
         for q in range(offsets[i], offsets[i + 1]):
             if ib0 <= pair_b[q] < ib0 + w:
                 values_at[q] = values[pair_b[q] - ib0]
-    return total + carry, (correlation_space, table_space)
+    return total + carry, table_space
 
 
 @numba.njit(cache=True)
@@ -511,7 +606,7 @@ def _lancaster_moments(
     n,
     u,
     order,
-    threads,
+    bounds,
     a_values,
     b_values,
     first_column,
@@ -524,6 +619,7 @@ def _lancaster_moments(
     pair_a,
     pair_b,
     kept,
+    band_numbers,
 ):  # pragma: no cover - compiled
     """Per rank ``k``, ``sum w_a w_b (L_k(a, b) - F_A F_B)`` over the pairs with both
     marginals open, and ``mean_i L_k(a_i, b_i)`` over the positives' pairs
@@ -531,43 +627,61 @@ def _lancaster_moments(
     each grid (:attr:`JointThresholdLaw.runs`): where a marginal is not open, ``L`` is the
     other marginal (one sure) or 0. ``start``, ``below``, ``first``: the windows of
     :func:`_rank_rows`; ``kept``: :func:`_kept_values` per rank, or empty. The ranks are
-    independent: ``threads`` lanes run side by side, lane ``l`` taking the ranks
-    ``order[l::threads]`` (``order``: largest blocks first, so the lanes get about equal
-    work), the same sums on any thread."""
+    independent: lanes run side by side, lane ``l`` taking the ranks
+    ``order[bounds[l]:bounds[l + 1]]`` (``order``: the ranks in increasing order, so that a
+    lane's neighbouring blocks share their correlations, at most ``band_numbers`` at once,
+    :func:`_band_rows`; ``bounds``:
+    about equal work per lane, :func:`_lane_bounds`), the same sums on any thread."""
     ranks = u.size
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
     count = np.arange(1, n + 1)
     tables = (1.0 / count, np.log(count), _roots(n))
     offsets, sorted_b = _positives_by_row(pair_a, pair_b, a_values.size)
-    # one iteration per thread: numba's OpenMP schedule is static, so with one iteration per
-    # rank the first thread would take the first (largest) half of the ranks
-    for lane in numba.prange(threads):
-        space, values_at = (np.empty(0), np.empty(0)), np.empty(pair_b.size)
-        for slot in range(lane, ranks, threads):
-            k = order[slot]
-            ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
-            if ia1 > ia0 and ib1 > ib0:
-                total[k], space = _rank_block(
-                    n,
-                    u[k],
-                    a_values[ia0:ia1],
-                    b_values[ib0:ib1],
-                    start[k],
-                    below[k],
-                    first[k],
-                    weight_a[ia0:ia1],
-                    weight_b[ib0:ib1],
-                    first_column,
-                    ib0,
-                    tables,
-                    kept[k] if kept.shape[0] else np.empty((0, 0)),
-                    (offsets[ia0:], sorted_b),
-                    values_at,
-                    space,
-                )
-            diagonal[k] = _diagonal_mean(
-                runs[k], a_values, b_values, start[k], below[k], offsets, sorted_b, values_at
+    # one iteration per lane: numba's OpenMP schedule is static, and the lanes' work is
+    # balanced by the bounds
+    for lane in numba.prange(bounds.size - 1):
+        space, band, values_at = np.empty(0), np.empty(0), np.empty(pair_b.size)
+        row_lo = np.empty(a_values.size, dtype=np.int64)
+        row_hi = np.empty(a_values.size, dtype=np.int64)
+        slot = bounds[lane]
+        while slot < bounds[lane + 1]:
+            end, r0, r1 = _band_rows(
+                runs, order, slot, bounds[lane + 1], band_numbers, row_lo, row_hi
             )
+            band_offsets = np.zeros(r1 - r0 + 1, dtype=np.int64)
+            for q in range(r1 - r0):
+                band_offsets[q + 1] = band_offsets[q] + max(row_hi[q] - row_lo[q], 0)
+            band = _room(band, band_offsets[-1])
+            if r1 > r0:
+                _band_correlations(
+                    n, a_values, b_values, first_column, r0, row_lo, row_hi, band_offsets, band
+                )
+            for k in order[slot:end]:
+                ia0, ia1, ib0, ib1 = runs[k, 0], runs[k, 1], runs[k, 2], runs[k, 3]
+                if ia1 > ia0 and ib1 > ib0:
+                    rows = slice(ia0 - r0, ia1 - r0)
+                    total[k], space = _rank_block(
+                        n,
+                        u[k],
+                        a_values[ia0:ia1],
+                        b_values[ib0:ib1],
+                        start[k],
+                        below[k],
+                        first[k],
+                        weight_a[ia0:ia1],
+                        weight_b[ib0:ib1],
+                        (band, band_offsets[rows] + ib0 - row_lo[rows]),
+                        ib0,
+                        tables,
+                        kept[k] if kept.shape[0] else np.empty((0, 0)),
+                        (offsets[ia0:], sorted_b),
+                        values_at,
+                        space,
+                    )
+                diagonal[k] = _diagonal_mean(
+                    runs[k], a_values, b_values, start[k], below[k], offsets, sorted_b, values_at
+                )
+            slot = end
     return total, diagonal
 
 
@@ -784,10 +898,11 @@ class JointThresholdLaw:
     ``L = 0`` if either is ~0, the other marginal if one is ~1. The pairs with both marginals
     *open* form, at each rank, a block of the grid, whose ``L`` are the Lancaster series of
     :func:`lancaster_below` (each within :data:`TOLERANCE`), summed by :meth:`moments` in one
-    compiled pass per rank: the overlaps counted while walking down the block's rows
-    (``O(n-)`` memory), the Krawtchouk values of every row and column to the largest degree the
-    block needs (a recurrence across the columns), and each pair's series by Horner's rule to
-    the degree its row's largest ``|rho|`` and its heads need.
+    compiled pass per rank: the Krawtchouk values of every row and column to the largest degree
+    the block needs (a recurrence across the columns), and each pair's series by Horner's rule
+    to the degree its row's largest ``|rho|`` and its heads need. The correlations do not
+    depend on the rank: they are computed once for the band of blocks of neighbouring ranks,
+    the overlaps counted while walking down its rows.
     """
 
     def __init__(self, n: int, a_values, b_values, order1_rank2, ranks):
@@ -837,17 +952,21 @@ class JointThresholdLaw:
         or 1) and taken as 0."""
         weight_a, weight_b = (np.asarray(w, dtype=float) for w in (weight_a, weight_b))
         runs = self.runs
+        # the ranks in increasing order, split into consecutive runs of about equal work
+        order = np.argsort(self.u, kind="stable")
+        per_row = np.bincount(pairs[0], minlength=self.a.size)
+        work = _rank_work(runs, np.concatenate([[0], np.cumsum(per_row)]))[order]
         # first_column[t]: the b values at most negative t's classifier-2 rank (np.searchsorted
-        # of it, side "right", by counting); the largest blocks first, dealt round the threads
-        work = (runs[:, 1] - runs[:, 0]) * (runs[:, 3] - runs[:, 2])
+        # of it, side "right", by counting)
+        first_column = np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2]
         return _lancaster_moments(
             self.n,
             self.u,
-            np.argsort(-work, kind="stable"),
-            numba.get_num_threads(),
+            order,
+            _lane_bounds(work, numba.get_num_threads()),
             self.a,
             self.b,
-            np.cumsum(np.bincount(self.b, minlength=self.n + 1))[self.order1_rank2],
+            first_column,
             runs,
             self.windows.start,
             self.windows.below,
@@ -856,6 +975,7 @@ class JointThresholdLaw:
             weight_b,
             *pairs,
             _kept_values(self.n, self.u),
+            _BAND_NUMBERS,
         )
 
     def values(self, k: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
@@ -885,6 +1005,28 @@ class JointThresholdLaw:
         ia, ib = np.nonzero(self.open_a[k][:, None] & self.open_b[k][None, :])
         out[ia, ib] = self.values(np.full(ia.shape, k), ia, ib)
         return out
+
+
+#: What the mean over the positives' pairs costs per positive visited, against one pair of a
+#: block (:func:`_rank_work`; a rough ratio: it only balances the lanes).
+_POSITIVE_COST = 1.5
+
+
+def _rank_work(runs: np.ndarray, positives_before: np.ndarray) -> np.ndarray:
+    """Each rank's work in :func:`_lancaster_moments`, in pairs: its block's pairs and the
+    positives :func:`_diagonal_mean` visits (those in rows before the open run's end;
+    ``positives_before[ia]`` counts the positives in rows before ``ia``)."""
+    pairs = (runs[:, 1] - runs[:, 0]) * (runs[:, 3] - runs[:, 2])
+    return pairs + _POSITIVE_COST * positives_before[runs[:, 1]]
+
+
+def _lane_bounds(work: np.ndarray, lanes: int) -> np.ndarray:
+    """Where ``lanes`` lanes split the ranks (``work``: each one's, in the lanes' order) into
+    consecutive runs of about equal work."""
+    total = np.cumsum(work)
+    shares = total[-1] * np.arange(1, lanes) / lanes if total.size else np.zeros(lanes - 1)
+    inner = np.searchsorted(total, shares, side="right")
+    return np.concatenate([[0], inner, [work.size]]).astype(np.int64)
 
 
 def overlaps(order1_rank2: np.ndarray, a_values: np.ndarray, b_values: np.ndarray) -> np.ndarray:
