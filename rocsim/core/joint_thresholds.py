@@ -185,6 +185,24 @@ def _roots(n):  # pragma: no cover - compiled
     return root
 
 
+@numba.njit(cache=True)
+def _series_tables(n):  # pragma: no cover - compiled
+    """``(1/(k + 1), log(k + 1), sqrt(k (N - k + 1)))`` for ``k = 0 .. n - 1`` (the last one
+    to ``k = n``, :func:`_roots`): what every series at this ``n`` reads."""
+    count = np.arange(1, n + 1)
+    return 1.0 / count, np.log(count), _roots(n)
+
+
+@lru_cache(maxsize=8)
+def _tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_series_tables`, computed once per ``n`` (a simulation asks for the same ``n``
+    again and again)."""
+    tables = _series_tables(n)
+    for table in tables:
+        table.flags.writeable = False
+    return tables
+
+
 @numba.njit(cache=True, parallel=True)
 def _whole_tables(n, u, first):  # pragma: no cover - compiled
     """``out[k, a] = (v_0 .. v_{n-1})(u_k; a / n)`` for ``a = 1 .. n - 1`` (0 at 0 and n),
@@ -497,8 +515,7 @@ def _rank_block(
     start,
     below,
     first,
-    weight_a,
-    weight_b,
+    weights,
     correlations,
     ib0,
     tables,
@@ -512,7 +529,8 @@ def _rank_block(
     the block's ``sum w_a w_b (L - F_A F_B)`` (compensated) and ``space``, grown as needed
     (:func:`_room`); puts ``L`` at each positive's pair in the block into ``values_at``.
     ``correlations``: ``(band, at)``, row ``i``'s ``rho`` at the block's columns is
-    ``band[at[i]:at[i] + w]`` (:func:`_band_correlations`).
+    ``band[at[i]:at[i] + w]`` (:func:`_band_correlations`); ``weights``: ``(w_a, log w_a,
+    w_b)``.
 
     ``below[a - start]``, ``first[a - start]``: the marginal and ``v_0`` of value ``a`` at
     this rank (:func:`_rank_rows`); ``tables``: ``1/(k + 1)``, ``log(k + 1)`` and
@@ -523,6 +541,7 @@ def _rank_block(
     ``PAIR_SLACK`` times ``TOLERANCE``), so the block's weighted sum is within
     ``TOLERANCE``."""
     h, w = a.size, b.size
+    weight_a, log_weight_a, weight_b = weights
     pa, pb = a / n, b / n
     below_a, below_b = below[a - start], below[b - start]
     first_a, first_b = first[a - start], first[b - start]
@@ -543,7 +562,7 @@ def _rank_block(
     base, log_rho, degrees = np.empty(h), np.empty(h), np.empty(h, dtype=np.int64)
     log_share = math.log(h * w * weight_b.max())
     for i in range(h):
-        slack = min(-log_share - math.log(weight_a[i]), math.log(PAIR_SLACK))
+        slack = min(-log_share - log_weight_a[i], math.log(PAIR_SLACK))
         base[i], log_rho[i] = _row_base(log_head_a[i], largest[i], slack)
         degrees[i] = _degrees(base[i], log_rho[i], envelope[peak], log_count, n)
     longest = max(degrees.max(), 1)
@@ -553,7 +572,7 @@ def _rank_block(
     _krawtchouk_block(n, u, a, first_a, longest, np.ones(longest), root, kept, rows)
     _krawtchouk_block(n, u, b, first_b, longest, inverse[:longest], root, kept, columns)
     offsets, pair_b = positives
-    values, v, excess = np.empty(w), np.empty(w), np.empty(w)
+    v, excess = np.empty(w), np.empty(w)
     total, carry = 0.0, 0.0
     for i in range(h):
         row = band[at[i] : at[i] + w]
@@ -566,11 +585,10 @@ def _rank_block(
             # cancellation against F_A F_B, which may be near 1 while L - F_A F_B is tiny
             product = fa * below_b[j]
             excess[j] = min(max(ha * head_b[j] * row[j] * v[j], -product), 1.0 - product)
-            values[j] = product + excess[j]
         total, carry = _add(total, carry, weight_a[i] * _dot(weight_b, excess))
         for q in range(offsets[i], offsets[i + 1]):
             if ib0 <= pair_b[q] < ib0 + w:
-                values_at[q] = values[pair_b[q] - ib0]
+                values_at[q] = fa * below_b[pair_b[q] - ib0] + excess[pair_b[q] - ib0]
     return total + carry, table_space
 
 
@@ -587,18 +605,19 @@ def _add(total, carry, value):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _positives_by_row(pair_a, pair_b, rows):  # pragma: no cover - compiled
-    """The positives' pairs grouped by row, in a stable counting sort: row ``ia``'s column
-    indices are ``pair_b_sorted[offsets[ia]:offsets[ia + 1]]``."""
+    """The positives' pairs grouped by row, in a stable counting sort: ``(offsets, rows,
+    columns)``, row ``ia``'s pairs at ``offsets[ia]:offsets[ia + 1]`` of ``rows``, ``columns``."""
     offsets = np.zeros(rows + 1, dtype=np.int64)
     for ia in pair_a:
         offsets[ia + 1] += 1
     for ia in range(rows):
         offsets[ia + 1] += offsets[ia]
-    place, out = offsets[:-1].copy(), np.empty(pair_b.size, dtype=np.int64)
+    place = offsets[:-1].copy()
+    out_a, out_b = np.empty(pair_a.size, dtype=np.int64), np.empty(pair_b.size, dtype=np.int64)
     for i in range(pair_a.size):
-        out[place[pair_a[i]]] = pair_b[i]
+        out_a[place[pair_a[i]]], out_b[place[pair_a[i]]] = pair_a[i], pair_b[i]
         place[pair_a[i]] += 1
-    return offsets, out
+    return offsets, out_a, out_b
 
 
 @numba.njit(cache=True, parallel=True)
@@ -619,6 +638,7 @@ def _lancaster_moments(
     pair_a,
     pair_b,
     kept,
+    tables,
     band_numbers,
 ):  # pragma: no cover - compiled
     """Per rank ``k``, ``sum w_a w_b (L_k(a, b) - F_A F_B)`` over the pairs with both
@@ -626,7 +646,8 @@ def _lancaster_moments(
     ``(pair_a[i], pair_b[i])``. ``runs``: per rank, the ends of the sure and the open runs of
     each grid (:attr:`JointThresholdLaw.runs`): where a marginal is not open, ``L`` is the
     other marginal (one sure) or 0. ``start``, ``below``, ``first``: the windows of
-    :func:`_rank_rows`; ``kept``: :func:`_kept_values` per rank, or empty. The ranks are
+    :func:`_rank_rows`; ``kept``: :func:`_kept_values` per rank, or empty; ``tables``:
+    :func:`_tables`. The ranks are
     independent: lanes run side by side, lane ``l`` taking the ranks
     ``order[bounds[l]:bounds[l + 1]]`` (``order``: the ranks in increasing order, so that a
     lane's neighbouring blocks share their correlations, at most ``band_numbers`` at once,
@@ -634,9 +655,10 @@ def _lancaster_moments(
     about equal work per lane, :func:`_lane_bounds`), the same sums on any thread."""
     ranks = u.size
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
-    count = np.arange(1, n + 1)
-    tables = (1.0 / count, np.log(count), _roots(n))
-    offsets, sorted_b = _positives_by_row(pair_a, pair_b, a_values.size)
+    log_weight_a = np.empty(weight_a.size)  # each row is in the blocks of several ranks
+    for ia in range(weight_a.size):
+        log_weight_a[ia] = math.log(weight_a[ia])
+    offsets, sorted_a, sorted_b = _positives_by_row(pair_a, pair_b, a_values.size)
     # one iteration per lane: numba's OpenMP schedule is static, and the lanes' work is
     # balanced by the bounds
     for lane in numba.prange(bounds.size - 1):
@@ -668,8 +690,7 @@ def _lancaster_moments(
                         start[k],
                         below[k],
                         first[k],
-                        weight_a[ia0:ia1],
-                        weight_b[ib0:ib1],
+                        (weight_a[ia0:ia1], log_weight_a[ia0:ia1], weight_b[ib0:ib1]),
                         (band, band_offsets[rows] + ib0 - row_lo[rows]),
                         ib0,
                         tables,
@@ -679,7 +700,15 @@ def _lancaster_moments(
                         space,
                     )
                 diagonal[k] = _diagonal_mean(
-                    runs[k], a_values, b_values, start[k], below[k], offsets, sorted_b, values_at
+                    runs[k],
+                    a_values,
+                    b_values,
+                    start[k],
+                    below[k],
+                    offsets,
+                    sorted_a,
+                    sorted_b,
+                    values_at,
                 )
             slot = end
     return total, diagonal
@@ -687,26 +716,27 @@ def _lancaster_moments(
 
 @numba.njit(cache=True)
 def _diagonal_mean(
-    run, a_values, b_values, start, below, offsets, pair_b, values_at
+    run, a_values, b_values, start, below, offsets, pair_a, pair_b, values_at
 ):  # pragma: no cover - compiled
     """``mean_i L(a_i, b_i)`` at one rank over the positives grouped by row
     (:func:`_positives_by_row`): ``L = F_B`` where ``a`` is sure, ``F_A`` where ``a`` is open
     and ``b`` sure, the block's value (``values_at``) where both are open, 0 elsewhere (every
-    row past the open run). Compensated (Neumaier): ``O(n)`` terms lose ``O(eps)``."""
+    row past the open run). Compensated (Neumaier): ``O(n)`` terms lose ``O(eps)``. One loop
+    over the positives of the rows before the open run, one over those in it (a loop per row
+    would mostly run once or twice)."""
     ia0, ia1, ib0, ib1 = run
     total, carry = 0.0, 0.0
-    for ia in range(ia1):
-        for q in range(offsets[ia], offsets[ia + 1]):
-            ib = pair_b[q]
-            if ia < ia0:
-                value = _marginal(start, below, b_values[ib])
-            elif ib < ib0:
-                value = _marginal(start, below, a_values[ia])
-            elif ib < ib1:
-                value = values_at[q]
-            else:
-                continue
-            total, carry = _add(total, carry, value)
+    for q in range(offsets[ia0]):
+        total, carry = _add(total, carry, _marginal(start, below, b_values[pair_b[q]]))
+    for q in range(offsets[ia0], offsets[ia1]):
+        ib = pair_b[q]
+        if ib < ib0:
+            value = _marginal(start, below, a_values[pair_a[q]])
+        elif ib < ib1:
+            value = values_at[q]
+        else:
+            continue
+        total, carry = _add(total, carry, value)
     return (total + carry) / pair_b.size
 
 
@@ -714,8 +744,7 @@ def _diagonal_mean(
 def _lancaster_values(n, u, a, b, c, first_a, first_b, product):  # pragma: no cover
     """:func:`lancaster_below` pair by pair: the series of each pair to the degrees its own
     ``|rho|`` and heads need, by Horner's rule."""
-    count = np.arange(1, n + 1)
-    inverse, log_count, root = 1.0 / count, np.log(count), _roots(n)
+    inverse, log_count, root = _series_tables(n)
     out = np.empty(u.size)
     for q in range(u.size):
         pa, pb = a[q] / n, b[q] / n
@@ -975,6 +1004,7 @@ class JointThresholdLaw:
             weight_b,
             *pairs,
             _kept_values(self.n, self.u),
+            _tables(self.n),
             _BAND_NUMBERS,
         )
 
