@@ -187,6 +187,29 @@ def test_fast_cdf_is_within_its_error_bound_of_bdtr(n):
             assert np.all(np.abs(got - exact) <= source.error), type(source).__name__
 
 
+@pytest.mark.parametrize("n", [3, 40, 700])
+def test_table_lookups_on_some_rows_are_within_the_error_bound(n):
+    """The table's compiled sums (:func:`vertical._table_sums`) for a subset of rows, at
+    points in and beyond ``0..m`` (clipped), including ``l`` far from every component (the
+    band's sentinels 1 and 0): within ``error`` of ``bdtr``."""
+    rng = np.random.default_rng(n + 1)
+    pos, neg = scores(rng, n, n, False)
+    law = vertical_distribution(pos, neg, np.unique(rng.integers(1, n, size=15)))
+    mix = law._mixture
+    source = vertical._TableCdf(mix, vertical._shares(mix.q, mix.m))
+    rows = np.flatnonzero(rng.random(mix.rows) < 0.6)
+    points = np.sort(rng.integers(-3, mix.m + 4, size=(rows.size, 9)), axis=1)
+    points[:, 0], points[:, -1] = -2, mix.m + 2
+    got = source.values(points, rows)
+    for j in range(points.shape[1]):
+        active = np.zeros(mix.rows, dtype=bool)
+        active[rows] = True
+        at = np.zeros(mix.rows, dtype=np.int64)
+        at[rows] = np.clip(points[:, j], 0, mix.m)
+        exact = mix.cdf(at, active)[rows]
+        assert np.all(np.abs(got[:, j] - exact) <= source.error[rows])
+
+
 def test_precision_recall_quantiles_agree_between_the_two_ways(monkeypatch):
     """The law of precision uses the same mixture quantile (FP counts): the chain gives the
     table's bounds (checked against the dense pmf in test_precision_recall.py)."""
