@@ -267,11 +267,14 @@ def _degrees(base, log_rho, log_head_b, log_count, n):  # pragma: no cover - com
     """The degrees a column with head ``log_head_b`` needs in a row (``_row_base``);
     ``log_count[m] = log(m + 1)``: the first ``m`` where ``base + log(m + 1) - (m + 1) log r``
     exceeds ``log_head_b``. That left side increases with ``m``, computed too (each rounding
-    is monotone), so the search may start anywhere: from ``(log_head_b - base) / -log r``,
-    where ``(m + 1) (-log r)`` alone exceeds it, a step or a few above the answer."""
+    is monotone), so the search may start anywhere: where ``(m + 1) (-log r)`` reaches
+    ``log_head_b - base - log m0``, ``m0`` where it reaches ``log_head_b - base`` (a few
+    steps above the answer): at most a step or two from it."""
     m = 0
     if log_rho < 0.0 and math.isfinite(base) and log_head_b - base > 0.0:
         m = int(min((log_head_b - base) / -log_rho, float(n)))
+        if m > 1:
+            m = int(min(max((log_head_b - base - log_count[m - 1]) / -log_rho, 0.0), float(n)))
     while m > 0 and base + log_count[m - 1] - m * log_rho > log_head_b:
         m -= 1
     while m < n and base + log_count[m] - (m + 1) * log_rho <= log_head_b:
