@@ -650,12 +650,11 @@ def _lancaster_moments(
     each grid (:attr:`JointThresholdLaw.runs`): where a marginal is not open, ``L`` is the
     other marginal (one sure) or 0. ``start``, ``below``, ``first``: the windows of
     :func:`_rank_rows`; ``kept``: :func:`_kept_values` per rank, or empty; ``tables``:
-    :func:`_tables`. The ranks are
-    independent: lanes run side by side, lane ``l`` taking the ranks
-    ``order[bounds[l]:bounds[l + 1]]`` (``order``: the ranks in increasing order, so that a
-    lane's neighbouring blocks share their correlations, at most ``band_numbers`` at once,
-    :func:`_band_rows`; ``bounds``:
-    about equal work per lane, :func:`_lane_bounds`), the same sums on any thread."""
+    :func:`_tables`. The ranks are independent: lanes run side by side, lane ``l`` taking the
+    ranks ``order[bounds[l]:bounds[l + 1]]``. ``order`` lists the ranks in increasing order,
+    so that a lane's neighbouring blocks share their correlations (at most ``band_numbers``
+    at once, :func:`_band_rows`); ``bounds`` give the lanes about equal work
+    (:func:`_lane_bounds`). Each rank's sums are the same bits on any thread."""
     ranks = u.size
     total, diagonal = np.zeros(ranks), np.zeros(ranks)
     log_weight_a = np.empty(weight_a.size)  # each row is in the blocks of several ranks
