@@ -210,6 +210,54 @@ def test_table_lookups_on_some_rows_are_within_the_error_bound(n):
         assert np.all(np.abs(got[:, j] - exact) <= source.error[rows])
 
 
+def test_mixture_merges_equal_neighbouring_shares_of_each_row():
+    """:class:`vertical._BinomialMixture` keeps, row by row, the entries of positive weight,
+    merging neighbours with equal ``q`` (their weights summed left to right, as
+    ``np.bincount`` would): bit for bit against that numpy formulation, with ties, zero
+    weights and an empty row."""
+    rng = np.random.default_rng(5)
+    q = np.sort(rng.integers(0, 6, size=(7, 12)) / 6, axis=1)
+    w = rng.random((7, 12)) * (rng.random((7, 12)) < 0.7)
+    w[3] = 0.0
+    mix = vertical._BinomialMixture(q, w, 6)
+    keep = w > 0
+    kept = keep.sum(axis=1)
+    qf, wf = q[keep], w[keep]
+    new = np.r_[True, qf[1:] != qf[:-1]]
+    new[(np.cumsum(kept) - kept)[kept > 0]] = True
+    merged, row_of = np.cumsum(new) - 1, np.repeat(np.arange(7), kept)[new]
+    np.testing.assert_array_equal(mix.q, qf[new])
+    np.testing.assert_array_equal(mix.w, np.bincount(merged, wf, new.sum()))
+    np.testing.assert_array_equal(mix.count, np.bincount(row_of, minlength=7)[kept > 0])
+    np.testing.assert_array_equal(mix.row, row_of)
+    np.testing.assert_array_equal(mix.first, np.cumsum(mix.count) - mix.count)
+    assert not mix.full
+
+
+@pytest.mark.parametrize("n", [3, 40, 700])
+def test_segment_tails_are_each_rows_sums_from_its_end(n):
+    """``S_c`` of the Gauss-Legendre chain: the weight from ``c`` to the end of its segment
+    (the next anchor of the row, or the row's end), as the difference of two sums from the
+    row's end taken one term at a time, last component first (what a cumulative sum of the
+    reversed row gives), floored at 1e-300. Bit for bit, anchors drawn at random."""
+    rng = np.random.default_rng(n + 7)
+    pos, neg = scores(rng, n, n, True)
+    law = vertical_distribution(pos, neg, np.unique(rng.integers(1, n, size=15)))
+    mix = law._mixture
+    anchor = rng.random(mix.q.size) < 0.2
+    anchor[mix.first] = True
+    want = np.empty(mix.q.size)
+    for start, size in zip(mix.first, mix.count):
+        suffix = np.zeros(size + 1)
+        for p in range(size - 1, -1, -1):
+            suffix[p] = suffix[p + 1] + mix.w[start + p]
+        ends = np.r_[np.flatnonzero(anchor[start : start + size]), size]
+        for p in range(size):
+            end = ends[np.searchsorted(ends, p, side="right")]
+            want[start + p] = max(suffix[p] - suffix[end], 1e-300)
+    np.testing.assert_array_equal(vertical._segment_tails(mix, anchor), want)
+
+
 def test_precision_recall_quantiles_agree_between_the_two_ways(monkeypatch):
     """The law of precision uses the same mixture quantile (FP counts): the chain gives the
     table's bounds (checked against the dense pmf in test_precision_recall.py)."""

@@ -326,6 +326,27 @@ def _scratch(shape: tuple[int, ...], slot: str, dtype: type = float) -> np.ndarr
     return buffers[slot][:size].reshape(shape)
 
 
+@numba.njit(cache=True)
+def _merge_runs(q, w):  # pragma: no cover - compiled
+    """The components of :class:`_BinomialMixture`: row by row, the entries with ``w > 0``,
+    a component starting at a row's first one and wherever ``q`` changes, its weight the sum
+    of its run's, left to right. Returns their ``q``, weights and the count of each row."""
+    rows, width = q.shape
+    out_q, out_w = np.empty(rows * width), np.empty(rows * width)
+    per_row = np.zeros(rows, dtype=np.int64)
+    size = 0
+    for i in range(rows):
+        for j in range(width):
+            if not w[i, j] > 0:
+                continue
+            if per_row[i] == 0 or q[i, j] != out_q[size - 1]:
+                out_q[size], out_w[size] = q[i, j], 0.0
+                per_row[i] += 1
+                size += 1
+            out_w[size - 1] += w[i, j]
+    return out_q[:size].copy(), out_w[:size].copy(), per_row
+
+
 class _BinomialMixture:
     """Row-wise mixtures ``F_i(l) = sum_c w[i, c] B(l; m, q[i, c])`` (eq. 4.12), with equal
     ``q`` within a row merged: ``q`` only changes where a positive falls between two
@@ -335,23 +356,11 @@ class _BinomialMixture:
 
     def __init__(self, q: np.ndarray, w: np.ndarray, m: int) -> None:
         self.m, self.rows = m, q.shape[0]
-        keep = w > 0
-        kept = np.count_nonzero(keep, axis=1)
-        qf, wf = q[keep], w[keep]
-        # a component starts at a row's first kept entry and wherever q changes
-        new = np.empty(qf.size, dtype=bool)
-        new[0:1] = True
-        np.not_equal(qf[1:], qf[:-1], out=new[1:])
-        row_start = np.cumsum(kept) - kept
-        new[row_start[kept > 0]] = True
-        starts = np.flatnonzero(new)
-        merged = np.cumsum(new) - 1
-        # the sums of the runs, left to right (np.bincount adds in order)
-        self.q, self.w = qf[starts], np.bincount(merged, wf, starts.size)
-        self.count = np.diff(np.r_[merged[row_start[kept > 0]], starts.size])
-        self.full = bool(np.all(kept > 0)) and starts.size > 0
-        rows = np.flatnonzero(kept > 0)
-        self.row = np.repeat(rows, self.count)
+        self.q, self.w, per_row = _merge_runs(q, w)
+        nonempty = per_row > 0
+        self.count = per_row[nonempty]
+        self.full = bool(np.all(nonempty)) and self.q.size > 0
+        self.row = np.repeat(np.flatnonzero(nonempty), self.count)
         # index of every row's first component (for np.add.reduceat, when no row is empty)
         self.first = np.cumsum(self.count) - self.count
 
@@ -811,17 +820,28 @@ def _segment_tails(mix: _BinomialMixture, anchor: np.ndarray) -> np.ndarray:
     """``S_c``: the weight of the components from ``c`` to the end of its segment (segments
     start where ``anchor`` holds), from each row's tail sums (within a few eps of each row's
     weight, at most 1: kept above 0 for the logs)."""
-    c = np.arange(mix.q.size)
-    position = c - np.repeat(mix.first, mix.count)
-    padded = np.zeros((mix.rows, int(mix.count.max(initial=1)) + 1))
-    padded[mix.row, position] = mix.w
-    tails = np.cumsum(padded[:, ::-1], axis=1)[:, ::-1]
-    # the next anchor of the row (or the row's end) closes the segment
-    anchors = np.flatnonzero(anchor)
-    after = np.r_[anchors, c.size][np.searchsorted(anchors, c, side="right")]
-    end = np.minimum(after - np.repeat(mix.first, mix.count), np.repeat(mix.count, mix.count))
-    segment_tail = tails[mix.row, position] - tails[mix.row, end]
-    return np.maximum(segment_tail, 1e-300)
+    return _segment_tail_sums(mix.w, mix.first, mix.count, anchor)
+
+
+@numba.njit(cache=True)
+def _segment_tail_sums(w, first, count, anchor):  # pragma: no cover - compiled
+    """:func:`_segment_tails` row by row: the row's sums from its end (last component first),
+    then each component's less the one at the next anchor (or 0 at the row's end), floored
+    at 1e-300. One pass per row, no table padded to the longest row."""
+    out = np.empty(w.size)
+    suffix = np.zeros(count.max() + 1 if count.size else 1)
+    for start, size in zip(first, count):
+        total = 0.0
+        suffix[size] = 0.0
+        for p in range(size - 1, -1, -1):
+            total += w[start + p]
+            suffix[p] = total
+        end = size  # the next anchor after the components seen so far, or the row's end
+        for p in range(size - 1, -1, -1):
+            out[start + p] = max(suffix[p] - suffix[end], 1e-300)
+            if anchor[start + p]:
+                end = p
+    return out
 
 
 def _pieces(a: np.ndarray, b: np.ndarray, m: int):
