@@ -514,15 +514,60 @@ def test_overlaps_of_the_histogram_equal_the_counts_negative_by_negative(seed):
     assert np.array_equal(got, _overlaps_brute(order1_rank2, a_values, b_values))
 
 
-def test_distinct_counts_are_numpys_unique():
-    from rocsim.core.paired_vertical import _distinct_counts
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_paired_ranking_counts_each_positives_negatives_above_it(side):
+    """The paired law's one ranking per classifier: ``a_i`` counted brute force (``>`` on the
+    lower side, ``>=`` on the upper), with ties and signed zeros, and the shares it gives the
+    single laws equal to rates_at_ranks bit for bit."""
+    from rocsim.core.paired_vertical import _ranking
+    from rocsim.core.vertical import rates_at_ranks
 
     rng = np.random.default_rng(5)
-    for size, most in [(1, 0), (7, 3), (100, 100), (1000, 20)]:
-        values = rng.integers(0, most + 1, size)
-        got = _distinct_counts(values, most)
-        want = np.unique(values, return_counts=True)
-        assert all(np.array_equal(g, w) and g.dtype == w.dtype for g, w in zip(got, want))
+    for n_pos, n_neg in [(1, 1), (7, 3), (200, 150), (40, 1000)]:
+        pos = np.round(rng.normal(1, 1, n_pos), 1)
+        neg = np.round(rng.normal(0, 1, n_neg), 1)
+        neg[: n_neg // 3] = rng.choice([0.0, -0.0], n_neg // 3)
+        pos[: n_pos // 3] = rng.choice([0.0, -0.0], n_pos // 3)
+        ranking = _ranking(pos, neg, side)
+        beats = neg[None, :] > pos[:, None] if side == "lower" else neg[None, :] >= pos[:, None]
+        above = beats.sum(axis=1)
+        assert np.array_equal(ranking.above, above)
+        assert np.array_equal(ranking.histogram, np.bincount(above, minlength=n_neg + 1))
+        assert np.all(np.diff(neg[ranking.order]) <= 0)
+        want = rates_at_ranks(pos, np.sort(neg)[::-1], side)
+        assert np.array_equal(ranking.rates(), want)
+
+
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_paired_law_carries_each_classifiers_single_law_bit_for_bit(side):
+    """vertical_difference builds each classifier's law from its own ranking's counts: the
+    data's difference and the mean are those of the two vertical_distribution laws, exactly
+    (ties included)."""
+    from rocsim import vertical_difference, vertical_distribution
+
+    rng = np.random.default_rng(6)
+    pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 120), 1) for m in (1, 1.5, 0, 0.2))
+    r = np.arange(1, 120, 7)
+    law = vertical_difference(pos1, pos2, neg1, neg2, r, side=side)
+    one = vertical_distribution(pos1, neg1, r, side=side)
+    two = vertical_distribution(pos2, neg2, r, side=side)
+    assert np.array_equal(law.dtpr, one.tpr - two.tpr)
+    assert np.array_equal(law.mean, one.mean - two.mean)
+
+
+def test_paired_moments_do_not_depend_on_the_order_of_the_data():
+    """Shuffling the instances (so tied negatives come out of the sort in another order)
+    leaves every moment bit for bit: the counts are taken at the edges of ties."""
+    from rocsim import vertical_difference
+
+    rng = np.random.default_rng(11)
+    pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 150), 1) for m in (1, 1.5, 0, 0.2))
+    r = np.arange(1, 150, 5)
+    law = vertical_difference(pos1, pos2, neg1, neg2, r)
+    p, q = rng.permutation(150), rng.permutation(150)
+    shuffled = vertical_difference(pos1[p], pos2[p], neg1[q], neg2[q], r)
+    for field in ("dtpr", "mean", "var", "discordance"):
+        assert np.array_equal(getattr(law, field), getattr(shuffled, field)), field
 
 
 def test_positions_by_table_are_numpys_searchsorted():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from rocsim.core.results import Result, clip_bounds
 from rocsim.core.vertical import (
     SIDES,
     check_ranks,
-    checked_vertical_distribution,
+    stratified_vertical_law,
     threshold_ranks,
     wald_on_moments,
 )
@@ -194,12 +195,12 @@ def vertical_difference(
     ranks = check_ranks(r, neg1.size)
     n_pos, n_neg = pos1.size, neg1.size
     algorithm = "exact"
-    law1 = checked_vertical_distribution(pos1, neg1, ranks, "stratified", side)
-    law2 = checked_vertical_distribution(pos2, neg2, ranks, "stratified", side)
     threshold_rank = threshold_ranks(ranks, side)
-    joint, weights, pairs, counts = joint_threshold_law(
-        pos1, pos2, neg1, neg2, threshold_rank, side
-    )
+    first, second = _ranking(pos1, neg1, side), _ranking(pos2, neg2, side)
+    # each classifier's own law from the counts of its ranking (one sort per classifier)
+    law1 = stratified_vertical_law(first.rates(), ranks, n_pos, side)
+    law2 = stratified_vertical_law(second.rates(), ranks, n_pos, side)
+    joint, weights, pairs, counts = _joint_law(first, second, threshold_rank)
     centred, joint12 = joint.moments(*weights, pairs)
     mean1, mean2 = law1.mean, law2.mean
     exact_pmf = (
@@ -229,21 +230,57 @@ def joint_threshold_law(pos1, pos2, neg1, neg2, threshold_rank, side: str):
     for validated paired scores, with what :func:`vertical_difference` weighs it by:
     ``(weights, pairs, counts)``, the shares of positives at each distinct ``a`` and ``b``, each
     positive's pair of indices into them, and each positive's ``(a_i, b_i)``."""
-    n_pos, n_neg = pos1.size, neg1.size
-    # a_i: negatives strictly above positive i (lower side), so {T1 <= pos1[i]} = {N_A <= r-1};
-    # upper side: negatives at or above it, with the threshold one rank further down
-    order1 = np.argsort(-neg1, kind="stable")
-    order2 = np.argsort(-neg2, kind="stable")
-    count_side = "left" if side == "lower" else "right"
-    a_i = np.searchsorted(-neg1[order1], -pos1, side=count_side)
-    b_i = np.searchsorted(-neg2[order2], -pos2, side=count_side)
+    return _joint_law(_ranking(pos1, neg1, side), _ranking(pos2, neg2, side), threshold_rank)
+
+
+class _Ranking(NamedTuple):
+    """One classifier's ranking of the negatives and, per positive, how many are above it."""
+
+    #: the negatives, best first. The order within tied scores is immaterial: every count
+    #: below is taken at the edge of a tie (``a_i``, ``b_i`` count the scores above a value),
+    #: so the overlaps ``|A_a & B_b|`` and the correlations do not depend on it (the exact
+    #: pmf splits a tie's mass by it, and sums the tie whole)
+    order: np.ndarray
+    #: ``a_i``: the negatives scoring strictly above positive ``i`` (lower side; at or above
+    #: it, upper side), so that ``{T <= pos[i]} = {N_A <= r - 1}`` with ``|A| = a_i``
+    above: np.ndarray
+    #: ``np.bincount(above, minlength=n- + 1)``
+    histogram: np.ndarray
+
+    def rates(self) -> np.ndarray:
+        """The data's :func:`rocsim.core.vertical.rates_at_ranks`: positive ``i`` reaches the
+        ``c``-th largest negative iff ``a_i <= c - 1``, so the shares are the cumulated
+        histogram (the same integers, so the same floats)."""
+        return np.cumsum(self.histogram)[:-1] / self.above.size
+
+
+def _ranking(pos: np.ndarray, neg: np.ndarray, side: str) -> _Ranking:
+    n_neg = neg.size
+    order = np.argsort(-neg)
+    # counted for the positives in ascending order, which np.searchsorted walks in one sweep
+    # (looked up in their own order, each key is a bisection with unpredictable branches)
+    ascending = np.argsort(pos)
+    not_above = np.searchsorted(
+        neg[order[::-1]], pos[ascending], side="right" if side == "lower" else "left"
+    )
+    above = np.empty(pos.size, dtype=np.int64)
+    above[ascending] = n_neg - not_above
+    return _Ranking(order, above, np.bincount(above, minlength=n_neg + 1))
+
+
+def _joint_law(first: _Ranking, second: _Ranking, threshold_rank: np.ndarray):
+    """:func:`joint_threshold_law` from the two rankings."""
+    n_pos, n_neg = first.above.size, first.order.size
     rank2 = np.empty(n_neg, dtype=np.int64)
-    rank2[order2] = np.arange(n_neg)
-    a_values, a_count = _distinct_counts(a_i, n_neg)
-    b_values, b_count = _distinct_counts(b_i, n_neg)
-    law = JointThresholdLaw(n_neg, a_values, b_values, rank2[order1], threshold_rank)
-    pairs = (_positions(a_values, n_neg)[a_i], _positions(b_values, n_neg)[b_i])
-    return law, (a_count / n_pos, b_count / n_pos), pairs, (a_i, b_i)
+    rank2[second.order] = np.arange(n_neg)
+    a_values, b_values = np.flatnonzero(first.histogram), np.flatnonzero(second.histogram)
+    law = JointThresholdLaw(n_neg, a_values, b_values, rank2[first.order], threshold_rank)
+    weights = (first.histogram[a_values] / n_pos, second.histogram[b_values] / n_pos)
+    pairs = (
+        _positions(a_values, n_neg)[first.above],
+        _positions(b_values, n_neg)[second.above],
+    )
+    return law, weights, pairs, (first.above, second.above)
 
 
 def _positions(distinct: np.ndarray, most: int) -> np.ndarray:
@@ -252,14 +289,6 @@ def _positions(distinct: np.ndarray, most: int) -> np.ndarray:
     out = np.full(most + 1, -1, dtype=np.int64)
     out[distinct] = np.arange(distinct.size)
     return out
-
-
-def _distinct_counts(values: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_counts=True)`` for integers in ``0 .. most``, by a histogram
-    (what a simulation computes once per data set: no sort)."""
-    counts = np.bincount(values, minlength=most + 1)
-    distinct = np.flatnonzero(counts)
-    return distinct, counts[distinct]
 
 
 @dataclass(frozen=True, repr=False)

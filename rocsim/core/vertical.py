@@ -902,11 +902,16 @@ def empirical_tpr(
     ``rates``: the data's :func:`rates_at_ranks` on ``side``, if computed already (then
     looked up, for ``r <= n- - 1``)."""
     if rates is not None:
-        return rates[threshold_ranks(r, side) - 1]
+        return tpr_at_ranks(rates, r, side)
     if side == "lower":
         return count_at_or_above(pos, neg_desc[r - 1]) / pos.size
     below = np.append(neg_desc, -np.inf)  # no (n- + 1)-th negative: every positive is above
     return count_above(pos, below[r]) / pos.size
+
+
+def tpr_at_ranks(rates: np.ndarray, r: np.ndarray, side: str) -> np.ndarray:
+    """The data's TPR at FPR ``r / n-`` (``r <= n- - 1``) from its :func:`rates_at_ranks`."""
+    return rates[threshold_ranks(r, side) - 1]
 
 
 def _moments(
@@ -955,8 +960,11 @@ def _mixture_moments(q, w, m_pos, pseudo_count=0.0, layout: _RowLayout | None = 
     ref = flat[layout.heaviest][:, None]
     deviation = q - ref
     shift = np.einsum("ij,ij->i", w, deviation)
-    between = np.einsum("ij,ij->i", w, np.square(deviation - shift[:, None]))
-    within = np.einsum("ij,ij->i", w, q * (1 - q)) / m_pos
+    # the squares and q (1 - q) in place: the same numbers without two more tables
+    np.square(np.subtract(deviation, shift[:, None], out=deviation), out=deviation)
+    between = np.einsum("ij,ij->i", w, deviation)
+    spread = np.subtract(1, q)
+    within = np.einsum("ij,ij->i", w, np.multiply(q, spread, out=spread)) / m_pos
     # kept within the row's q (a row of equal q has that q as its mean, exactly)
     lowest, highest = flat[layout.first], flat[layout.last]
     mean = np.clip(ref[:, 0] + shift, lowest, highest)
@@ -1064,13 +1072,25 @@ def checked_vertical_distribution(
     validates its four arrays once, then asks for each classifier's)."""
     neg_desc = sorted_scores(neg)[::-1]  # compared with scores only: -0.0 as 0.0
     rates = rates_at_ranks(pos, neg_desc, side)
+    if bootstrap == "stratified":
+        return stratified_vertical_law(rates, ranks, pos.size, side)
     tpr = empirical_tpr(pos, neg_desc, ranks, side, rates)
-    fpr = ranks / neg.size
-    if bootstrap == "full":
-        mean, var = _full_moments(pos, neg_desc, ranks, side, rates)
-        return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side)
-    mean, var, q, w = _moments(rates, ranks, neg.size, pos.size, side=side)
-    return VerticalDistribution(ranks, fpr, tpr, mean, var, pos.size, bootstrap, side, q, w)
+    mean, var = _full_moments(pos, neg_desc, ranks, side, rates)
+    return VerticalDistribution(ranks, ranks / neg.size, tpr, mean, var, pos.size, bootstrap, side)
+
+
+def stratified_vertical_law(
+    rates: np.ndarray, ranks: np.ndarray, m_pos: int, side: str
+) -> VerticalDistribution:
+    """The stratified :class:`VerticalDistribution` at the validated FPR ``ranks`` from the
+    data's :func:`rates_at_ranks` on ``side`` (the paired law counts them on its own
+    ranking of the negatives: the same integers)."""
+    n_neg = rates.size
+    tpr = tpr_at_ranks(rates, ranks, side)
+    mean, var, q, w = _moments(rates, ranks, n_neg, m_pos, side=side)
+    return VerticalDistribution(
+        ranks, ranks / n_neg, tpr, mean, var, m_pos, "stratified", side, q, w
+    )
 
 
 def _full_moments(
