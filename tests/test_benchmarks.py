@@ -46,3 +46,16 @@ def test_every_benchmark_case_runs_and_its_bounds_are_close(case):
     assert row["exact (ms)"] > 0 and row["MC B=500 (s)"] > 0
     # at n = 100 the Monte Carlo percentiles sit within a few hundredths of the exact bounds
     assert row["max bound diff B=500"] < 0.1
+
+
+def test_best_of_repeats_at_least_its_count_and_then_until_the_budget():
+    import time
+
+    from _common import best_of
+
+    calls = []
+    assert best_of(lambda: calls.append(1), repeat=3) >= 0 and len(calls) == 3
+    # one call of >= 10 ms would satisfy repeat=1: the 50 ms budget asks for more
+    start = time.perf_counter()
+    best = best_of(lambda: time.sleep(0.01), 1, budget=0.05)
+    assert best >= 0.01 and time.perf_counter() - start >= 0.05
