@@ -1062,14 +1062,7 @@ def vertical_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
     check_choice(side, SIDES, "side")
-    return checked_vertical_distribution(pos, neg, check_ranks(r, neg.size), bootstrap, side)
-
-
-def checked_vertical_distribution(
-    pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray, bootstrap: str, side: str
-) -> VerticalDistribution:
-    """:func:`vertical_distribution` of arguments it has validated already (the paired law
-    validates its four arrays once, then asks for each classifier's)."""
+    ranks = check_ranks(r, neg.size)
     neg_desc = sorted_scores(neg)[::-1]  # compared with scores only: -0.0 as 0.0
     rates = rates_at_ranks(pos, neg_desc, side)
     if bootstrap == "stratified":
