@@ -441,7 +441,7 @@ import hashlib, sys
 import numpy as np
 from rocsim.core.kernel import kernel_roc_ci
 from rocsim.core.coverage import threshold_exact_coverage
-from rocsim.sim.runner import keep_freed_memory
+from rocsim.sim.workers import keep_freed_memory
 if sys.argv[1] == "keep":
     keep_freed_memory()
 rng = np.random.default_rng(13)
@@ -458,7 +458,7 @@ print(digest.hexdigest())
 
 
 def test_kept_freed_memory_changes_no_number():
-    """The runner's malloc thresholds (:func:`rocsim.sim.runner.keep_freed_memory`) move
+    """The runner's malloc thresholds (:func:`rocsim.sim.workers.keep_freed_memory`) move
     arrays in memory, never their values: the same bytes in a process without them."""
     runs = [
         subprocess.run(
@@ -475,7 +475,7 @@ def test_kept_freed_memory_changes_no_number():
 def test_single_threaded_limits_every_pool():
     from threadpoolctl import threadpool_info
 
-    from rocsim.sim.runner import single_threaded
+    from rocsim.sim.workers import single_threaded
 
     with single_threaded():
         assert all(pool["num_threads"] == 1 for pool in threadpool_info())
@@ -484,7 +484,7 @@ def test_single_threaded_limits_every_pool():
 def test_single_threaded_limits_numba_and_restores_it():
     import numba
 
-    from rocsim.sim.runner import single_threaded
+    from rocsim.sim.workers import single_threaded
 
     before = numba.get_num_threads()
     with single_threaded():

@@ -19,7 +19,8 @@ import pytest
 from joblib import Parallel, delayed
 
 from rocsim.cli import compose_study
-from rocsim.sim import pipeline, runner
+from rocsim.sim import cache as cache_files
+from rocsim.sim import pipeline, runner, workers
 from rocsim.sim.claims import load_study_data
 from rocsim.sim.io import MANIFEST, check_set
 
@@ -117,7 +118,7 @@ def test_interruption_is_one_line_leaves_no_worker_and_resumes(tmp_path, send, s
 def test_workers_leave_ctrl_c_to_their_parent():
     # a terminal sends SIGINT to the whole process group: a worker interrupted in its loop
     # printed a traceback, or died and broke the pool while the parent was stopping it
-    with runner._workers(None):
+    with workers._workers(None):
         handlers = Parallel(n_jobs=2)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(4))
     assert handlers == [signal.SIG_IGN] * 4
 
@@ -133,7 +134,7 @@ def test_a_run_stopped_by_its_parent_stops_quietly_and_leaves_no_queue_thread(
     def interrupted(path, write):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "atomic_write", interrupted)
+    monkeypatch.setattr(cache_files, "atomic_write", interrupted)
     cfg = compose_study("fig4_3", [*BUSY[1:], f"results_dir={tmp_path}", "runner.progress=false"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -264,7 +264,7 @@ def test_workers_started_ahead_run_the_next_study(small_study, tmp_path):
     they outlive the call: a worker dies with the thread that started it."""
     from collections import deque
 
-    from rocsim.sim.runner import start_workers
+    from rocsim.sim.workers import start_workers
 
     deque(start_workers(2), maxlen=0)
     first = run_study(small_study("fig4_2", "n_jobs=2"), tmp_path / "a")

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import NoReturn
 
 EXIT_BAD_INPUT = 2
+#: Exit status of a run stopped by something outside rocsim (:class:`rocsim.sim.errors.RunError`).
+EXIT_FAILURE = 1
 #: Exit statuses of a run stopped by SIGINT (Ctrl-C) or SIGTERM: 128 + the signal number,
 #: as a shell reports a process the signal killed.
 EXIT_INTERRUPTED = 128 + signal.SIGINT
@@ -30,9 +32,13 @@ def run_command(body: Callable[[], None], prog: str) -> None:
     Finished conditions are cached and outputs are written as whole sets, so rerunning the
     same command resumes.
     """
+    from rocsim.sim.errors import RunError
+
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         body()
+    except RunError as err:
+        fail(str(err), prog, EXIT_FAILURE)
     except KeyboardInterrupt:
         _stop(prog, "interrupted", EXIT_INTERRUPTED)
     except Terminated:
@@ -78,10 +84,10 @@ class OneLineParser(argparse.ArgumentParser):
         fail(message, self.prog)
 
 
-def fail(message: str, prog: str = "rocsim") -> NoReturn:
-    """One line on stderr and exit status 2."""
-    print(f"{prog}: error: {message}", file=sys.stderr)
-    sys.exit(EXIT_BAD_INPUT)
+def fail(message: str, prog: str = "rocsim", status: int = EXIT_BAD_INPUT) -> NoReturn:
+    """One line on stderr and exit ``status`` (2: bad input)."""
+    print(f"{prog}: error: {message}", file=sys.stderr, flush=True)
+    sys.exit(status)
 
 
 def version_line() -> str:

@@ -27,7 +27,7 @@ from rocsim.cli.variants import check_variants, variant_runs
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import check_writable_folder, remove_stale_parts
 from rocsim.sim.pipeline import plain_config, study_conditions
-from rocsim.sim.runner import start_workers
+from rocsim.sim.workers import start_workers
 
 
 def parser(studies: list[str]) -> argparse.ArgumentParser:
@@ -83,7 +83,8 @@ def reproduce(argv: list[str] | None = None) -> None:
         *extra,
     ]
     names = args.only or studies
-    workers = start_workers(args.n_jobs)  # they start while the configs compose
+    # local workers start while the configs compose (a cluster run has its own)
+    workers = iter(()) if "runner=dask" in extra else start_workers(args.n_jobs)
     try:
         configs = [_compose(name, overrides) for name in names]
         units = _validated(names, configs, args)

@@ -12,8 +12,9 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from rocsim.cli._common import fail
+from rocsim.cli._common import EXIT_BAD_INPUT, EXIT_FAILURE, fail
 from rocsim.sim.configs import group_options, is_group, package_config_dir, searchpath_override
+from rocsim.sim.errors import RunError
 from rocsim.sim.pipeline import StudyOutput, plain_config, run_study
 
 
@@ -63,9 +64,10 @@ def run_and_draw(
             reuse_from=reuse_from,
             finish_in=(lambda job: figures.submit(job, folder)) if defer and figures else None,
         )
-    except ValueError as err:
+    except (ValueError, RunError) as err:
         name = plain_config(cfg)["study"].get("name")
-        fail(f"{name}: {err}" if progress_bar is not None and name else str(err))
+        status = EXIT_FAILURE if isinstance(err, RunError) else EXIT_BAD_INPUT
+        fail(f"{name}: {err}" if progress_bar is not None and name else str(err), status=status)
     if draw and figures is not None and not defer:
         figures.draw(output, plain_config(cfg))
     return output

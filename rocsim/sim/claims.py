@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rocsim.sim.io import check_set, read_data_keys, read_outcomes
+from rocsim.sim.io import OutcomeFile, check_set, read_data_keys, read_outcomes
 
 CLAIM_COLUMNS = ("study", "claim", "thesis", "check", "value", "se", "holds")
 #: ``abs<`` / ``abs>`` compare the absolute value (two lines alike / unlike).
@@ -520,16 +520,24 @@ def _standard_error(weights, studies: Mapping[str, StudyData]) -> float:
     totals: dict[str, np.ndarray] = {}
     for (study, label), w in weights.items():
         data = studies[study]
-        outcomes = data.cover.get(label)
-        if outcomes is None or np.ndim(outcomes) != 2:
-            raise ValueError(f"{study}: no per-replication outcomes for condition {label!r}")
         key = data.data_keys.get(label) or f"{study}/{label}"
-        totals[key] = totals.get(key, 0.0) + np.asarray(outcomes, dtype=float) @ w
+        totals[key] = totals.get(key, 0.0) + _weighted_outcomes(data, label, w)
     variance = 0.0
     for per_replication in totals.values():
         if per_replication.size > 1:
             variance += per_replication.var(ddof=1) / per_replication.size
     return float(np.sqrt(variance))
+
+
+def _weighted_outcomes(data: StudyData, label: str, w: np.ndarray) -> np.ndarray:
+    """Per replication, ``sum_j w_j X_rj`` over the condition's grid points; read from an
+    outcomes file a slice of replications at a time (:class:`rocsim.sim.io.OutcomeFile`)."""
+    if isinstance(data.cover, OutcomeFile) and label in data.cover:
+        return data.cover.packed(label).weighted(w)
+    outcomes = data.cover.get(label)
+    if outcomes is None or np.ndim(outcomes) != 2:
+        raise ValueError(f"{data.name}: no per-replication outcomes for condition {label!r}")
+    return np.asarray(outcomes, dtype=float) @ w
 
 
 def describe_check(check: Mapping[str, Any], level: float, grid: str = "x") -> str:

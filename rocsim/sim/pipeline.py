@@ -222,7 +222,8 @@ def run_study(
         "cache_tag": code["code_hash"] + (code["extension_hash"] or ""),
         "reuse_dirs": _other_caches(reuse_from, out_dir / ".cache") if reuse_from else [],
     }
-    with backend_context(runner.get("backend"), runner.get("scheduler")):
+    with backend_context(**_engine_settings(runner)) as engine:
+        common["engine"] = engine
         run = run_conditions(
             kind,
             conditions,
@@ -293,6 +294,15 @@ def evaluate_study_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFra
     }
     others = {name: d for name, d in partners.items() if d is not None}
     return evaluate_claims(claims, data, list(study.get("axes") or {}), others)
+
+
+def _engine_settings(runner: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`rocsim.sim.runner.backend_context`'s arguments from the ``runner`` config."""
+    settings = {"backend": runner.get("backend"), "scheduler": runner.get("scheduler")}
+    for name in ("connect_timeout", "worker_timeout"):
+        if runner.get(name) is not None:
+            settings[name] = runner[name]
+    return settings
 
 
 def _other_caches(results_dir: Path, own: Path) -> list[Path]:

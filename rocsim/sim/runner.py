@@ -6,24 +6,24 @@ does not depend on the data (grid, true thresholds, targets), ``generate`` draws
 runner summarises the replications into coverage with its Monte Carlo standard error.
 
 Reproducibility: replication ``r`` of a condition draws from
-``SeedSequence(seed, spawn_key=(study, condition, r))`` (names mapped to integers by SHA-256,
-never by ``hash()``), so results are bitwise identical for any ``n_jobs`` and any block size.
+``SeedSequence(seed, spawn_key=(data key, r))`` (the data settings mapped to an integer by
+SHA-256, never by ``hash()``), so results are bitwise identical for any ``n_jobs``, any block
+size and any engine: local processes (:mod:`rocsim.sim.workers`) or a dask cluster
+(:mod:`rocsim.sim.cluster`).
 Resumability: each finished condition is written atomically to a cache file keyed by what its
-outcomes depend on (:func:`outcome_key`), its seed and replication count; a rerun after an
-interruption recomputes only the conditions that are missing, and a run given other studies'
-cache folders takes from them the conditions (or the first replications) they already hold.
+outcomes depend on (:func:`outcome_key`), its seed and replication count (:mod:`rocsim.sim.
+cache`, which checks every file it reads); a rerun after an interruption recomputes only what
+is missing, and a run given other studies' cache folders takes from them the conditions (or
+the first replications) they already hold.
+Memory: a condition's replications are folded into a :class:`Tally` as they arrive; what
+grows with the replication count is one bit per replication and grid point of each
+condition (the claims' per-replication outcomes), nothing else.
 Optional kind methods: ``outcome_settings`` (the settings the analysis reads; all by default)
 and ``exact_split`` / ``exact_part`` / ``exact_join`` (exact coverage in parts, :func:`_exact`).
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import shutil
-import signal
-import sys
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -33,12 +33,13 @@ from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, effective_n_jobs, parallel_config
-from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
+from rocsim.sim import cache
+from rocsim.sim.cluster import CONNECT_TIMEOUT, WORKER_TIMEOUT, DaskEngine, connect
 from rocsim.sim.conditions import Condition
-from rocsim.sim.io import atomic_write
+from rocsim.sim.io import PackedOutcomes
+from rocsim.sim.workers import Ordered, keep_freed_memory, local_engine, single_threaded
 
 #: Per-grid-point outcomes every ``analyse`` returns.
 CORE_OUTCOMES = ("cover", "below", "above", "width")
@@ -95,17 +96,15 @@ def run_block(
     seed: int,
     start: int,
     stop: int,
-    parent: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Replications ``start .. stop-1`` of a condition, stacked per outcome.
 
     BLAS runs single-threaded here, in a worker or in the main process alike: a threaded
-    reduction may sum in another order, and results must not depend on ``n_jobs``. In a
-    worker process (``parent``: the pid of the process that submitted the block), a watchdog
-    ends the worker once its parent is gone.
+    reduction may sum in another order, and results must not depend on ``n_jobs``. Nothing
+    here ties the process to the one that submitted the block: a cluster's workers live as
+    long as the cluster says (the workers rocsim starts itself end with it from the moment
+    they start, :mod:`rocsim.sim.workers`).
     """
-    if parent is not None and os.getpid() != parent:
-        exit_with_parent(parent)  # dask and other backends; loky workers did at start
     keep_freed_memory()
     rows = []
     data_key = int(condition.data_key(), 16)  # replication_rng's key, digested once per block
@@ -116,113 +115,68 @@ def run_block(
     return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
 
 
-_controller: tuple[int, ThreadpoolController] | None = None
+@dataclass
+class Tally:
+    """One condition's simulated outcomes, folded in block by block, in replication order.
 
-
-@contextmanager
-def single_threaded() -> Iterator[None]:
-    """``threadpool_limits(limits=1)``: every BLAS/OpenMP pool of the process on one thread for
-    the ``with`` block, then as before; numba's compiled kernels too (the paired vertical law runs
-    its ranks on every core), so that joblib's workers do not each start a pool per core.
-
-    Finding the pools means scanning the process's shared libraries (milliseconds, once per
-    replication block); the pools are found again only when modules were imported since, the
-    way a new library gets loaded.
+    What the coverage table needs are means over replications: each outcome's running sum is
+    kept, added one replication after the other (the order ``ndarray.mean(axis=0)`` adds a
+    stacked matrix of two grid points or more in, so the same bits), and the sums of the first
+    replications continue into the sums of more. What the claims need are the per-replication
+    cover outcomes, to pair replications across conditions and studies (common random numbers,
+    :mod:`rocsim.sim.claims`): kept one bit per replication and grid point
+    (:class:`~rocsim.sim.io.PackedOutcomes`). That is all that grows with the replication count.
     """
-    global _controller
-    numba = sys.modules.get("numba")  # imported with the kernels that use it
-    before = numba.get_num_threads() if numba is not None else None
-    if numba is not None:  # first: it may load its threading library, a pool to find below
-        numba.set_num_threads(1)
-    try:
-        if _controller is None or _controller[0] != len(sys.modules):
-            _controller = (len(sys.modules), ThreadpoolController())
-        with _controller[1].limit(limits=1):
-            yield
-    finally:
-        if numba is not None:
-            numba.set_num_threads(before)
 
+    replications: int = 0
+    sums: dict[str, np.ndarray] = field(default_factory=dict)
+    blocks: list[np.ndarray] = field(default_factory=list)  # packed cover, block by block
+    grid: int = 0
 
-#: ``mallopt`` parameters of glibc, and the values :func:`keep_freed_memory` gives them.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_TRIM_THRESHOLD, _MMAP_THRESHOLD = 2**28, 2**25
-_memory_kept = False
+    def add(self, block: dict[str, np.ndarray]) -> None:
+        """Fold in a block of replications (``run_block``'s stacked outcomes)."""
+        for name, values in block.items():
+            values = np.asarray(values)
+            total = self.sums.setdefault(name, np.zeros(values.shape[1:]))
+            for row in values:  # one replication after the other
+                total += row
+        cover = np.asarray(block["cover"], dtype=bool)
+        self.grid = cover.shape[1]
+        self.blocks.append(np.packbits(cover, axis=1))
+        self.replications += len(cover)
 
+    def mean(self, name: str) -> np.ndarray:
+        return self.sums[name] / self.replications
 
-def keep_freed_memory() -> None:
-    """Have glibc's ``malloc`` keep the memory this process frees for its next arrays (once
-    per process; elsewhere nothing).
+    def cover(self) -> PackedOutcomes:
+        """The per-replication cover outcomes, shape (R, g), one bit each."""
+        if len(self.blocks) > 1:
+            self.blocks = [np.concatenate(self.blocks)]
+        return PackedOutcomes(self.blocks[0], self.grid)
 
-    A replication or a part of an exact coverage allocates and frees arrays of a few hundred
-    kB (the kernel estimates' transforms, the binomial tables); by default glibc maps such
-    blocks anew or returns the top of its heap to the kernel once it is free, and every
-    array then costs page faults as it is first written, which can take as long as the
-    arithmetic on it. Fixed thresholds (memory returned only above
-    256 MB free, blocks mapped apart only from 32 MB) keep it in the heap. Where the numbers
-    are stored never changes what they are.
-    """
-    global _memory_kept
-    if _memory_kept:
-        return
-    _memory_kept = True
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (AttributeError, OSError, TypeError):  # not glibc (macOS, Windows): as it is
-        return
-    mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
-    mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The tally as arrays for a cache file (:meth:`from_arrays` reads them back)."""
+        sums = {f"sum.{name}": total for name, total in self.sums.items()}
+        return {"cover_bits": self.cover().bits, "grid": np.array(self.grid), **sums}
 
-
-#: How often a worker checks that its parent process is alive (where the kernel cannot
-#: signal it: not Linux).
-PARENT_POLL_SECONDS = 0.5
-#: ``prctl`` option asking Linux to send a signal to this process when its parent dies.
-_PR_SET_PDEATHSIG = 1
-_watchdog_started = False
-
-
-def exit_with_parent(parent: int | None = None) -> None:
-    """End this worker process when its parent (pid ``parent``, default the current one)
-    dies; called once per process, as the loky workers' initializer and before each block.
-
-    A killed parent (SIGKILL, or SIGTERM before its own cleanup) cannot stop its joblib
-    workers, and loky keeps idle workers for minutes. On Linux the kernel kills the worker
-    (``PR_SET_PDEATHSIG``), even one blocked writing a result nobody reads; elsewhere a
-    daemon thread polls ``getppid()``, which changes when an orphan is re-parented.
-    """
-    global _watchdog_started
-    if _watchdog_started:
-        return
-    _watchdog_started = True
-    parent = os.getppid() if parent is None else parent
-    if sys.platform.startswith("linux"):
-        # the kernel signal needs no Python thread, but it follows the thread that started
-        # the worker, which may end before the process does: the poller stays as well
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before this worker got here
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="rocsim-exit-with-parent", daemon=True).start()
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> Tally:
+        bits = np.asarray(arrays["cover_bits"], dtype=np.uint8)
+        sums = {k.removeprefix("sum."): v.copy() for k, v in arrays.items() if k[:4] == "sum."}
+        return cls(len(bits), sums, [bits], int(arrays["grid"]))
 
 
 def summarise(
-    condition: Condition, setup: Setup, outcomes: dict[str, np.ndarray], replications: int
+    condition: Condition, setup: Setup, outcomes: Tally | dict[str, np.ndarray]
 ) -> pd.DataFrame:
-    """Coverage table of one condition.
-
-    ``outcomes`` holds per-replication arrays of shape (R, g) (simulation) or, with
-    ``replications == 0``, exact probabilities/expectations of shape (g,).
-    """
+    """Coverage table of one condition, from its :class:`Tally` (simulation) or its exact
+    probabilities and expectations, arrays of shape (g,) (exact coverage)."""
+    simulated = isinstance(outcomes, Tally)
+    replications = outcomes.replications if simulated else 0
+    names = outcomes.sums if simulated else outcomes
 
     def mean(name):
-        values = outcomes[name]
-        return values.mean(axis=0) if replications else values
+        return outcomes.mean(name) if simulated else outcomes[name]
 
     coverage = mean("cover")
     mcse = np.sqrt(coverage * (1.0 - coverage) / replications) if replications else 0.0
@@ -237,11 +191,12 @@ def summarise(
         "replications": np.full(setup.x.size, replications),
     }
     table.update(setup.extra)
-    for name, values in outcomes.items():
+    for name in names:
         if name in CORE_OUTCOMES:
             continue
         if name == "redraws":
-            table[name] = np.full(setup.x.size, int(np.sum(values)))
+            total = outcomes.sums[name] if simulated else np.sum(outcomes[name])
+            table[name] = np.full(setup.x.size, int(np.sum(total)))
         else:
             table[name] = mean(name)
     return pd.DataFrame(table)
@@ -256,8 +211,8 @@ class RunResult:
     reused: list[str]
     seconds_per_condition: dict[str, float]
     #: Per condition label, whether each replication's interval covered each grid point,
-    #: shape (R, g) (simulation), or the exact coverage, shape (g,).
-    cover: dict[str, np.ndarray] = field(default_factory=dict)
+    #: shape (R, g), packed (simulation), or the exact coverage, shape (g,).
+    cover: dict[str, PackedOutcomes | np.ndarray] = field(default_factory=dict)
 
 
 def run_conditions(
@@ -275,6 +230,7 @@ def run_conditions(
     backend: str | None = None,
     progress_bar: tqdm | None = None,
     reuse_dirs: Iterable[Path] = (),
+    engine: DaskEngine | None = None,
 ) -> RunResult:
     """Run every condition of a study (simulated or exact coverage) and summarise it.
 
@@ -290,18 +246,19 @@ def run_conditions(
     n_jobs : int
         joblib workers (``-1``: all cores). Results do not depend on it.
     block_size : int
-        Replications per joblib task. Results do not depend on it.
+        Replications per task. Results do not depend on it.
     cache_dir : Path, optional
-        Where finished conditions are kept; a rerun reuses them. Files are named by the
-        condition's outcome key (:func:`outcome_key`), its seed, replication count and
-        ``cache_tag``.
+        Where finished conditions are kept (:mod:`rocsim.sim.cache`); a rerun reuses them.
+        Files are named by the condition's outcome key (:func:`outcome_key`), its seed,
+        replication count and ``cache_tag``. A run stopped by an error or an interruption
+        keeps the replications of its unfinished condition too, as a shorter run's.
     cache_tag : str
         Part of every cache file's name: the hash of the code that computes (see
         :func:`rocsim.sim.provenance.code_hash`), so that other code never reuses them.
     progress : bool
         Show a progress bar over replications.
     backend : str, optional
-        joblib backend (``loky`` by default; ``dask`` for a cluster).
+        joblib backend of the local engine (``loky`` by default).
     progress_bar : tqdm, optional
         A bar shared by several runs (``rocsim-reproduce``): advanced by every replication,
         computed or reused, instead of a bar of this run's own.
@@ -310,6 +267,8 @@ def run_conditions(
         (another study analysing the same data the same way) is copied into ``cache_dir``
         instead of computed; one with fewer replications gives the first ones, and only the
         rest are computed (replication ``r`` is the same wherever it is computed).
+    engine : DaskEngine, optional
+        A cluster to compute on (:func:`backend_context`) instead of local processes.
     """
     if coverage not in COVERAGE_MODES:
         raise ValueError(f"unknown coverage mode {coverage!r}; valid: {', '.join(COVERAGE_MODES)}")
@@ -320,214 +279,188 @@ def run_conditions(
     conditions = list(conditions)
     reps = int(replications) if coverage == "simulate" else 0
     setups = [kind.setup(c) for c in conditions]
-    paths = [_cache_path(cache_dir, kind, c, seed, reps, coverage, cache_tag) for c in conditions]
+    paths = [
+        cache.cache_path(cache_dir, outcome_key(kind, c), coverage, reps, seed, cache_tag)
+        for c in conditions
+    ]
     others = [Path(d) for d in reuse_dirs]
-    outcomes: dict[int, dict[str, np.ndarray]] = {}
-    prefixes: dict[int, dict[str, np.ndarray]] = {}  # the first replications, found cached
+    outcomes: dict[int, Tally | dict[str, np.ndarray]] = {}
+    prefixes: dict[int, Tally] = {}  # the first replications, found cached
     reused, computed, seconds = [], [], {}
-    listings = None
+    folders = None
     for i, path in enumerate(paths):
         if path is None:
             continue
-        found = next((p for p in (path, *(d / path.name for d in others)) if p.exists()), None)
+        found = _cached(path, others)
         if found is not None:
-            with np.load(found) as cached:
-                outcomes[i] = dict(cached)
-            if found != path:  # this study's cache holds all its conditions
-                atomic_write(path, lambda tmp, found=found: shutil.copyfile(found, tmp))
+            outcomes[i] = Tally.from_arrays(found) if reps else found
             reused.append(conditions[i].label)
         elif reps:
-            if listings is None:
-                listings = _listings([path.parent, *others])
-            prefix = _cached_prefix(path, listings, reps)
+            if folders is None:
+                folders = cache.listings([path.parent, *others])
+            prefix = cache.cached_prefix(path, folders, reps)
             if prefix is not None:
-                prefixes[i] = prefix
+                prefixes[i] = Tally.from_arrays(prefix)
     todo = [i for i in range(len(conditions)) if i not in outcomes]
-    starts = {i: _replications(prefix) for i, prefix in prefixes.items()}
     if progress_bar is not None:
-        progress_bar.update((len(conditions) - len(todo)) * max(reps, 1) + sum(starts.values()))
+        done = (len(conditions) - len(todo)) * max(reps, 1)
+        progress_bar.update(done + sum(t.replications for t in prefixes.values()))
 
     def finish(i, result, elapsed):
         outcomes[i] = result
         seconds[conditions[i].label] = elapsed
         computed.append(conditions[i].label)
         if paths[i] is not None:
-            atomic_write(paths[i], lambda tmp: _save_npz(tmp, result))
+            cache.save(paths[i], result.to_arrays() if reps else result)
 
-    # dask is set up by backend_context (parallel_config); naming it here again makes
-    # joblib 1.6 build a second backend whose batches fail (Batch.__call__ nesting_level);
-    # loky is set up by _workers (a name given here would drop its initializer)
-    named = None if backend in (None, "loky", "dask") else backend
-    if coverage == "exact" and todo:
-        with (
-            _workers(backend),
-            Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel,
-        ):
-            for i, result, elapsed in _exact(parallel, kind, conditions, setups, todo):
+    if todo and coverage == "exact":
+        with _engine(engine, n_jobs, backend) as ordered:
+            for i, result, elapsed in _exact(ordered, kind, conditions, setups, todo):
                 finish(i, result, elapsed)
                 if progress_bar is not None:
                     progress_bar.update(1)
-    elif todo and coverage != "exact":
+    elif todo:
         own = dict(disable=not progress, desc=conditions[0].study, unit="rep", leave=False)
         bar = progress_bar if progress_bar is not None else tqdm(total=len(todo) * reps, **own)
-        with (
-            _workers(backend),
-            Parallel(n_jobs=n_jobs, backend=named, return_as="generator") as parallel,
-        ):
-            for i, result, elapsed in _simulate(
-                parallel, kind, conditions, setups, todo, reps, block_size, seed, bar, starts
-            ):
-                if i in prefixes:
-                    result = {k: np.concatenate([prefixes[i][k], v]) for k, v in result.items()}
-                finish(i, result, elapsed)
-        if progress_bar is None:
-            bar.close()
+        try:
+            with _engine(engine, n_jobs, backend) as ordered:
+                _simulate(
+                    ordered,
+                    kind,
+                    conditions,
+                    setups,
+                    todo,
+                    reps,
+                    block_size,
+                    seed,
+                    bar,
+                    prefixes,
+                    finish,
+                    paths,
+                )
+        finally:
+            if progress_bar is None:
+                bar.close()
     frames = []
     for i, condition in enumerate(conditions):
-        frame = summarise(condition, setups[i], outcomes[i], reps)
+        frame = summarise(condition, setups[i], outcomes[i])
         for name, value in reversed(list(condition.params.items())):
             frame.insert(0, name, value)
         frame.insert(0, "condition", condition.label)
         frame.insert(0, "study", condition.study)
         frames.append(frame)
-    cover = {c.label: np.asarray(outcomes[i]["cover"]) for i, c in enumerate(conditions)}
+    cover = {
+        c.label: outcomes[i].cover() if reps else np.asarray(outcomes[i]["cover"])
+        for i, c in enumerate(conditions)
+    }
     return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds, cover)
 
 
+def _cached(path: Path, others: list[Path]) -> dict[str, np.ndarray] | None:
+    """The condition of ``path`` from this study's cache, else from another's (then copied
+    into this one, which holds all its conditions); ``None`` if none holds it whole."""
+    found = cache.load(path) if path.exists() else None
+    if found is not None:
+        return found
+    for folder in others:
+        candidate = folder / path.name
+        found = cache.load(candidate) if candidate.exists() else None
+        if found is not None:
+            cache.save(path, found)
+            return found
+    return None
+
+
 @contextmanager
-def _workers(backend: str | None) -> Iterator[None]:
-    """loky (joblib's default) workers that end with their parent from the moment they
-    start (:func:`_start_worker` as their initializer), not only after their first task."""
-    if backend not in (None, "loky"):
-        yield
+def _engine(engine: DaskEngine | None, n_jobs: int, backend: str | None) -> Iterator[Ordered]:
+    """The ordered map the run computes with: the cluster's, or a local pool's."""
+    if engine is not None:
+        yield engine.ordered
         return
-    with parallel_config(backend="loky", initializer=_start_worker, initargs=(os.getpid(),)):
-        try:
-            yield
-        except BaseException:
-            _let_stopped_queues_finish()
-            raise
-
-
-def _start_worker(parent: int) -> None:
-    """A loky worker ends with ``parent`` and leaves Ctrl-C to it. A terminal sends SIGINT
-    to the whole process group; a worker interrupted then prints a traceback, or dies and
-    breaks the pool while the parent is stopping it. The parent stops its workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent(parent)
-
-
-#: The longest wait for the queue threads of a pool joblib has just stopped; they only have
-#: their locks left to release.
-QUEUE_THREAD_GRACE_SECONDS = 1.0
-
-
-def _let_stopped_queues_finish() -> None:
-    """Wait for the feeder threads of the pool joblib stopped on an error or interruption.
-
-    A multiprocessing queue sends its items from a daemon thread, ``QueueFeederThread``, which
-    ends by itself once joblib has closed the queue and may hold the last reference to it: the
-    queue's semaphores are then released in that thread, each unlinked before it is
-    unregistered from loky's resource tracker. A process that exits meanwhile (the usual next
-    step after an error or Ctrl-C) freezes the thread between the two, and the tracker prints
-    a leaked-semaphore warning under the error line. The feeder of a pool still open never
-    ends: that wait times out, and the pool is closed at exit as after any run.
-    """
-    deadline = time.monotonic() + QUEUE_THREAD_GRACE_SECONDS
-    for thread in threading.enumerate():
-        if thread.daemon and thread.name == "QueueFeederThread":
-            thread.join(max(0.0, deadline - time.monotonic()))
-
-
-def start_workers(n_jobs: int) -> Iterator[None]:
-    """Start the loky workers of ``n_jobs`` now, each importing the study kinds, and return at
-    once: a caller composing its configs meanwhile finds them ready for its first study (the
-    same workers :func:`run_conditions` then uses). Exhaust the returned iterator to wait.
-    Called on the thread that runs the studies: a worker dies with the thread that started it
-    (:func:`exit_with_parent`)."""
-    with _workers(None):
-        # a generator: the tasks are sent (and the workers started) before the call returns
-        return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-            delayed(_import_kinds)() for _ in range(effective_n_jobs(n_jobs))
-        )
-
-
-def _import_kinds() -> None:
-    import rocsim.studies  # noqa: F401  (the kinds and the compiled kernels they import)
+    with local_engine(n_jobs, backend) as ordered:
+        yield ordered
 
 
 @contextmanager
-def backend_context(backend: str | None, scheduler: str | None = None) -> Iterator[None]:
-    """Make ``backend`` usable by joblib for the duration of a run.
-
-    Only ``dask`` needs anything: a ``distributed`` client connected to ``scheduler`` (an
-    address such as ``tcp://host:8786``), or to a local cluster started here when it is
-    ``None``. joblib's dask backend then sends the replication blocks to its workers; results
-    are the same as with any other backend because every block seeds itself.
-    """
+def backend_context(
+    backend: str | None,
+    scheduler: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    worker_timeout: float = WORKER_TIMEOUT,
+) -> Iterator[DaskEngine | None]:
+    """The engine of a run for the duration of the ``with`` block: for ``backend="dask"``, a
+    :class:`~rocsim.sim.cluster.DaskEngine` on the scheduler at ``scheduler`` (an address such
+    as ``tcp://host:8786``), or on a local cluster started here when it is ``None``; ``None``
+    (local processes) for any other backend. Results are the same on every engine because
+    every block seeds itself."""
     if backend != "dask":
-        yield
+        yield None
         return
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise ValueError(
-            "runner=dask needs dask.distributed: python -m pip install 'rocsim[cluster]'"
-        ) from None
-    cluster = None if scheduler else LocalCluster(processes=True, dashboard_address=None)
-    client = Client(scheduler or cluster)
-    try:
-        with parallel_config(backend="dask"):  # registers joblib's dask backend
-            yield
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with connect(scheduler, connect_timeout, worker_timeout) as engine:
+        yield engine
 
 
 def _tasks(
     todo: list[int], reps: int, block_size: int, starts: dict[int, int] | None = None
 ) -> Iterator[tuple[int, int, int]]:
     """Replication blocks ``(condition index, start, stop)``, condition by condition (from
-    its ``starts``, 0 by default), made as joblib asks for them: memory does not grow with the
-    replication count."""
+    its ``starts``, 0 by default), made as the engine asks for them: memory does not grow
+    with the replication count."""
     for i in todo:
         for a in range((starts or {}).get(i, 0), reps, block_size):
             yield i, a, min(a + block_size, reps)
 
 
-def _simulate(parallel, kind, conditions, setups, todo, reps, block_size, seed, bar, starts):
-    """Yield ``(condition index, stacked outcomes, seconds)`` as each condition finishes (the
-    replications from its ``starts`` on).
+def _simulate(
+    ordered, kind, conditions, setups, todo, reps, block_size, seed, bar, prefixes, finish, paths
+) -> None:
+    """Compute the replications of ``todo``'s conditions (each from its cached ``prefixes``
+    on) and ``finish(i, tally, seconds)`` each condition as its last block arrives.
 
-    Tasks come condition by condition and ``parallel`` (a joblib generator) returns results in
-    task order, so a condition is complete when its block ending at ``reps`` arrives.
+    Blocks come condition by condition and the engine returns results in block order, so a
+    condition is complete when its block ending at ``reps`` arrives. If the run stops before
+    (an error, Ctrl-C, a lost cluster), the replications of the condition it was computing are
+    cached as a shorter run's, which a rerun continues from.
     """
-    parent = os.getpid()
-    results = _stopping_early(
-        parallel(
-            delayed(run_block)(kind, conditions[i], setups[i], seed, a, b, parent)
+    starts = {i: prefix.replications for i, prefix in prefixes.items()}
+    results = ordered(
+        run_block,
+        (
+            (kind, conditions[i], setups[i], seed, a, b)
             for i, a, b in _tasks(todo, reps, block_size, starts)
-        )
+        ),
     )
-    pending: list[dict[str, np.ndarray]] = []
-    clock = time.perf_counter()
-    for (i, a, b), block in zip(_tasks(todo, reps, block_size, starts), results):
-        pending.append(block)
-        bar.update(b - a)
-        if b == reps:
-            now = time.perf_counter()
-            yield i, {k: np.concatenate([p[k] for p in pending]) for k in block}, now - clock
-            pending, clock = [], now
+    tally, clock = None, time.perf_counter()
+    try:
+        for (i, a, b), block in zip(_tasks(todo, reps, block_size, starts), results):
+            if tally is None:
+                tally = prefixes.get(i) or Tally()
+            tally.add(block)
+            bar.update(b - a)
+            if b == reps:
+                now = time.perf_counter()
+                finished, tally = tally, None
+                finish(i, finished, now - clock)
+                clock = now
+    except BaseException:
+        if tally is not None and paths[i] is not None:
+            _keep_unfinished(paths[i], tally)
+        raise
+
+
+def _keep_unfinished(path: Path, tally: Tally) -> None:
+    """Cache the replications of a condition a stopped run had begun, as a run of that many
+    replications (replication ``r`` is the same in any run): a rerun continues from them.
+    Best effort: the run is stopping for another reason, which stays the one reported."""
+    with suppress(Exception):
+        cache.save(cache.with_replications(path, tally.replications), tally.to_arrays())
 
 
 def run_exact_part(
-    kind: StudyKind, condition: Condition, setup: Setup, part: Any, parent: int | None = None
+    kind: StudyKind, condition: Condition, setup: Setup, part: Any
 ) -> tuple[Any, float]:
     """One part of a condition's exact coverage (:func:`_exact`) and the seconds it took;
     single-threaded BLAS as in :func:`run_block` (one summation order)."""
-    if parent is not None and os.getpid() != parent:
-        exit_with_parent(parent)
     keep_freed_memory()
     start = time.perf_counter()
     with single_threaded():
@@ -538,7 +471,7 @@ def run_exact_part(
     return result, time.perf_counter() - start
 
 
-def _exact(parallel, kind, conditions, setups, todo):
+def _exact(ordered, kind, conditions, setups, todo):
     """Yield ``(condition index, exact outcomes, seconds)`` for every condition of ``todo``.
 
     A kind may cut a condition's exact coverage into parts computed side by side:
@@ -547,15 +480,11 @@ def _exact(parallel, kind, conditions, setups, todo):
     results in that order (here), giving what ``exact`` gives. Other kinds run ``exact``, one
     task per condition.
     """
-    parent = os.getpid()
     split = hasattr(kind, "exact_split")
     parts = {i: kind.exact_split(conditions[i], setups[i]) if split else [None] for i in todo}
     tasks = [(i, part) for i in todo for part in parts[i]]
-    results = _stopping_early(
-        parallel(
-            delayed(run_exact_part)(kind, conditions[i], setups[i], part, parent)
-            for i, part in tasks
-        )
+    results = ordered(
+        run_exact_part, ((kind, conditions[i], setups[i], part) for i, part in tasks)
     )
     pending, seconds = [], 0.0
     for (i, _), (result, elapsed) in zip(tasks, results):
@@ -569,29 +498,6 @@ def _exact(parallel, kind, conditions, setups, todo):
             pending, seconds = [], 0.0
 
 
-class _ConsumerStopped(Exception):
-    """Thrown into a joblib generator whose consumer stopped early."""
-
-
-def _stopping_early(results: Iterator[Any]) -> Iterator[Any]:
-    """The items of ``results``, a joblib generator; a consumer stopping early (an error or
-    Ctrl-C in the caller) is handed to joblib as an error of its own, which stops the pool.
-    Closing joblib's generator instead makes joblib warn that finished results went unused:
-    a second message under the error line."""
-    for item in results:
-        try:
-            yield item
-        except GeneratorExit:
-            with suppress(_ConsumerStopped):
-                results.throw(_ConsumerStopped())
-            raise
-
-
-def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays)
-
-
 def outcome_key(kind: StudyKind, condition: Condition) -> str:
     """The condition's :meth:`~rocsim.sim.conditions.Condition.outcome_key` for ``kind``: its
     class, and the settings its ``outcome_settings`` says the outcomes depend on (all of them
@@ -599,40 +505,3 @@ def outcome_key(kind: StudyKind, condition: Condition) -> str:
     settings = getattr(kind, "outcome_settings", None)
     name = f"{type(kind).__module__}.{type(kind).__qualname__}"
     return condition.outcome_key(name, settings(condition.settings) if settings else None)
-
-
-def _cache_path(cache_dir, kind, condition, seed, reps, coverage, tag) -> Path | None:
-    if cache_dir is None:
-        return None
-    key = outcome_key(kind, condition)
-    return Path(cache_dir) / f"{key}-{coverage}-r{reps}-s{seed}-{tag or 'untagged'}.npz"
-
-
-def _cached_prefix(
-    path: Path, listings: dict[Path, list[str]], reps: int
-) -> dict[str, np.ndarray] | None:
-    """The outcomes of the most replications (fewer than ``reps``) of ``path``'s condition,
-    seed and code cached in the folders of ``listings`` (folder -> the names in it: listed
-    once per run, not once per condition); ``None`` if there are none."""
-    key, coverage, _, rest = path.name.split("-", 3)
-    head, tail = f"{key}-{coverage}-r", f"-{rest}"
-    best, most = None, 0
-    for folder, names in listings.items():
-        for name in names:
-            count = name[len(head) : -len(tail)] if name.endswith(tail) else ""
-            if name.startswith(head) and count.isdigit() and most < int(count) < reps:
-                best, most = folder / name, int(count)
-    if best is None:
-        return None
-    with np.load(best) as cached:
-        prefix = dict(cached)
-    return prefix if all(len(v) == most for v in prefix.values()) else None
-
-
-def _listings(folders: Iterable[Path]) -> dict[Path, list[str]]:
-    """The names in each existing folder of ``folders``."""
-    return {folder: os.listdir(folder) for folder in folders if folder.is_dir()}
-
-
-def _replications(outcomes: dict[str, np.ndarray]) -> int:
-    return len(next(iter(outcomes.values())))
