@@ -206,10 +206,15 @@ def small_study(tmp_path, seed=3):
     )
 
 
+def outputs(folder: Path) -> dict[str, bytes]:
+    """The files of a study folder, its hidden bookkeeping aside (the lock, the pending list)."""
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file() and p.name[0] != "."}
+
+
 def test_a_run_killed_while_writing_leaves_one_runs_files_and_no_manifest(tmp_path, monkeypatch):
     out = tmp_path / "fig4_2"
     pipeline.run_study(small_study(tmp_path, seed=3))
-    first = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    first = outputs(out)
     assert set(check_set(out)) == set(first) - {MANIFEST}
 
     written = []
@@ -226,13 +231,13 @@ def test_a_run_killed_while_writing_leaves_one_runs_files_and_no_manifest(tmp_pa
         pipeline.run_study(small_study(tmp_path, seed=4))
     monkeypatch.undo()
     # the new run's first file only: nothing of the first run beside it, and no manifest
-    assert sorted(p.name for p in out.iterdir() if p.is_file()) == [written[0]]
+    assert sorted(outputs(out)) == [written[0]]
     assert (out / written[0]).read_bytes() != first[written[0]]
     with pytest.raises(ValueError, match="no complete set of outputs"):
         check_set(out)
     assert load_study_data(out, "fig4_2", complete=True) is None
     pipeline.run_study(small_study(tmp_path, seed=3))
-    again = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    again = outputs(out)
     assert again.keys() == first.keys()
     for name in ("coverage.csv", "coverage.parquet", "outcomes.npz", "claims.csv"):
         assert again[name] == first[name], name

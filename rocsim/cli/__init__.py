@@ -16,10 +16,18 @@ import sys
 
 def main() -> None:
     """``rocsim`` console script: ``rocsim analyze ...``, ``rocsim --version``, else a study
-    through Hydra. Ctrl-C and SIGTERM end it with one line (:func:`run_command`)."""
-    from rocsim.cli._common import prepare_process, run_command, version_line
+    through Hydra. Ctrl-C and SIGTERM end it with one line (:func:`run_command`), from its
+    first moment: every import happens inside the handler."""
+    from rocsim.cli._common import run_command
 
     args = sys.argv[1:]
+    prog = "rocsim analyze" if args[:1] == ["analyze"] else "rocsim"
+    run_command(lambda: _rocsim(args), prog)
+
+
+def _rocsim(args: list[str]) -> None:
+    from rocsim.cli._common import prepare_process, version_line
+
     if args[:1] == ["--version"]:
         print(version_line())
         return
@@ -27,20 +35,26 @@ def main() -> None:
     if args[:1] == ["analyze"]:
         from rocsim.cli.analyze import main as analyze
 
-        run_command(lambda: analyze(args[1:]), "rocsim analyze")
+        analyze(args[1:])
         return
     from rocsim.cli.study import run
 
-    run_command(lambda: run(args), "rocsim")
+    run(args)
 
 
 def reproduce(argv: list[str] | None = None) -> None:
     """``rocsim-reproduce`` console script (:func:`rocsim.cli.reproduce.reproduce`)."""
-    from rocsim.cli._common import prepare_process, run_command
+    from rocsim.cli._common import run_command
+
+    run_command(lambda: _reproduce(argv), "rocsim-reproduce")
+
+
+def _reproduce(argv: list[str] | None) -> None:
+    from rocsim.cli._common import prepare_process
     from rocsim.cli.reproduce import reproduce as run
 
     prepare_process()
-    run_command(lambda: run(argv), "rocsim-reproduce")
+    run(argv)
 
 
 def compose_study(name: str, overrides: list[str] | None = None):

@@ -29,23 +29,66 @@ def run_command(body: Callable[[], None], prog: str) -> None:
     """Run a command's ``body``; an interruption ends it with one line and the status a
     shell expects, instead of a traceback (of the main process and its joblib workers).
 
+    Until the body calls :func:`allow_interruptions` (once its imports and configs are done),
+    Ctrl-C and SIGTERM are only noted: raised in the middle of an import or of Hydra's
+    composition, an interruption can come out as another library's error, with a traceback.
     Finished conditions are cached and outputs are written as whole sets, so rerunning the
     same command resumes.
     """
     from rocsim.sim.errors import RunError
 
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    global _noted
+    _noted = None
+    previous = {sig: signal.signal(sig, _note_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         body()
+        interruption_point()  # one noted while the body was not allowing them
     except RunError as err:
         fail(str(err), prog, EXIT_FAILURE)
     except KeyboardInterrupt:
         _stop(prog, "interrupted", EXIT_INTERRUPTED)
     except Terminated:
         _stop(prog, "terminated", EXIT_TERMINATED)
+    except BaseException:
+        if _noted is not None:  # an interruption some library turned into its own error
+            _stop(prog, *_STOPS[_noted])
+        raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     _at_process_exit(_ignore_interruptions)
+
+
+#: The signal :func:`run_command` noted while interruptions were held back (or ``None``).
+_noted: int | None = None
+_STOPS = {
+    signal.SIGINT: ("interrupted", EXIT_INTERRUPTED),
+    signal.SIGTERM: ("terminated", EXIT_TERMINATED),
+}
+
+
+def _note_signal(signum, frame) -> None:
+    global _noted
+    _noted = signum
+
+
+def interruption_point() -> None:
+    """Raise the interruption :func:`run_command` noted, if any (a place where stopping is
+    clean: between two imports, two configs)."""
+    if _noted == signal.SIGINT:
+        raise KeyboardInterrupt
+    if _noted == signal.SIGTERM:
+        raise Terminated
+
+
+def allow_interruptions() -> None:
+    """From now on Ctrl-C and SIGTERM stop the command at once (the work has begun: the
+    runner stops its workers and keeps what is finished); one noted before is raised now."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    interruption_point()
 
 
 def _ignore_interruptions() -> None:

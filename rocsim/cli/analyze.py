@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -26,12 +27,20 @@ from rocsim.analysis import (
     roc_ci,
 )
 from rocsim.analysis import auc_ci as auc_interval
-from rocsim.cli._common import OneLineParser, fail
+from rocsim.cli._common import EXIT_FAILURE, OneLineParser, allow_interruptions, fail
 from rocsim.core._validation import check_choice, check_rates
 from rocsim.core.intervals import PAIRED_METHODS, PROPORTION_METHODS
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS
 from rocsim.core.vertical import VERTICAL_METHODS
-from rocsim.sim.io import check_writable_folder
+from rocsim.sim.errors import RunError
+from rocsim.sim.io import (
+    STAGING_PREFIX,
+    atomic_write,
+    begin_set,
+    check_writable_folder,
+    folder_lock,
+    seal_set,
+)
 
 #: Help of the options, by option.
 HELP = {
@@ -85,11 +94,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
+    args.data, args.out = args.data.expanduser(), args.out.expanduser()
+    allow_interruptions()  # imported and parsed: the work begins
     try:
         check_writable_folder(args.out, "--out")  # before reading or computing anything
         check_options(args)
         frame, dropped = read_table(args.data, [args.label, *args.score], args.dropna)
         report = analyze(frame, args)
+    except RunError as err:  # a full disk, a folder in use: not the input's fault
+        fail(str(err), "rocsim analyze", EXIT_FAILURE)
     except (ValueError, OSError) as err:
         fail(str(err).splitlines()[0] if str(err) else type(err).__name__, "rocsim analyze")
     if dropped:
@@ -327,8 +340,10 @@ class _Figure:
     def __init__(self, plotters, titles) -> None:
         self.plotters, self.titles = plotters, titles
 
-    def write(self, stem: Path) -> None:
+    def write(self, stem: Path) -> list[Path]:
         from matplotlib.figure import Figure
+
+        from rocsim.views.figures import save_png_and_pdf
 
         # a Figure of its own, not pyplot's: written to files, whatever the backend
         fig = Figure(figsize=(5.5 * len(self.plotters), 5))
@@ -337,22 +352,42 @@ class _Figure:
             draw(ax)
             ax.set_title(title)
         fig.tight_layout()
-        for suffix in (".png", ".pdf"):
-            fig.savefig(stem.with_suffix(suffix), dpi=120)
+        return save_png_and_pdf(fig, stem)
 
 
 def write_outputs(outputs: dict, out: Path) -> None:
-    """Write every table (``stem.csv``) and figure (``stem.png``, ``stem.pdf``) into a staging
-    folder beside ``out``, then move them into ``out``: an error while writing leaves ``out``
-    as it was."""
+    """Write every table (``stem.csv``) and figure (``stem.png``, ``stem.pdf``) into ``out`` as
+    one set, as a study's outputs are (:func:`rocsim.sim.io.begin_set`).
+
+    The files are written into a staging folder inside ``out`` first, so that an error while
+    writing them (a full disk) leaves ``out`` as it was; then the previous analysis's files
+    are removed, the new ones moved in and ``manifest.json``, listing them, written last: a
+    folder without it holds an interrupted analysis's files, which the next one removes
+    (with any staging folder left behind). One analysis writes into a folder at a time."""
     check_writable_folder(out, "--out")
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as staging:
-        for stem, result in outputs.items():
-            path = Path(staging) / stem.removesuffix("_figure")
-            if isinstance(result, _Figure):
-                result.write(path)
-            else:
-                result.to_frame().to_csv(path.with_suffix(".csv"), index=False)
-        for written in sorted(Path(staging).iterdir()):
-            os.replace(written, out / written.name)
+    with folder_lock(out, "--out"):
+        for leftover in out.glob(f"{STAGING_PREFIX}*"):  # of a killed analysis
+            shutil.rmtree(leftover, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(dir=out, prefix=STAGING_PREFIX))
+        try:
+            names = _write_staged(outputs, staging)
+            begin_set(out, names)
+            for name in names:
+                os.replace(staging / name, out / name)
+            seal_set(out, names)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_staged(outputs: dict, staging: Path) -> list[str]:
+    """Write every output into ``staging``; the names of the files written."""
+    paths = []
+    for stem, result in outputs.items():
+        path = staging / stem.removesuffix("_figure")
+        if isinstance(result, _Figure):
+            paths += result.write(path)
+        else:
+            frame = result.to_frame()
+            atomic_write(path.with_suffix(".csv"), lambda p, f=frame: f.to_csv(p, index=False))
+            paths.append(path.with_suffix(".csv"))
+    return sorted(Path(p).name for p in paths)

@@ -15,11 +15,19 @@ from contextlib import closing
 from functools import partial
 from pathlib import Path
 
-from rocsim.cli._common import OneLineParser, fail, version_line
+from rocsim.cli._common import (
+    OneLineParser,
+    allow_interruptions,
+    fail,
+    interruption_point,
+    version_line,
+)
 from rocsim.cli.study import (
     ComposedAhead,
     Figures,
+    check_overrides,
     compose_study,
+    expand_home,
     reject_unknown_choices,
     run_and_draw,
 )
@@ -59,10 +67,11 @@ def reproduce(argv: list[str] | None = None) -> None:
     from rocsim.views.report import write_report
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    extra = [a for a in argv if "=" in a and not a.startswith("-")]
+    extra = expand_home([a for a in argv if "=" in a and not a.startswith("-")])
     studies = available_studies()
     p = parser(studies)
-    args = p.parse_args([a for a in argv if a not in extra])
+    args = p.parse_args([a for a in argv if "=" not in a or a.startswith("-")])
+    args.results_dir = args.results_dir.expanduser()
     if args.replications < 1:
         p.error("--replications must be >= 1")
     if args.n_jobs == 0:  # joblib's meaning: -1 all cores, -2 all but one, ...
@@ -73,7 +82,8 @@ def reproduce(argv: list[str] | None = None) -> None:
         check_writable_folder(args.results_dir, "--results-dir")
     except ValueError as err:
         p.error(str(err))
-    reject_unknown_choices(extra)
+    reject_unknown_choices(extra, "rocsim-reproduce")
+    check_overrides(extra, "rocsim-reproduce")  # before any worker starts
     overrides = [
         f"replications={args.replications}",
         f"n_jobs={args.n_jobs}",
@@ -86,10 +96,14 @@ def reproduce(argv: list[str] | None = None) -> None:
     # local workers start while the configs compose (a cluster run has its own)
     workers = iter(()) if "runner=dask" in extra else start_workers(args.n_jobs)
     try:
-        configs = [_compose(name, overrides) for name in names]
+        configs = []
+        for name in names:
+            interruption_point()  # a Ctrl-C meanwhile stops here, between two configs
+            configs.append(_compose(name, overrides))
         units = _validated(names, configs, args)
     finally:  # their start is awaited, also before a refusal ends the command
         deque(workers, maxlen=0)
+    allow_interruptions()  # configured: the work begins
     # the configs of every variant run a failing claim may call for, composed meanwhile
     ahead = ComposedAhead(
         run

@@ -7,14 +7,16 @@ one line with the valid ones, before Hydra starts.
 
 from __future__ import annotations
 
+import os
 import sys
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from rocsim.cli._common import EXIT_BAD_INPUT, EXIT_FAILURE, fail
+from rocsim.cli._common import EXIT_BAD_INPUT, EXIT_FAILURE, allow_interruptions, fail
 from rocsim.sim.configs import group_options, is_group, package_config_dir, searchpath_override
 from rocsim.sim.errors import RunError
+from rocsim.sim.io import check_writable_folder
 from rocsim.sim.pipeline import StudyOutput, plain_config, run_study
 
 
@@ -22,10 +24,12 @@ def run(args: list[str]) -> None:
     """Run ``rocsim`` with command-line ``args`` (Hydra reads them from ``sys.argv``)."""
     import hydra
 
+    args = expand_home(args)
     reject_unknown_choices(args)
     check_overrides(args)
     if not any(a.startswith("hydra.searchpath") for a in args):
-        sys.argv[1:] = [*args, *searchpath_override()]
+        args = [*args, *searchpath_override()]
+    sys.argv[1:] = args
     decorated = hydra.main(
         version_base=None, config_path=str(package_config_dir()), config_name="config"
     )(_study_job)
@@ -135,6 +139,7 @@ def _study_job(cfg) -> None:
     from hydra.core.hydra_config import HydraConfig
     from hydra.types import RunMode
 
+    allow_interruptions()  # the config is composed: the work begins
     out_dir = None
     hydra_cfg = HydraConfig.get()
     if hydra_cfg.mode == RunMode.MULTIRUN and cfg.study.name:
@@ -144,7 +149,7 @@ def _study_job(cfg) -> None:
     print(f"{cfg.study.name}: wrote {output.directory} in {output.wall_seconds:.1f} s")
 
 
-def reject_unknown_choices(args: list[str]) -> None:
+def reject_unknown_choices(args: list[str], prog: str = "rocsim") -> None:
     """Answer ``group=option`` with an unknown option in one line listing the valid ones."""
     for arg in args:
         if "=" not in arg or arg.startswith(("-", "+", "~", "hydra")):
@@ -155,7 +160,7 @@ def reject_unknown_choices(args: list[str]) -> None:
         valid = group_options(group)
         for value in values.split(","):
             if value not in valid and value != "null":
-                fail(f"unknown {group} {value!r}; valid: {', '.join(valid)}")
+                fail(f"unknown {group} {value!r}; valid: {', '.join(valid)}", prog)
 
 
 def check_overrides(args: list[str], prog: str = "rocsim") -> None:
@@ -170,6 +175,7 @@ def check_overrides(args: list[str], prog: str = "rocsim") -> None:
         )
     except Exception as err:  # Hydra's grammar errors share no public base class
         fail(str(err).splitlines()[0], prog)
+    _check_keys(parsed, prog)
     first = []
     for override in parsed:
         if override.is_hydra_override():
@@ -186,6 +192,53 @@ def check_overrides(args: list[str], prog: str = "rocsim") -> None:
         _compose(first)
     except Exception as err:
         fail(explain_compose_error(err, first), prog)
+
+
+def expand_home(args: list[str]) -> list[str]:
+    """``key=~/path`` as the shell would have expanded it (Hydra's grammar reads a leading
+    ``~`` as nothing it knows); ``~key`` (a deletion) is left alone."""
+    out = []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and (value == "~" or value.startswith("~/")):
+            arg = f"{key}={os.path.expanduser(value)}"
+        out.append(arg)
+    return out
+
+
+#: Folders Hydra itself creates, checked writable before it starts.
+HYDRA_FOLDERS = ("hydra.run.dir", "hydra.sweep.dir")
+
+
+def _check_keys(parsed, prog: str) -> None:
+    """Overrides Hydra would take in silence or answer with a traceback: a key given twice
+    (the last one wins, even in a sweep), a deletion of a setting rocsim needs, a folder of
+    Hydra's own it cannot create."""
+    seen: dict[str, Any] = {}
+    for override in parsed:
+        key = override.get_key_element().lstrip("+~")
+        if key in seen:
+            first = seen[key]
+            both = (
+                ""
+                if first.is_delete() or override.is_delete()
+                else (f"; to run both, sweep them: -m {key}={first.value()},{override.value()}")
+            )
+            fail(
+                f"{key} is given twice ({first.input_line} and {override.input_line}){both}", prog
+            )
+        seen[key] = override
+        if override.is_delete():
+            fail(
+                f"{override.input_line} would delete a setting rocsim needs; give it a value "
+                f"instead ({key}=...)",
+                prog,
+            )
+        if key in HYDRA_FOLDERS and not override.is_sweep_override():
+            try:
+                check_writable_folder(Path(str(override.value())), key)
+            except ValueError as err:
+                fail(str(err), prog)
 
 
 def explain_compose_error(err: Exception, overrides: list[str]) -> str:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
 
+from rocsim.sim.errors import note
 from rocsim.sim.io import atomic_write
 
 #: Members of a cache file besides the condition's arrays.
@@ -64,13 +64,13 @@ def load(path: Path) -> dict[str, np.ndarray] | None:
     except FileNotFoundError:
         return None
     except Exception as err:  # zipfile, numpy and OS errors of a damaged file
-        _say(f"{path} is damaged ({type(err).__name__}); computing its condition again")
+        note(f"{path} is damaged ({type(err).__name__}); computing its condition again")
         return None
     if name != path.name:
-        _say(f"{path} holds the outcomes of {name}; computing its condition again")
+        note(f"{path} holds the outcomes of {name}; computing its condition again")
         return None
     if digest != _digest(arrays):
-        _say(f"{path} does not match its checksum; computing its condition again")
+        note(f"{path} does not match its checksum; computing its condition again")
         return None
     return arrays
 
@@ -109,9 +109,3 @@ def _digest(arrays: Mapping[str, np.ndarray]) -> str:
         digest.update(f"{name}|{value.dtype.str}|{value.shape}|".encode())
         digest.update(value.tobytes())
     return digest.hexdigest()
-
-
-def _say(message: str) -> None:
-    from tqdm.auto import tqdm
-
-    tqdm.write(f"rocsim: {message}", file=sys.stderr)

@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from rocsim.sim.errors import RunError
+from rocsim.sim.errors import RunError, note
 
 #: Seconds to wait for a scheduler to answer before giving up (``runner.connect_timeout``).
 CONNECT_TIMEOUT = 20.0
@@ -125,9 +125,7 @@ def _quiet_logs(levels: dict[str, int] | None = None) -> dict[str, int]:
 def _note(message: str) -> None:
     """A line on a terminal while the run waits (a log keeps only the outcome's line)."""
     if sys.stderr.isatty():
-        from tqdm.auto import tqdm
-
-        tqdm.write(f"rocsim: {message}", file=sys.stderr)
+        note(message)
 
 
 def _reason(err: BaseException) -> str:

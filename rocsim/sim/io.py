@@ -8,49 +8,111 @@ its ``.part`` file behind; :func:`remove_stale_parts` deletes those once a later
 A study's outputs are a set (:func:`begin_set`, :func:`seal_set`): the previous set is removed
 before the first file of the new one is written, and ``manifest.json``, listing every file
 with its SHA-256, is written last. A folder without a manifest holds an interrupted run's
-files (all of that one run); readers check the manifest (:func:`check_set`).
+files (all of that one run: the files a set is about to write are listed first, in
+``.pending.json``, and the next set removes them); readers check the manifest
+(:func:`check_set`).
+
+A folder of outputs is written by one process at a time (:func:`folder_lock`); a second run
+into it is refused in one line naming the process that holds it. A file that cannot be
+written (a full disk, a quota, a read-only folder) is one line too (:class:`WriteError`).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from rocsim.sim.errors import RunError
+
 PART_SUFFIX = ".part"
 #: Written last into a folder of outputs: the files of the set and their SHA-256.
 MANIFEST = "manifest.json"
+#: Written first: the files a set is about to write (removed by the next set if it was cut).
+PENDING = ".pending.json"
+#: The lock file of a folder of outputs, holding the pid and command of its writer.
+LOCK = ".lock"
+#: Folders where outputs are written before they are moved into place.
+STAGING_PREFIX = ".staging-"
+
+
+class WriteError(RunError):
+    """A file of the outputs could not be written; the message names its folder and why."""
+
+
+class FolderInUse(RunError):
+    """Another process is writing into the same folder of outputs."""
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write(tmp)`` and move ``tmp`` onto ``path``: readers never see a partial file."""
+    """Call ``write(tmp)`` and move ``tmp`` onto ``path``: readers never see a partial file.
+    An ``OSError`` while writing (a full disk, a read-only folder) leaves nothing behind and
+    is raised as a one-line :class:`WriteError` naming the folder."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=PART_SUFFIX)
-    os.close(fd)
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=PART_SUFFIX)
+        os.close(fd)
         write(Path(tmp))
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
+    except Exception as err:
+        cause = _os_error(err)
+        if cause is None:
+            raise
+        raise WriteError(_cannot_write(path.parent, cause)) from None
     finally:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _os_error(err: BaseException | None) -> OSError | None:
+    """The ``OSError`` behind ``err``, itself or one it was raised from or while handling: a
+    writer that fails on a full disk may raise something else while cleaning up (matplotlib's
+    PDF writer: a ``zlib.error``)."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, OSError):
+            return err
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return None
+
+
+def _cannot_write(folder: Path, err: OSError) -> str:
+    reason = err.strerror or (str(err).strip().splitlines() or [type(err).__name__])[0]
+    hint = ""
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        hint = "; free some space and rerun the same command"
+    if folder.name.startswith(STAGING_PREFIX):  # the user knows the folder it is in
+        folder = folder.parent
+    return f"cannot write in {folder}: {reason}{hint}"
 
 
 def begin_set(directory: Path, names: Iterable[str] = ()) -> None:
     """Start writing a new set of outputs in ``directory``: remove the manifest (the folder
-    is incomplete from now on), then the files of the previous set and any of ``names``
-    (the new set's files, left by an interrupted run), so no file of another run stays."""
+    is incomplete from now on), list ``names`` (every file the new set may write) as pending,
+    then remove the files of the previous set, those an interrupted set had listed as pending,
+    and any of ``names``, so no file of another run stays."""
     directory = Path(directory)
-    manifest = directory / MANIFEST
-    old = set(_manifest_files(manifest)) | set(names)
+    manifest, pending = directory / MANIFEST, directory / PENDING
+    names = sorted(set(names))
+    old = set(_manifest_files(manifest)) | set(_pending_files(pending)) | set(names)
     manifest.unlink(missing_ok=True)
+    if names:
+        text = json.dumps({"files": names}, indent=2) + "\n"
+        atomic_write(pending, lambda p: p.write_text(text))
     for name in old:
         (directory / name).unlink(missing_ok=True)
 
@@ -61,6 +123,19 @@ def seal_set(directory: Path, names: Iterable[str]) -> None:
     files = {name: _sha256(directory / name) for name in sorted(names)}
     text = json.dumps({"files": files}, indent=2) + "\n"
     atomic_write(directory / MANIFEST, lambda p: p.write_text(text))
+    (directory / PENDING).unlink(missing_ok=True)
+
+
+def changed_files(directory: Path) -> list[str]:
+    """The files of the complete set in ``directory`` that are missing or not what its run
+    wrote (edited by hand, say); empty if the folder holds no complete set."""
+    directory = Path(directory)
+    files = _manifest_files(directory / MANIFEST)
+    return [name for name, digest in files.items() if not _same(directory / name, digest)]
+
+
+def _same(path: Path, digest: str) -> bool:
+    return path.exists() and _sha256(path) == digest
 
 
 def update_set(directory: Path, name: str, write: Callable[[Path], None]) -> None:
@@ -84,9 +159,10 @@ def check_set(directory: Path) -> list[str]:
         )
     files = _manifest_files(manifest)
     for name, digest in files.items():
-        path = directory / name
-        if not path.exists() or _sha256(path) != digest:
-            raise ValueError(f"{path} is not the file its run wrote; rerun the same command")
+        if not _same(directory / name, digest):
+            raise ValueError(
+                f"{directory / name} is not the file its run wrote; rerun the same command"
+            )
     return list(files)
 
 
@@ -95,6 +171,13 @@ def _manifest_files(manifest: Path) -> dict[str, str]:
         return dict(json.loads(manifest.read_text())["files"])
     except (FileNotFoundError, ValueError, KeyError, TypeError):
         return {}
+
+
+def _pending_files(pending: Path) -> list[str]:
+    try:
+        return [str(name) for name in json.loads(pending.read_text())["files"]]
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return []
 
 
 def _sha256(path: Path) -> str:
@@ -239,3 +322,83 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+_held: dict[Path, list] = {}  # folder -> [lock file, holders] of the locks this process holds
+_held_guard = threading.Lock()
+
+
+@contextmanager
+def folder_lock(folder: Path, name: str = "results folder") -> Iterator[None]:
+    """Hold the lock of the folder of outputs ``folder`` for the ``with`` block, or raise a
+    one-line :class:`FolderInUse` naming the process that holds it (``name``: what the folder
+    is to the user, e.g. ``--out``). The lock is the operating system's (``flock`` on
+    ``folder/.lock``): it ends with its process, however that ends, so no lock is ever left
+    stale. This process may take a lock it holds again (threads of one command share it).
+    Elsewhere than on POSIX systems, nothing is locked."""
+    key = acquire_folder(folder, name)
+    try:
+        yield
+    finally:
+        release_folder(key)
+
+
+def acquire_folder(folder: Path, name: str = "results folder") -> Path | None:
+    """Take ``folder``'s lock (:func:`folder_lock`) until :func:`release_folder` is called with
+    the key returned."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return None
+    folder = Path(folder)
+    missing = [p for p in (folder, *folder.absolute().parents) if not p.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise WriteError(_cannot_write(folder, err)) from None
+    key = folder.resolve()
+    with _held_guard:
+        if key in _held:
+            _held[key][1] += 1
+            return key
+        try:
+            handle = open(key / LOCK, "a+")
+        except OSError as err:
+            raise WriteError(_cannot_write(folder, err)) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip().splitlines()
+            handle.close()
+            who = f"pid {holder[0]}" if holder else "another process"
+            command = f" ({holder[1]})" if len(holder) > 1 else ""
+            raise FolderInUse(
+                f"{name} {folder} is in use by {who}{command}; wait for it to finish, or "
+                "write elsewhere"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n{' '.join(sys.argv)[:300]}\n")
+        handle.flush()
+        _held[key] = [handle, 1, [p.resolve() for p in missing]]
+    return key
+
+
+def release_folder(key: Path | None, unused: bool = False) -> None:
+    """Release a lock :func:`acquire_folder` took. The lock file stays (removing it would
+    race with another process opening it), unless ``unused`` says nothing was written: then
+    a folder the lock created is removed with it, as the run found things."""
+    if key is None:
+        return
+    with _held_guard:
+        entry = _held[key]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del _held[key]
+            entry[0].close()  # closing the file releases the flock
+            if unused and entry[2] and os.listdir(key) == [LOCK]:
+                (key / LOCK).unlink(missing_ok=True)
+                with suppress(OSError):  # the folders the lock made, if still empty
+                    for made in entry[2]:
+                        made.rmdir()

@@ -200,6 +200,15 @@ class ScoreModel:
         def excess(t: float) -> float:
             return pi * self.pos.sf(t) + (1 - pi) * self.neg.sf(t) - q
 
+        with np.errstate(over="ignore", invalid="ignore"):
+            ends = excess(a), excess(b)
+        if not np.all(np.isfinite(ends)) or ends[0] * ends[1] > 0:  # brentq's own condition
+            # the quantiles bracket the root in exact arithmetic; not where scores overflow
+            raise ValueError(
+                f"no threshold of the score model {self.label()} gives a total positive "
+                f"ratio of {q:g} in double precision (its scores overflow: are its "
+                "parameters too large?)"
+            )
         return optimize.brentq(excess, a, b, xtol=1e-13, rtol=4 * np.finfo(float).eps)
 
     def cost(self, w, t) -> np.ndarray:

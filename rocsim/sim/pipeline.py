@@ -29,12 +29,16 @@ from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
 from rocsim.sim.claims import check_claims, evaluate_claims, load_study_data
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
+from rocsim.sim.errors import note
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
 from rocsim.sim.io import (
+    acquire_folder,
     atomic_write,
     begin_set,
+    changed_files,
     check_set,
     check_writable_folder,
+    release_folder,
     remove_stale_parts,
     seal_set,
     update_set,
@@ -50,14 +54,16 @@ from rocsim.sim.runner import (
 )
 from rocsim.studies import get_kind
 
-#: Files a study run may write besides its figure: all are removed before a new set is
-#: written, so a file another run wrote never stays beside the new ones.
+#: Files a study run may write: all are removed before a new set is written, so a file
+#: another run wrote never stays beside the new ones.
 OUTPUT_FILES = (
     "coverage.csv",
     "coverage.parquet",
     "outcomes.npz",
     "meta.json",
     "claims.csv",
+    "coverage.png",
+    "coverage.pdf",
 )
 PACKAGES = (
     "rocsim",
@@ -203,20 +209,83 @@ def run_study(
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
     conditions = study_conditions(cfg)
-    study = cfg["study"]
-    kind = get_kind(study["kind"])
+    kind = get_kind(cfg["study"]["kind"])
     check_choice(cfg["coverage"], COVERAGE_MODES, "coverage mode")
     replications = _positive_int(cfg["replications"], "replications")
-    seed = _nonnegative_int(cfg["seed"], "seed")
-    n_jobs = _int(cfg["n_jobs"], "n_jobs")
-    out_dir = Path(out_dir or Path(cfg["results_dir"]) / study["name"])
+    _nonnegative_int(cfg["seed"], "seed")
+    _int(cfg["n_jobs"], "n_jobs")
+    out_dir = Path(out_dir or Path(cfg["results_dir"]) / cfg["study"]["name"])
     check_writable_folder(out_dir, "results_dir")
+    lock = acquire_folder(out_dir)  # until the outputs are written, in whichever thread
+    try:
+        _say_if_edited(out_dir)
+        code = _code_tags(conditions)
+        run, exact = _compute(
+            cfg, kind, conditions, replications, out_dir, code, progress_bar, reuse_from
+        )
+    except BaseException:
+        release_folder(lock, unused=True)
+        raise
+    wall = time.perf_counter() - started
+
+    def finish() -> StudyOutput:
+        try:
+            table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
+            if cfg["coverage"] == "simulate":
+                rows = table.groupby("condition", sort=False).size()
+                table["exact_coverage"] = np.concatenate(
+                    [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
+                )
+            run.table = table
+            data_keys = {c.label: c.data_key() for c in conditions}
+            begin_set(out_dir, OUTPUT_FILES)
+            names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
+            claims = evaluate_study_claims(cfg, out_dir)
+            atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
+            names.append("claims.csv")
+            if draw is not None:
+                names += [Path(p).name for p in draw(table, cfg, out_dir)]
+            seal_set(out_dir, names)
+            for folder in (out_dir, out_dir / ".cache"):
+                remove_stale_parts(folder, started_at)
+            return StudyOutput(out_dir, run, wall, claims)
+        finally:
+            release_folder(lock)
+
+    if finish_in is None:
+        return finish()
+    try:
+        return finish_in(finish)
+    except BaseException:  # never handed over: finish will not release the folder
+        release_folder(lock)
+        raise
+
+
+def _say_if_edited(out_dir: Path) -> None:
+    """One line if a file of the folder's sealed outputs was changed since its run wrote it
+    (edited by hand, say): the run is about to write them all again."""
+    edited = changed_files(out_dir)
+    if edited:
+        note(
+            f"{out_dir / edited[0]} was changed since its run wrote it; writing the study's "
+            "outputs again"
+        )
+
+
+def _code_tags(conditions: list[Condition]) -> dict[str, str | None]:
+    """The hashes of the code that computes the conditions: rocsim's and the user's own
+    methods' and models' (:mod:`rocsim.sim.provenance`)."""
     extensions = extension_hash(c.settings for c in conditions)
-    code = {"code_hash": code_hash(), "extension_hash": extensions or None}
+    return {"code_hash": code_hash(), "extension_hash": extensions or None}
+
+
+def _compute(cfg, kind, conditions, replications, out_dir, code, progress_bar, reuse_from):
+    """The study's run (:func:`rocsim.sim.runner.run_conditions`) and, for simulated
+    coverage, the exact coverage beside it where the kind has it (by condition label)."""
     runner = cfg.get("runner", {})
     common = {
-        "seed": seed,
-        "n_jobs": n_jobs,
+        "seed": int(cfg["seed"]),
+        "n_jobs": int(cfg["n_jobs"]),
         "backend": runner.get("backend"),
         "cache_dir": out_dir / ".cache",
         "cache_tag": code["code_hash"] + (code["extension_hash"] or ""),
@@ -234,40 +303,14 @@ def run_study(
             progress_bar=progress_bar,
             **common,
         )
-        exact = {}
-        if cfg["coverage"] == "simulate":
-            limit = cfg.get("exact_beside_limit", 0) or 0
-            # kinds without exact coverage have no exact_beside; a user's method may be slow
-            # on the whole binomial support (coverage=exact gives it)
-            beside = getattr(kind, "exact_beside", lambda condition, limit: False)
-            small = [
-                c for c in conditions if beside(c, limit) and "method_target" not in c.settings
-            ]
-            exact = _exact_beside(kind, small, common)
-    wall = time.perf_counter() - started
-
-    def finish() -> StudyOutput:
-        table = _with_columns(run.table, conditions, kind.grid, cfg["coverage"])
-        if cfg["coverage"] == "simulate":
-            rows = table.groupby("condition", sort=False).size()
-            table["exact_coverage"] = np.concatenate(
-                [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
-            )
-        run.table = table
-        data_keys = {c.label: c.data_key() for c in conditions}
-        begin_set(out_dir, OUTPUT_FILES)
-        names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
-        claims = evaluate_study_claims(cfg, out_dir)
-        atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
-        names.append("claims.csv")
-        if draw is not None:
-            names += [Path(p).name for p in draw(table, cfg, out_dir)]
-        seal_set(out_dir, names)
-        for folder in (out_dir, out_dir / ".cache"):
-            remove_stale_parts(folder, started_at)
-        return StudyOutput(out_dir, run, wall, claims)
-
-    return finish() if finish_in is None else finish_in(finish)
+        if cfg["coverage"] != "simulate":
+            return run, {}
+        limit = cfg.get("exact_beside_limit", 0) or 0
+        # kinds without exact coverage have no exact_beside; a user's method may be slow
+        # on the whole binomial support (coverage=exact gives it)
+        beside = getattr(kind, "exact_beside", lambda condition, limit: False)
+        small = [c for c in conditions if beside(c, limit) and "method_target" not in c.settings]
+        return run, _exact_beside(kind, small, common)
 
 
 def write_claims(cfg: Mapping[str, Any], directory: Path) -> pd.DataFrame:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -314,8 +314,11 @@ def run_conditions(
             cache.save(paths[i], result.to_arrays() if reps else result)
 
     if todo and coverage == "exact":
-        with _engine(engine, n_jobs, backend) as ordered:
-            for i, result, elapsed in _exact(ordered, kind, conditions, setups, todo):
+        with (
+            _engine(engine, n_jobs, backend) as ordered,
+            closing(_exact(ordered, kind, conditions, setups, todo)) as exact,
+        ):
+            for i, result, elapsed in exact:
                 finish(i, result, elapsed)
                 if progress_bar is not None:
                     progress_bar.update(1)
@@ -443,6 +446,7 @@ def _simulate(
                 finish(i, finished, now - clock)
                 clock = now
     except BaseException:
+        results.close()  # the engine stops: no block computed for nothing, no warning
         if tally is not None and paths[i] is not None:
             _keep_unfinished(paths[i], tally)
         raise
@@ -487,15 +491,19 @@ def _exact(ordered, kind, conditions, setups, todo):
         run_exact_part, ((kind, conditions[i], setups[i], part) for i, part in tasks)
     )
     pending, seconds = [], 0.0
-    for (i, _), (result, elapsed) in zip(tasks, results):
-        pending.append(result)
-        seconds += elapsed
-        if len(pending) == len(parts[i]):
-            if split:
-                with single_threaded():
-                    result = kind.exact_join(conditions[i], setups[i], pending)
-            yield i, result, seconds
-            pending, seconds = [], 0.0
+    try:
+        for (i, _), (result, elapsed) in zip(tasks, results):
+            pending.append(result)
+            seconds += elapsed
+            if len(pending) == len(parts[i]):
+                if split:
+                    with single_threaded():
+                        result = kind.exact_join(conditions[i], setups[i], pending)
+                yield i, result, seconds
+                pending, seconds = [], 0.0
+    except BaseException:  # also the consumer's stop (GeneratorExit): the engine stops too
+        results.close()
+        raise
 
 
 def outcome_key(kind: StudyKind, condition: Condition) -> str:

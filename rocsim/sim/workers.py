@@ -137,6 +137,36 @@ def _workers(backend: str | None) -> Iterator[None]:
             raise
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold back SIGINT on this thread while joblib starts its workers; a Ctrl-C meanwhile is
+    taken when the block ends.
+
+    A terminal sends Ctrl-C to the whole process group. A worker that gets it while Python
+    starts up (before :func:`_start_worker` ignores it) dies with a traceback, and the pool
+    reports it as a lost worker. Processes inherit the signal mask of the thread that starts
+    them, so the workers started here (and by the pool's manager thread, started here too)
+    begin with SIGINT blocked; they never unblock it, and :func:`_start_worker` then ignores
+    it. This process still stops on Ctrl-C: on another thread's behalf, or as the block ends.
+    The resource trackers the pool needs are started first: starting one unblocks SIGINT on
+    the calling thread (multiprocessing's, bpo-33613).
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+    resource_tracker.ensure_running()
+    loky_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _start_worker(parent: int) -> None:
     """A loky worker ends with ``parent`` and leaves Ctrl-C to it. A terminal sends SIGINT
     to the whole process group; a worker interrupted then prints a traceback, or dies and
@@ -173,7 +203,7 @@ def start_workers(n_jobs: int) -> Iterator[None]:
     same workers :func:`run_conditions` then uses). Exhaust the returned iterator to wait.
     Called on the thread that runs the studies: a worker dies with the thread that started it
     (:func:`exit_with_parent`)."""
-    with _workers(None):
+    with _workers(None), _ctrl_c_held():
         # a generator: the tasks are sent (and the workers started) before the call returns
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
             delayed(_import_kinds)() for _ in range(effective_n_jobs(n_jobs))
@@ -215,6 +245,8 @@ def local_engine(n_jobs: int, backend: str | None = None) -> Iterator[Ordered]:
     ):
 
         def ordered(fn: Callable[..., Any], calls: Iterable[tuple]) -> Iterator[Any]:
-            return _stopping_early(parallel(delayed(fn)(*call) for call in calls))
+            with _ctrl_c_held():  # the pool's workers start here
+                results = parallel(delayed(fn)(*call) for call in calls)
+            return _stopping_early(results)
 
         yield ordered
