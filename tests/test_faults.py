@@ -466,3 +466,14 @@ def test_what_grows_with_the_replication_count_is_one_bit_per_cell(reps):
     assert peak < bits + 3 * 2**20, f"peak {peak / 2**20:.1f} MiB for {bits / 2**20:.1f} MiB"
     table = result.table
     assert np.allclose(table["coverage"], table["miss_low"].rsub(1))
+
+
+def test_the_quoted_size_of_the_kept_outcomes_is_the_packed_size():
+    """README and :class:`rocsim.sim.io.PackedOutcomes` quote the size of 10^6 replications
+    of 99 grid points, one bit each: computed here."""
+    from rocsim.sim.io import PackedOutcomes
+
+    size = f"{PackedOutcomes.pack(np.zeros((10**6, 99), bool)).bits.nbytes / 2**20:.1f} MiB"
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert f"That is {size} per" in readme
+    assert f"e.g. {size} at R = 10^6" in PackedOutcomes.__doc__

@@ -148,7 +148,11 @@ class DaskEngine:
         self.address = client.scheduler.address
 
     def __enter__(self) -> DaskEngine:
-        self.wait_for_workers()
+        try:
+            self.wait_for_workers()
+        except BaseException:  # no ``with`` block to leave: close here
+            self.close()
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
@@ -209,8 +213,6 @@ class DaskEngine:
         (:data:`BLOCKS_PER_THREAD`), so memory does not grow with the number of calls. If the
         consumer stops early (an error, Ctrl-C), the futures still on the cluster are
         cancelled."""
-        import distributed
-
         window = max(2, BLOCKS_PER_THREAD * self.wait_for_workers())
         calls = iter(calls)
         pending: deque = deque()
@@ -223,24 +225,27 @@ class DaskEngine:
                     pending.append(self.client.submit(fn, *call, pure=False))
                 if not pending:
                     return
-                yield self._result(pending[0], distributed)
+                yield self._result(pending[0])
                 pending.popleft()
         finally:
             if pending:
                 self._cancel(list(pending))
 
-    def _result(self, future, distributed) -> Any:
+    def _result(self, future) -> Any:
         """The future's result; waits while workers come and go, up to ``worker_timeout``
         seconds without any worker."""
+        import distributed
+        from distributed.comm.core import CommClosedError
+
         alone_since = None
         while True:
             try:
                 return future.result(timeout=POLL_SECONDS)
             except (distributed.TimeoutError, TimeoutError):
                 pass
-            except (distributed.client.FutureCancelledError, OSError):
+            except (distributed.client.FutureCancelledError, CommClosedError):
                 # cancelled by the client when it lost the scheduler, or the connection closed
-                # under the request (distributed's CommClosedError is an OSError)
+                # under the request (an error of the block itself is raised as it is)
                 raise ClusterError(self._lost_message()) from None
             except distributed.KilledWorker as err:
                 raise ClusterError(

@@ -206,7 +206,7 @@ def check_writable_folder(folder: Path, name: str) -> None:
 class PackedOutcomes:
     """Per-replication booleans of one condition, shape (R, g), kept one bit each
     (:func:`numpy.packbits` along the grid): what grows with the replication count R once a
-    condition is done, 8 times less than booleans (e.g. 12.4 MB at R = 10^6 and g = 99)."""
+    condition is done, 8 times less than booleans (e.g. 12.4 MiB at R = 10^6 and g = 99)."""
 
     bits: np.ndarray  #: (R, ceil(g / 8)) uint8
     grid: int  #: g
