@@ -114,3 +114,20 @@ def test_bad_override_is_a_value_error():
         study_conditions(compose_study("fig4_3", ["confidence_level=1.5"]))
     with pytest.raises(ValueError, match="unknown interval method"):
         study_conditions(compose_study("fig4_3", ["interval.method=bogus"]))
+
+
+def test_where_a_sweep_runs_does_not_name_its_folders():
+    """A -m sweep's job folders are named by the overrides that change results: the same
+    folders on a dask cluster (runner.*) as on this machine."""
+    from hydra import compose, initialize_config_dir
+
+    from rocsim.sim.configs import package_config_dir
+
+    with initialize_config_dir(config_dir=str(package_config_dir()), version_base=None):
+        cfg = compose("config", overrides=["study=fig4_2"], return_hydra_config=True)
+    excluded = set(cfg.hydra.job.config.override_dirname.exclude_keys)
+    runner_keys = {
+        "runner",
+        *(f"runner.{key}" for key in compose_study("fig4_2", ["runner=dask"]).runner),
+    }
+    assert runner_keys <= excluded, runner_keys - excluded

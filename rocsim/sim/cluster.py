@@ -91,10 +91,12 @@ def connect(
 
 
 def _client(distributed, address, timeout: float):
+    where = address if isinstance(address, str) else "the local cluster"
     try:
+        if isinstance(address, str):
+            _answers(address, timeout)
         return distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError):
-        where = address if isinstance(address, str) else "the local cluster"
         host, port = _host_port(where)
         raise ClusterError(
             f"no dask scheduler answers at {where} (waited {timeout:g} s); start one with "
@@ -103,6 +105,27 @@ def _client(distributed, address, timeout: float):
         ) from None
     except ValueError as err:  # a malformed address
         raise ValueError(f"runner.scheduler {address!r}: {_reason(err)}") from None
+
+
+def _answers(address: str, timeout: float) -> None:
+    """Return once something accepts TCP connections at a ``tcp://host:port`` address; raise
+    ``TimeoutError`` after ``timeout`` seconds (a client that fails to connect lingers, and
+    its clean-up blocks the process's exit for tens of seconds)."""
+    import socket
+
+    if not address.startswith("tcp://"):
+        return  # tls://, inproc://, ...: the client's own connection is the test
+    host, port = _host_port(address)
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), max(0.1, left)):
+                return
+        except OSError:
+            if left <= 0:
+                raise TimeoutError(address) from None
+            time.sleep(min(0.5, max(0.0, left)))
 
 
 def _host_port(address: str) -> tuple[str, str]:
