@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rocsim import count_at_or_above
+from rocsim.core import count_at_or_above
 
 HERE = Path(__file__).resolve().parent
 

@@ -53,11 +53,11 @@ def bench(n: int, rng) -> list[dict]:
     t_sort = best_of(lambda: np.sort(both))
     cases = {
         "one classifier": (
-            lambda: rocsim.cost_ci(pos1, neg1, W, t1, confidence_level=LEVEL, method="wald"),
+            lambda: rocsim.core.cost_ci(pos1, neg1, W, t1, confidence_level=LEVEL, method="wald"),
             lambda: (1 - above(pos1, t1), above(neg1, t1)),
         ),
         "two classifiers": (
-            lambda: rocsim.cost_difference_ci(
+            lambda: rocsim.core.cost_difference_ci(
                 pos1, pos2, neg1, neg2, W, t1, t2, confidence_level=LEVEL, method="wald"
             ),
             lambda: (above(pos1, t1) - above(pos2, t2), above(neg2, t2) - above(neg1, t1)),

@@ -1,7 +1,7 @@
 """Benchmark: bootstrap moments of TPR1 - TPR2 at 99 FPRs (vertical averaging, Algorithm 4.4)
 and the reproduction of figures 4.5 and 4.9. Writes ``benchmarks/results_paired.md``.
 
-- time per data set of :func:`rocsim.vertical_difference` (exact at every n) at n = 10^2 ..
+- time per data set of :func:`rocsim.core.vertical_difference` (exact at every n) at n = 10^2 ..
   10^5 per class, against one vectorised Monte Carlo bootstrap (B = 2000) of the same data,
   and the fitted growth exponent (slope of log time against log n), beside the O(n^4) per FPR
   of the thesis's Algorithm 4.4;
@@ -51,8 +51,8 @@ def mc_moments(data, ranks: np.ndarray, b: int, seed: int):
 def _time_one(n: int) -> dict:
     data, ranks = paired_binormal(n, 0.9, seed=n), ranks_for(n)
     row: dict = {"n per class": n, "FPRs": ranks.size}
-    rocsim.vertical_difference(*data, ranks)  # warms the caches a simulation shares
-    row["exact (s)"] = best_of(lambda: rocsim.vertical_difference(*data, ranks), 3)
+    rocsim.core.vertical_difference(*data, ranks)  # warms the caches a simulation shares
+    row["exact (s)"] = best_of(lambda: rocsim.core.vertical_difference(*data, ranks), 3)
     start = time.perf_counter()
     mc_moments(data, ranks, 2000, seed=1)
     row["MC B=2000 (s)"] = time.perf_counter() - start
@@ -77,7 +77,7 @@ def mc_error_rows(b: int = 100_000) -> list[dict]:
         for rho in (0.3, 0.9, 0.99):
             data = paired_binormal(n, rho, seed=11 * n)
             ranks = ranks_for(n)[::7]
-            law = rocsim.vertical_difference(*data, ranks)
+            law = rocsim.core.vertical_difference(*data, ranks)
             mean, var, sample = mc_moments(data, ranks, b, seed=n)
             # MCSE of the sample variance: sqrt((m4 - var^2)/B)
             m4 = ((sample - mean) ** 4).mean(axis=0)

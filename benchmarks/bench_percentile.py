@@ -4,7 +4,7 @@ exact pmf. Prints a markdown table; nothing is written.
 
 Binormal scores (mu+ = 1, mu- = 0, unit variances), n per class, the 99 FPRs r/n- nearest to
 0.01..0.99, level 0.95. All times come from this one run: the exact interval is the best of
-5 warm calls of ``rocsim.vertical_ci(..., method="percentile")`` (rank weights cached, as in a
+5 warm calls of ``rocsim.core.vertical_ci(..., method="percentile")`` (rank weights cached, as in a
 simulation), each Monte Carlo bootstrap (``bench_vertical.mc_percentile``) one run. "dense
 check": the exact bounds equal, bit for bit, the equal-tailed quantiles of the dense pmf
 ``law.pmf`` (cumulated, with the same slack), where that pmf is affordable (n <= 10^4).
@@ -44,10 +44,10 @@ def dense_bounds(law) -> tuple[np.ndarray, np.ndarray]:
 
 def bench(n: int, rng: np.random.Generator) -> dict:
     pos, neg = data(n, rng)
-    r = rocsim.fpr_ranks(GRID, n)
+    r = rocsim.core.fpr_ranks(GRID, n)
 
     def exact():
-        return rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
+        return rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
 
     ci = exact()  # warm: rank weights cached
     t_exact = best_of(exact)
@@ -65,7 +65,7 @@ def bench(n: int, rng: np.random.Generator) -> dict:
             f"max diff MC B={b}": float(diff),
         }
     if n <= DENSE_LIMIT:
-        low, high = dense_bounds(rocsim.vertical_distribution(pos, neg, r))
+        low, high = dense_bounds(rocsim.core.vertical_distribution(pos, neg, r))
         same = np.array_equal(low, ci.low) and np.array_equal(high, ci.high)
         row["dense check"] = "identical" if same else "DIFFERENT"
     return row

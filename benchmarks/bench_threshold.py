@@ -23,7 +23,7 @@ def monte_carlo_counts(
     """Bootstrap counts of scores >= t for ``b`` resamples (vectorised over each chunk)."""
     n = scores.size
     order = np.sort(scores)[::-1]
-    reach = rocsim.count_at_or_above(order, thresholds)  # n_t: ranks below it reach t
+    reach = rocsim.core.count_at_or_above(order, thresholds)  # n_t: ranks below it reach t
     out = []
     for start in range(0, b, chunk):
         size = min(chunk, b - start)
@@ -43,10 +43,10 @@ def mc_percentile(pos, neg, thresholds, b, level, rng):
 
 def bench_intervals(n: int, b: int, rng) -> dict:
     pos, neg = rng.normal(3, 3.75, n), rng.normal(-3, 3, n)
-    model = rocsim.make_model("binormal", (3, 3.75), (-3, 3))
+    model = rocsim.sim.models.make_model("binormal", (3, 3.75), (-3, 3))
     thresholds = model.threshold_for_total_positive_ratio(np.linspace(0.01, 0.99, 99))
     both = np.concatenate([pos, neg])
-    t_exact = best_of(lambda: rocsim.threshold_ci(pos, neg, thresholds, confidence_level=0.9))
+    t_exact = best_of(lambda: rocsim.core.threshold_ci(pos, neg, thresholds, confidence_level=0.9))
     t_sort = best_of(lambda: np.sort(both))
     row = {
         "n per class": n,
@@ -56,7 +56,7 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     }
     if b:
         t_mc = best_of(lambda: mc_percentile(pos, neg, thresholds, b, 0.9, rng), repeat=1)
-        ci = rocsim.threshold_ci(pos, neg, thresholds, confidence_level=0.9)
+        ci = rocsim.core.threshold_ci(pos, neg, thresholds, confidence_level=0.9)
         (tpr_q, fpr_q) = mc_percentile(pos, neg, thresholds, b, 0.9, rng)
         diff = max(
             np.max(np.abs(tpr_q[0] - ci.tpr_low)),

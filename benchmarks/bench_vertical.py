@@ -38,11 +38,13 @@ def data(n: int, rng):
 
 def bench_intervals(n: int, b: int, rng) -> dict:
     pos, neg = data(n, rng)
-    r = rocsim.fpr_ranks(GRID, n)
+    r = rocsim.core.fpr_ranks(GRID, n)
     both = np.concatenate([pos, neg])
     rank_weights.cache_clear()
-    t_cold = best_of(lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL), repeat=1)
-    t_exact = best_of(lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL))
+    t_cold = best_of(
+        lambda: rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL), repeat=1
+    )
+    t_exact = best_of(lambda: rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL))
     t_sort = best_of(lambda: np.sort(both))
     row = {
         "n per class": n,
@@ -53,12 +55,14 @@ def bench_intervals(n: int, b: int, rng) -> dict:
     }
     if b:
         t_pct = best_of(
-            lambda: rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile"),
+            lambda: rocsim.core.vertical_ci(
+                pos, neg, r, confidence_level=LEVEL, method="percentile"
+            ),
             repeat=1,
         )
         t_mc = best_of(lambda: mc_percentile(pos, neg, r, b, rng), repeat=1)
-        score = rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL)
-        pct = rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
+        score = rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL)
+        pct = rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
         low, high = mc_percentile(pos, neg, r, b, rng)
         row |= {
             "exact percentile (ms)": 1e3 * t_pct,
@@ -78,10 +82,10 @@ def bench_intervals(n: int, b: int, rng) -> dict:
 def bench_memory(n: int, rng) -> dict:
     """Peak traced memory of one cold call (weights computed) at ``n`` per class."""
     pos, neg = data(n, rng)
-    r = rocsim.fpr_ranks(GRID, n)
+    r = rocsim.core.fpr_ranks(GRID, n)
     rank_weights.cache_clear()
     tracemalloc.start()
-    rocsim.vertical_ci(pos, neg, r, confidence_level=LEVEL)
+    rocsim.core.vertical_ci(pos, neg, r, confidence_level=LEVEL)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     band = rank_weights(n, n, tuple(r.tolist())).weights.shape[1]
@@ -95,7 +99,7 @@ def bench_memory(n: int, rng) -> dict:
 
 def bench_kernel(n: int, rng) -> dict:
     pos, neg = data(n, rng)
-    fpr = rocsim.fpr_ranks(GRID, n) / n
+    fpr = rocsim.core.fpr_ranks(GRID, n) / n
     t = best_of(lambda: kernel_roc_ci(pos, neg, fpr, confidence_level=LEVEL))
     return {"n per class": n, "kernel interval (ms)": 1e3 * t, "x 1000 replications (s)": t * 1000}
 

@@ -95,7 +95,7 @@ def thresholds() -> np.ndarray:
 
 def threshold_exact(data) -> Bounds:
     pos, neg, _, _ = data
-    law = rocsim.threshold_distribution(pos, neg, thresholds())
+    law = rocsim.core.threshold_distribution(pos, neg, thresholds())
     # the stratified law of TPR (FPR) is Bin(n, p)/n: its quantiles are binomial quantiles
     bounds = [
         np.concatenate(
@@ -117,11 +117,11 @@ def threshold_mc(data, b, rng) -> Bounds:
 
 
 def ranks(data) -> np.ndarray:
-    return rocsim.fpr_ranks(GRID, data[2].size)
+    return rocsim.core.fpr_ranks(GRID, data[2].size)
 
 
 def vertical_exact(data) -> Bounds:
-    ci = rocsim.vertical_ci(
+    ci = rocsim.core.vertical_ci(
         data[0], data[2], ranks(data), confidence_level=LEVEL, method="percentile"
     )
     return ci.low, ci.high
@@ -134,7 +134,7 @@ def vertical_mc(data, b, rng) -> Bounds:
 
 def paired_vertical_exact(data) -> Bounds:
     pos1, neg1, pos2, neg2 = data
-    ci = rocsim.vertical_difference_ci(
+    ci = rocsim.core.vertical_difference_ci(
         pos1, pos2, neg1, neg2, ranks(data), confidence_level=LEVEL, method="wald"
     )
     return ci.low, ci.high
@@ -156,7 +156,7 @@ def above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 
 def cost_exact(data) -> Bounds:
-    ci = rocsim.cost_ci(
+    ci = rocsim.core.cost_ci(
         data[0], data[1], GRID, cost_thresholds()[0], confidence_level=LEVEL, method="wald"
     )
     return ci.low, ci.high
@@ -171,7 +171,7 @@ def cost_mc(data, b, rng) -> Bounds:
 def paired_cost_exact(data) -> Bounds:
     pos1, neg1, pos2, neg2 = data
     t1, t2 = cost_thresholds()
-    ci = rocsim.cost_difference_ci(
+    ci = rocsim.core.cost_difference_ci(
         pos1, pos2, neg1, neg2, GRID, t1, t2, confidence_level=LEVEL, method="wald"
     )
     return ci.low, ci.high

@@ -5,9 +5,10 @@ Build (warnings are errors, as in CI and ``tests/test_docs_build.py``)::
     python -m pip install -e ".[docs]"
     sphinx-build -W --keep-going -b html docs docs/_build/html
 
-The API reference (``api.rst``) is written by this file at every build from
-``rocsim._SOURCES``, so that every public name of ``rocsim.__all__`` has a page, grouped by the
-module that defines it; the gallery (``gallery/*.py``) is executed by sphinx-gallery.
+The API reference (``api.rst``) is written by this file at every build from the name tables
+of the layers (``rocsim._SOURCES``, ``rocsim.core._SOURCES``, the score models), so that every
+public name has a page, grouped by layer and by the module that defines it; the gallery
+(``gallery/*.py``) is executed by sphinx-gallery.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ os.environ.setdefault("MPLBACKEND", "agg")
 import sphinx.ext.autosummary as autosummary  # noqa: E402
 
 import rocsim  # noqa: E402
+import rocsim.core  # noqa: E402
 
 project = "rocsim"
 author = "the rocsim developers"
@@ -108,14 +110,23 @@ templates_path = ["_templates"]
 html_theme_options = {"navigation_with_keys": True}
 html_show_sourcelink = True
 
-# --- the API reference, written from rocsim._SOURCES ----------------------------------------
+# --- the API reference, written from the layers' name tables ---------------------------------
 
 #: Section title and one-line summary of each module, in the order of the page.
 MODULES = {
     "rocsim.analysis": (
-        "Practitioner API",
+        "Intervals and comparisons",
         "On labels and scores of your own classifiers, scikit-learn style: ROC bands, "
-        "comparisons of two classifiers, cost curves and the AUC.",
+        "comparisons of two classifiers, cost curves, precision-recall curves and the AUC.",
+    ),
+    "rocsim.analysis.displays": (
+        "Displays",
+        "Curves with their bands drawn as scikit-learn's displays are: from predictions or "
+        "from a fitted estimator.",
+    ),
+    "rocsim.core.labels": (
+        "Labels",
+        "Which instances are positive: scikit-learn's rules, for every entry point.",
     ),
     "rocsim.core.threshold": (
         "Threshold averaging",
@@ -177,67 +188,109 @@ MODULES = {
 }
 
 API_HEADER = """\
-.. This file is written by docs/conf.py at every build from rocsim._SOURCES: do not edit.
+.. This file is written by docs/conf.py at every build from rocsim's name tables: do not edit.
 
 .. _api:
 
 API reference
 =============
 
-Every public name is used as ``rocsim.<name>`` (the namespace is flat, as in
-``sklearn.metrics``); the reference is grouped by the module that defines each name:
-the practitioner API first, then the exact core (``rocsim.core``) and the score models of the
-studies (``rocsim.sim.models``). Docstrings cite the thesis's equations, sections and
+The reference follows the package's layers. The practitioner's API is the top level,
+``rocsim.<name>``, in scikit-learn's convention (``y_true, y_score``); the exact core is
+``rocsim.core.<name>``, on the two classes' scores apart (``pos_scores, neg_scores``); the
+simulation layer's score models are ``rocsim.sim.models.<name>``. Within a layer, names are
+grouped by the module that defines them. Docstrings cite the thesis's equations, sections and
 algorithms by number (Gadoury, 2009); where the thesis is read differently or misprints a
 formula, :doc:`reading_the_thesis` says how and why.
 """
 
+#: The layers of the reference, in order: title, introduction, the namespace the names are
+#: documented in, and its names by defining module.
+LAYERS = (
+    (
+        "Practitioner API (rocsim)",
+        "Labels and scores of your own classifiers: functions, their results and displays.",
+        "rocsim",
+        rocsim._SOURCES,
+    ),
+    (
+        "Exact core (rocsim.core)",
+        "Class-split scores in, exact bootstrap laws and intervals out.",
+        "rocsim.core",
+        {f"rocsim.core.{module}": names for module, names in rocsim.core._SOURCES.items()},
+    ),
+    (
+        "Simulation layer (rocsim.sim)",
+        "The score models of the coverage studies.",
+        "rocsim.sim.models",
+        {"rocsim.sim.models": ("PairedScoreModel", "ScoreModel", "draw_test_set", "make_model")},
+    ),
+)
 
 #: Modules that define no public name but whose docstrings the reference cites: listed with the
 #: others under "Modules" (their docstring only).
-EXTRA_MODULES = ("rocsim.core.methods", "rocsim.core.joint_thresholds")
+EXTRA_MODULES = ("rocsim.core.methods", "rocsim.core.joint_thresholds", "rocsim.sim.runner")
+
+#: Public name -> the page documenting it (``namespace.name``; constants under their module).
+CANONICAL = {
+    name: f"{module}.{name}" if name.isupper() else f"{namespace}.{name}"
+    for _, _, namespace, sources in LAYERS
+    for module, names in sources.items()
+    for name in names
+}
+#: Public name -> the modules whose ``module.name`` is that page too (the defining module, and
+#: the namespace it is documented in).
+ALIASES = {
+    name: {module, namespace}
+    for _, _, namespace, sources in LAYERS
+    for module, names in sources.items()
+    for name in names
+}
 
 
-def _is_data(name: str) -> bool:
-    return name.isupper()
+def _relative(module: str, namespace: str) -> str:
+    """``module`` as autosummary wants it under ``.. currentmodule:: namespace``."""
+    return module.removeprefix(namespace + ".") if module != namespace else module
 
 
-def _in_rocsim(module: str) -> str:
-    """A module's name relative to ``rocsim`` (the API page's current module)."""
-    return module.removeprefix("rocsim.")
+def _modules() -> list[str]:
+    return [module for *_, sources in LAYERS for module in sources]
 
 
 def _api_pages() -> set[str]:
     """The pages autosummary writes into ``generated/``: one per name and per module."""
-    pages = set(rocsim._SOURCES) | set(EXTRA_MODULES)
-    for module, names in rocsim._SOURCES.items():
-        pages |= {f"{module}.{n}" if _is_data(n) else f"rocsim.{n}" for n in names}
-    return pages
+    return set(CANONICAL.values()) | set(_modules()) | set(EXTRA_MODULES)
 
 
 def write_api_page(path: Path) -> None:
-    """Write ``api.rst``: one section per module of ``rocsim._SOURCES``, one page per name."""
-    sources = rocsim._SOURCES
-    order = [m for m in MODULES if m in sources] + [m for m in sources if m not in MODULES]
+    """Write ``api.rst``: one part per layer, one section per defining module, one page per
+    name."""
     parts = [API_HEADER]
-    for module in order:
-        title, summary = MODULES.get(module, (module, ""))
-        heading = f"{title} (``{module}``)"
-        names = sorted(sources[module], key=lambda n: (_is_data(n), n[:1].islower(), n))
-        parts += [
-            f"\n{heading}\n{'-' * len(heading)}\n",
-            f"{summary} Module: :mod:`{module}`.\n" if summary else "",
-            ".. currentmodule:: rocsim\n",
-            ".. autosummary::\n   :toctree: generated\n   :nosignatures:\n",
-            # constants under their own module, whose ``#:`` comments document them
-            *[f"   ~{_in_rocsim(module)}.{n}" if _is_data(n) else f"   {n}" for n in names],
-            "",
-        ]
+    for layer, intro, namespace, sources in LAYERS:
+        parts += [f"\n{layer}\n{'-' * len(layer)}\n", f"{intro}\n"]
+        order = [m for m in MODULES if m in sources] + [m for m in sources if m not in MODULES]
+        for module in order:
+            title, summary = MODULES.get(module, (module, ""))
+            heading = f"{title} (``{module}``)"
+            names = sorted(sources[module], key=lambda n: (n.isupper(), n[:1].islower(), n))
+            parts += [
+                f"\n{heading}\n{'~' * len(heading)}\n",
+                f"{summary} Module: :mod:`{module}`.\n" if summary else "",
+                f".. currentmodule:: {namespace}\n",
+                ".. autosummary::\n   :toctree: generated\n   :nosignatures:\n",
+                # constants under their own module, whose ``#:`` comments document them
+                *[
+                    f"   ~{_relative(module, namespace)}.{n}" if n.isupper() else f"   {n}"
+                    for n in names
+                ],
+                "",
+            ]
     parts += [
         "\nModules\n-------\n",
         "What each module is about, from its own docstring.\n",
+        ".. currentmodule:: rocsim\n",
         ".. autosummary::\n   :toctree: generated\n",
-        *[f"   {_in_rocsim(module)}" for module in [*order, *EXTRA_MODULES]],
+        *[f"   ~{_relative(module, 'rocsim')}" for module in [*_modules(), *EXTRA_MODULES]],
         "",
     ]
     text = "\n".join(parts)
@@ -246,31 +299,25 @@ def write_api_page(path: Path) -> None:
 
 
 write_api_page(HERE / "api.rst")
-# pages of names that left rocsim._SOURCES (or moved) would be built but linked from nowhere
+# pages of names that left the name tables (or moved) would be built but linked from nowhere
 for stub in (HERE / "generated").glob("*.rst"):
     if stub.stem not in _api_pages():
         stub.unlink()
 
 
-def _canonical(name: str) -> str:
-    """Where the reference documents public name ``name``: ``rocsim.<name>``, or the defining
-    module for constants."""
-    return f"{rocsim._WHERE[name]}.{name}" if _is_data(name) else f"rocsim.{name}"
-
-
 def resolve_public_names(app, env, node, contnode):
-    """Link ``:func:`roc_ci``` and ``:func:`rocsim.core.vertical.vertical_ci``` (as written in
-    module docstrings) to the pages of the public names, documented as ``rocsim.<name>``."""
+    """Link ``:func:`roc_ci```, ``:func:`rocsim.core.vertical.vertical_ci``` (the defining
+    module, as module docstrings write it) and ``:func:`rocsim.core.vertical_ci``` to the page
+    of the public name."""
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip("~.")
     module, _, name = target.rpartition(".")
-    if name not in rocsim._WHERE or module not in ("", "rocsim", rocsim._WHERE[name]):
+    if name not in CANONICAL or module not in ("", "rocsim", *ALIASES[name]):
         return None
     domain = env.get_domain("py")
-    canonical = _canonical(name)
     return domain.resolve_xref(
-        env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode
+        env, node["refdoc"], app.builder, node["reftype"], CANONICAL[name], node, contnode
     )
 
 

@@ -1,14 +1,25 @@
-"""rocsim: exact bootstrap confidence intervals for ROC and cost curves, and coverage studies.
+"""rocsim: exact bootstrap confidence intervals for ROC, cost and precision-recall curves and
+for the AUC, and coverage studies of them.
 
-The public functions validate their inputs once and return result objects; see
-``rocsim.proportion_ci``, ``rocsim.threshold_ci``, ``rocsim.threshold_distribution``,
-``rocsim.vertical_ci``, ``rocsim.vertical_distribution``, ``rocsim.kernel_roc_ci``, and for
-cost curves ``rocsim.cost_curve``, ``rocsim.cost_ci`` and ``rocsim.cost_difference_ci``.
-On labels and scores of one's own classifiers (scikit-learn style): ``rocsim.roc_ci``,
-``rocsim.compare_roc``, ``rocsim.cost_curve_ci``, ``rocsim.compare_cost``, ``rocsim.pr_ci``,
-``rocsim.auc_ci`` and ``rocsim.compare_auc``; planning a study, ``rocsim.sample_size``; from
-the command line, ``rocsim analyze``. Every result follows one protocol
-(:mod:`rocsim.core.results`): ``.to_frame()``, a one-line ``repr``, ``.plot()`` for curves.
+The top level is the practitioner's, in scikit-learn's convention: every function takes
+``(y_true, y_score, ...)`` (and ``y_score2`` to compare two classifiers scored on the same
+instances), labels follow scikit-learn's rules (``pos_label``), and the displays draw as
+scikit-learn's do (``from_predictions``, ``from_estimator``):
+
+- ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
+  ``compare_auc``; ``pr_ci``; their results ``ROCBands``, ``ROCComparison``, ``CostBands``,
+  ``CostComparison``, ``AUCResult``, ``AUCComparison``, ``PRBands`` (:mod:`rocsim.analysis`);
+- ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
+  ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
+- planning a study: ``sample_size``, ``pilot_model``, ``binormal``;
+- ``split_scores(y_true, y_score)``: the scores of each class, for the exact core.
+
+The exact core takes the two classes' scores apart, ``(pos_scores, neg_scores)``: its
+functions and laws (``vertical_distribution``, ``threshold_ci``, ...) import from
+:mod:`rocsim.core`; the simulation layer (score models, the runner, studies) is
+:mod:`rocsim.sim`; ``rocsim`` and ``rocsim-reproduce`` on the command line. Every result
+follows one protocol (:mod:`rocsim.core.results`): ``.to_frame()``, a one-line ``repr``,
+``.plot()`` for curves.
 """
 
 from importlib import import_module, metadata
@@ -18,9 +29,12 @@ from importlib import import_module, metadata
 #: is then caught by the command, not printed as a traceback.
 _SOURCES = {
     "rocsim.analysis": (
+        "AUCComparison",
         "AUCResult",
         "CostBands",
         "CostComparison",
+        "DirectionWarning",
+        "PRBands",
         "ROCBands",
         "ROCComparison",
         "auc_ci",
@@ -31,114 +45,123 @@ _SOURCES = {
         "pr_ci",
         "roc_ci",
     ),
-    "rocsim.core.area": (
-        "AUCDifferenceInterval",
-        "AUCInterval",
-        "auc_difference_interval",
-        "auc_interval",
+    "rocsim.analysis.displays": (
+        "CostCurveDisplay",
+        "PrecisionRecallBandDisplay",
+        "ROCBandDisplay",
+        "ROCComparisonDisplay",
     ),
-    "rocsim.core.cost": (
-        "COST_METHODS",
-        "CostCI",
-        "CostDifferenceCI",
-        "CostEnvelope",
-        "cost_ci",
-        "cost_curve",
-        "cost_difference_ci",
-        "cost_envelope",
-        "normalized_cost",
-        "operating_range",
-    ),
-    "rocsim.core.counting": (
-        "count_at_or_above",
-        "counts_at",
-        "roc_counts",
-        "split_scores",
-    ),
-    "rocsim.core.coverage": (
-        "AxisCoverage",
-        "RectangleCoverage",
-        "binomial_coverage",
-        "cost_exact_coverage",
-        "threshold_exact_coverage",
-    ),
-    "rocsim.core.intervals": (
-        "PAIRED_METHODS",
-        "PROPORTION_METHODS",
-        "ProportionInterval",
-        "paired_difference_ci",
-        "proportion_ci",
-    ),
-    "rocsim.core.kernel": (
-        "KernelROC",
-        "kernel_roc_ci",
-    ),
-    "rocsim.core.precision_recall": (
-        "PRCI",
-        "PRDistribution",
-        "PRThresholdCI",
-        "PRThresholdDistribution",
-        "pr_curve",
-        "pr_curve_ci",
-        "pr_distribution",
-        "pr_threshold_ci",
-        "pr_threshold_distribution",
-    ),
-    "rocsim.core.paired_threshold": (
-        "ThresholdDifferenceCI",
-        "ThresholdDifferenceDistribution",
-        "dominance_probability",
-        "threshold_difference_ci",
-        "threshold_difference_distribution",
-    ),
-    "rocsim.core.paired_vertical": (
-        "VerticalDifference",
-        "VerticalDifferenceCI",
-        "vertical_difference",
-        "vertical_difference_ci",
-    ),
-    "rocsim.core.roc": (
-        "auc",
-        "roc_curve",
-    ),
-    "rocsim.core.threshold": (
-        "ThresholdCI",
-        "ThresholdDistribution",
-        "threshold_ci",
-        "threshold_distribution",
-    ),
-    "rocsim.core.vertical": (
-        "HorizontalCI",
-        "VerticalCI",
-        "VerticalDistribution",
-        "fpr_ranks",
-        "horizontal_ci",
-        "vertical_ci",
-        "vertical_distribution",
-    ),
-    "rocsim.sim.models": (
-        "PairedScoreModel",
-        "ScoreModel",
-        "draw_test_set",
-        "make_model",
-    ),
-    "rocsim.sim.planning": (
-        "SampleSize",
-        "binormal",
-        "pilot_model",
-        "sample_size",
-    ),
+    "rocsim.core.labels": ("split_scores",),
+    "rocsim.sim.planning": ("SampleSize", "binormal", "pilot_model", "sample_size"),
+}
+#: Names the top level had before it became the practitioner's, and where they live now.
+_MOVED = {
+    **{
+        name: "rocsim.core"
+        for name in (
+            "AUCDifferenceInterval",
+            "AUCInterval",
+            "COST_METHODS",
+            "CostCI",
+            "CostDifferenceCI",
+            "CostEnvelope",
+            "HorizontalCI",
+            "KernelROC",
+            "PAIRED_METHODS",
+            "PRCI",
+            "PRDistribution",
+            "PRThresholdCI",
+            "PRThresholdDistribution",
+            "PROPORTION_METHODS",
+            "ProportionInterval",
+            "AxisCoverage",
+            "RectangleCoverage",
+            "ThresholdCI",
+            "ThresholdDifferenceCI",
+            "ThresholdDifferenceDistribution",
+            "ThresholdDistribution",
+            "VerticalCI",
+            "VerticalDifference",
+            "VerticalDifferenceCI",
+            "VerticalDistribution",
+            "auc",
+            "auc_difference_interval",
+            "auc_interval",
+            "binomial_coverage",
+            "cost_ci",
+            "cost_curve",
+            "cost_difference_ci",
+            "cost_envelope",
+            "cost_exact_coverage",
+            "count_at_or_above",
+            "counts_at",
+            "dominance_probability",
+            "fpr_ranks",
+            "horizontal_ci",
+            "kernel_roc_ci",
+            "normalized_cost",
+            "operating_range",
+            "paired_difference_ci",
+            "pr_curve",
+            "pr_curve_ci",
+            "pr_distribution",
+            "pr_threshold_ci",
+            "pr_threshold_distribution",
+            "proportion_ci",
+            "roc_counts",
+            "roc_curve",
+            "threshold_ci",
+            "threshold_difference_ci",
+            "threshold_difference_distribution",
+            "threshold_distribution",
+            "threshold_exact_coverage",
+            "vertical_ci",
+            "vertical_difference",
+            "vertical_difference_ci",
+            "vertical_distribution",
+        )
+    },
+    **{
+        name: "rocsim.sim.models"
+        for name in ("PairedScoreModel", "ScoreModel", "draw_test_set", "make_model")
+    },
 }
 _WHERE = {name: module for module, names in _SOURCES.items() for name in names}
 __all__ = sorted(_WHERE)
 
 
+#: The package's layers, importable as attributes after ``import rocsim`` (``rocsim.core``).
+_SUBPACKAGES = ("analysis", "cli", "core", "sim", "studies", "views")
+
+
 def __getattr__(name: str):
+    if name in _SUBPACKAGES:
+        return import_module(f"rocsim.{name}")
+    if name in _MOVED:
+        raise AttributeError(_moved(name))
     if name not in _WHERE:
         raise AttributeError(f"module 'rocsim' has no attribute {name!r}")
     value = getattr(import_module(_WHERE[name]), name)
     globals()[name] = value  # later look-ups skip this function
     return value
+
+
+def _moved(name: str) -> str:
+    """Where a name of the former top level went, in one line."""
+    where = _MOVED[name]
+    if name in ("auc", "roc_curve"):
+        return (
+            f"rocsim.{name} is not scikit-learn's {name}: on (y_true, y_score) use "
+            f"sklearn.metrics or rocsim.auc_ci / rocsim.roc_ci; the class-split "
+            f"{name}(pos_scores, neg_scores) is in rocsim.core"
+        )
+    if where == "rocsim.core":
+        return (
+            f"rocsim.{name} takes the two classes' scores apart and lives in the exact core: "
+            f"from rocsim.core import {name} (on (y_true, y_score): rocsim.roc_ci, "
+            "rocsim.pr_ci, rocsim.cost_curve_ci, rocsim.auc_ci and their compare_ functions)"
+        )
+    return f"rocsim.{name} is part of the simulation layer: from {where} import {name}"
 
 
 def __dir__() -> list[str]:

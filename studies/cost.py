@@ -96,7 +96,7 @@ def _replication_targets(settings, p: _Prepared, thresholds, n_pos: int, n_neg: 
 
 def _checked(settings, paired: bool = False) -> tuple:
     """``(level, method, pseudo_count, bootstrap)`` of a condition, checked and resolved as
-    :func:`rocsim.cost_ci` (``paired``: :func:`rocsim.cost_difference_ci`) does."""
+    :func:`rocsim.core.cost_ci` (``paired``: :func:`rocsim.core.cost_difference_ci`) does."""
     options = interval_options(settings, *COST_OPTIONS)
     level, method, a = check_cost_interval(
         options["confidence_level"],
@@ -151,7 +151,7 @@ class CostStudy:
         (pos, neg), redraws = check_two_classes(*data[:2]), data[2]
         empirical = s["threshold"] == "empirical"
         thresholds = "empirical" if empirical else p.thresholds[0]
-        # rocsim.cost_ci's intervals, checked once per replication, without the moments
+        # rocsim.core.cost_ci's intervals, checked once per replication, without the moments
         low, high, thresholds = cost_bounds(pos, neg, p.w, thresholds, *_checked(s))
         target = setup.target
         if not _fixed_target(s):
@@ -207,7 +207,7 @@ class PairedCostStudy(_PairedStudy):
         scores = check_paired(*data)
         empirical = s["threshold"] == "empirical"
         t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        # rocsim.cost_difference_ci's intervals, as in CostStudy.analyse
+        # rocsim.core.cost_difference_ci's intervals, as in CostStudy.analyse
         low, high, t1, t2 = cost_difference_bounds(*scores, p.w, t1, t2, *_checked(s, True))
         target = setup.target
         if not _fixed_target(s):

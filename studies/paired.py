@@ -7,7 +7,7 @@ replication draws a paired test set, builds the rectangle of ``(dFPR, dTPR)`` (e
 
 Vertical averaging (figure 4.9): at FPR ``r/m-`` the target is the true
 ``TPR1 - TPR2`` there; the interval comes from the bootstrap moments of
-:func:`rocsim.vertical_difference` (Algorithm 4.4).
+:func:`rocsim.core.vertical_difference` (Algorithm 4.4).
 """
 
 from __future__ import annotations

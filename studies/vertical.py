@@ -2,7 +2,7 @@
 
 Grid: FPR ``r/m-`` with ``r`` nearest to 0.01..0.99 (every ``r`` when ``m- < 100``); the
 target is the true TPR at that FPR, ``S+(S-^{-1}(r/m-))``. Methods: the exact-bootstrap
-intervals of :func:`rocsim.vertical_ci` (score, wald, agresti, percentile) and the kernel
+intervals of :func:`rocsim.core.vertical_ci` (score, wald, agresti, percentile) and the kernel
 comparator of Hall, Hyndman & Fan (2004) (``kernel``). Figures 4.6, 4.7, 4.8 of the thesis.
 """
 

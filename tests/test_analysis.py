@@ -17,7 +17,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 
 import rocsim
-from rocsim.analysis import thresholds_at_ratio
+from rocsim.analysis._input import thresholds_at_ratio
 from rocsim.core.area import auc_difference_interval, auc_interval
 
 
@@ -51,7 +51,7 @@ def test_roc_ci_threshold_is_the_core_threshold_ci(real):
         confidence_level=0.9,
         method="agresti",
     )
-    core = rocsim.threshold_ci(
+    core = rocsim.core.threshold_ci(
         *split(labels, s1), [2.0, 0.0, -2.0], confidence_level=0.9, method="agresti"
     )
     frame = bands.to_frame()
@@ -64,8 +64,8 @@ def test_roc_ci_vertical_is_the_core_vertical_ci(real):
     labels, s1, _ = real
     bands = rocsim.roc_ci(labels, s1, pos_label="malignant", averaging="vertical")
     pos, neg = split(labels, s1)
-    r = rocsim.fpr_ranks(np.linspace(0.01, 0.99, 99), neg.size)
-    core = rocsim.vertical_ci(pos, neg, r)
+    r = rocsim.core.fpr_ranks(np.linspace(0.01, 0.99, 99), neg.size)
+    core = rocsim.core.vertical_ci(pos, neg, r)
     np.testing.assert_array_equal(bands.tpr_low, core.low)
     np.testing.assert_array_equal(bands.tpr_high, core.high)
     # the empirical TPR at FPR r/n-: positives at or above the r-th largest negative
@@ -80,8 +80,8 @@ def test_compare_roc_is_the_core_paired_functions(real):
     pos1, neg1 = split(labels, s1)
     pos2, neg2 = split(labels, s2)
     t1, t2 = thresholds_at_ratio(s1, q), thresholds_at_ratio(s2, q)
-    core = rocsim.threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2)
-    f1, f2 = rocsim.dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
+    core = rocsim.core.threshold_difference_ci(pos1, pos2, neg1, neg2, t1, t2)
+    f1, f2 = rocsim.core.dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
     np.testing.assert_array_equal(cmp.dtpr_low, core.dtpr_low)
     np.testing.assert_array_equal(cmp.dfpr_high, core.dfpr_high)
     np.testing.assert_array_equal(cmp.p_first_dominates, f1)
@@ -94,8 +94,8 @@ def test_compare_roc_is_the_core_paired_functions(real):
     vertical = rocsim.compare_roc(
         labels, s1, s2, pos_label="malignant", averaging="vertical", at=[0.05, 0.2]
     )
-    r = rocsim.fpr_ranks([0.05, 0.2], neg1.size)
-    law = rocsim.vertical_difference_ci(pos1, pos2, neg1, neg2, r)
+    r = rocsim.core.fpr_ranks([0.05, 0.2], neg1.size)
+    law = rocsim.core.vertical_difference_ci(pos1, pos2, neg1, neg2, r)
     np.testing.assert_array_equal(vertical.dtpr_low, law.low)
     np.testing.assert_array_equal(vertical.dtpr, law.mean)
 
@@ -104,13 +104,13 @@ def test_cost_functions_are_the_core_cost_functions(real):
     labels, s1, s2 = real
     w = [0.1, 0.5, 0.8]
     bands = rocsim.cost_curve_ci(labels, s1, w=w, pos_label="malignant")
-    core = rocsim.cost_ci(*split(labels, s1), w, "empirical")
+    core = rocsim.core.cost_ci(*split(labels, s1), w, "empirical")
     np.testing.assert_array_equal(bands.low, core.low)
     np.testing.assert_array_equal(bands.threshold, core.thresholds)
     cmp = rocsim.compare_cost(labels, s1, s2, w=w, pos_label="malignant")
     pos1, neg1 = split(labels, s1)
     pos2, neg2 = split(labels, s2)
-    core2 = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, w, "empirical", "empirical")
+    core2 = rocsim.core.cost_difference_ci(pos1, pos2, neg1, neg2, w, "empirical", "empirical")
     np.testing.assert_array_equal(cmp.cost_difference, core2.cost)
     np.testing.assert_array_equal(cmp.high, core2.high)
 
@@ -136,22 +136,24 @@ def test_real_data_moments_agree_with_a_seeded_monte_carlo_bootstrap(real):
     tpr1 = w_pos @ (pos1 >= t1) / pos1.size
     tpr2 = w_pos @ (pos2 >= t2) / pos2.size
     fpr1 = w_neg @ (neg1 >= t1) / neg1.size
-    law = rocsim.threshold_distribution(pos1, neg1, [t1])
+    law = rocsim.core.threshold_distribution(pos1, neg1, [t1])
     assert_mc_agrees(tpr1, law.tpr[0], law.tpr_var[0])
-    paired = rocsim.threshold_difference_distribution(pos1, pos2, neg1, neg2, [t1], [t2])
+    paired = rocsim.core.threshold_difference_distribution(pos1, pos2, neg1, neg2, [t1], [t2])
     assert_mc_agrees(tpr1 - tpr2, paired.dtpr[0], paired.var_dtpr[0])
     cost = rocsim.cost_curve_ci(
-        labels, s1, w=[0.3], threshold=[t1], pos_label="malignant", method="wald"
+        labels, s1, w=[0.3], thresholds=[t1], pos_label="malignant", method="wald"
     )
-    core = rocsim.cost_ci(pos1, neg1, [0.3], [t1], method="wald")
+    core = rocsim.core.cost_ci(pos1, neg1, [0.3], [t1], method="wald")
     cost1 = 0.3 * (1 - tpr1) + 0.7 * fpr1
     assert_mc_agrees(cost1, core.cost[0], core.var[0])
     np.testing.assert_array_equal(cost.low, core.low)
     cost2 = 0.3 * (1 - tpr2) + 0.7 * (w_neg @ (neg2 >= t2) / neg2.size)
     both = rocsim.compare_cost(
-        labels, s1, s2, w=[0.3], threshold=([t1], [t2]), pos_label="malignant", method="wald"
+        labels, s1, s2, w=[0.3], thresholds=([t1], [t2]), pos_label="malignant", method="wald"
     )
-    core2 = rocsim.cost_difference_ci(pos1, pos2, neg1, neg2, [0.3], [t1], [t2], method="wald")
+    core2 = rocsim.core.cost_difference_ci(
+        pos1, pos2, neg1, neg2, [0.3], [t1], [t2], method="wald"
+    )
     assert_mc_agrees(cost2 - cost1, core2.cost[0], core2.var[0])
     np.testing.assert_array_equal(both.high, core2.high)
 
@@ -187,7 +189,9 @@ def test_ties_and_five_positives():
     vertical = rocsim.roc_ci(y, s, averaging="vertical")
     assert np.all(np.isfinite(vertical.tpr_low))
     cost = rocsim.cost_curve_ci(y, s).to_frame()
-    np.testing.assert_allclose(cost["cost"], rocsim.cost_curve(s[y == 1], s[y == 0], cost["w"]))
+    np.testing.assert_allclose(
+        cost["cost"], rocsim.core.cost_curve(s[y == 1], s[y == 0], cost["w"])
+    )
     assert ((cost["low"] <= cost["cost"]) & (cost["cost"] <= cost["high"])).all()
 
 
@@ -206,7 +210,7 @@ def test_ties_and_five_positives():
         ),
         (lambda: rocsim.roc_ci([0, 1, 0], [1, 2, 0], averaging="vertical", at=[1.5]), "between"),
         (lambda: rocsim.compare_roc([0, 1], [1, 2], [1, 2, 3]), "y_score2"),
-        (lambda: rocsim.compare_cost([0, 1], [1, 2], [2, 1], threshold=3), "threshold"),
+        (lambda: rocsim.compare_cost([0, 1], [1, 2], [2, 1], thresholds=3), "thresholds"),
     ],
 )
 def test_bad_input_is_one_line(call, message):
@@ -277,7 +281,7 @@ def test_real_data_vertical_moments_agree_with_a_seeded_monte_carlo_bootstrap(re
     labels, s1, s2 = real
     pos1, neg1 = split(labels, s1)
     pos2, neg2 = split(labels, s2)
-    r = rocsim.fpr_ranks([0.05, 0.2], neg1.size)
+    r = rocsim.core.fpr_ranks([0.05, 0.2], neg1.size)
     rng = np.random.default_rng(77)
     b = 4000
     draws = np.empty((b, 2, r.size))
@@ -286,8 +290,8 @@ def test_real_data_vertical_moments_agree_with_a_seeded_monte_carlo_bootstrap(re
         for c, (pos, neg) in enumerate(((pos1, neg1), (pos2, neg2))):
             t = np.sort(neg[j])[::-1][r - 1]
             draws[k, c] = (pos[i][:, None] >= t).mean(axis=0)
-    law = rocsim.vertical_distribution(pos1, neg1, r)
-    paired = rocsim.vertical_difference(pos1, pos2, neg1, neg2, r)
+    law = rocsim.core.vertical_distribution(pos1, neg1, r)
+    paired = rocsim.core.vertical_difference(pos1, pos2, neg1, neg2, r)
     for col in range(r.size):
         assert_mc_agrees(draws[:, 0, col], law.mean[col], law.var[col])
         assert_mc_agrees(draws[:, 0, col] - draws[:, 1, col], paired.mean[col], paired.var[col])

@@ -4,7 +4,7 @@ Oracles: (a) every stratified bootstrap resample of tiny data sets, as multinomi
 with exact integer weights, for the exact bootstrap mean and variance; (b) seeded Monte Carlo
 bootstraps on binormal data; (c) DeLong's variance and covariance written out on the
 ``n+ x n-`` matrix of ``psi``; (d) brute-force counts for the ``O(n log n)`` sums; (e)
-``rocsim.auc``, scikit-learn and exact fractions for the AUC itself.
+``rocsim.core.auc``, scikit-learn and exact fractions for the AUC itself.
 
 Scores on small integer grids make ties frequent, within a class, across the classes and, in
 the paired design, under both classifiers at once.

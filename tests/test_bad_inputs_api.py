@@ -37,7 +37,7 @@ INTERNAL = (
 
 
 def score_ci(x, n):
-    return tuple(rocsim.proportion_ci(x, n, confidence_level=0.95))
+    return tuple(rocsim.core.proportion_ci(x, n, confidence_level=0.95))
 
 
 def case(call, message, *, xfail=None, id=None):
@@ -49,72 +49,75 @@ PAIRED = ["score", "wald", "agresti", "tango", "bonett_price"]
 
 CASES = [
     # --- proportion_ci -----------------------------------------------------------------------
-    case(lambda: rocsim.proportion_ci([1, 2], [3, 4, 5]), r"\bx\b.*\bn\b.*(broadcast|shape)"),
-    case(lambda: rocsim.proportion_ci("a", 10), r"^x must hold numbers, got 'a'"),
-    case(lambda: rocsim.proportion_ci(3, "ten"), r"^n must hold numbers, got 'ten'"),
-    case(lambda: rocsim.proportion_ci(None, 10), r"^x must hold numbers, got None"),
-    case(lambda: rocsim.proportion_ci(3, None), r"^n must hold numbers, got None"),
-    case(lambda: rocsim.proportion_ci(np.nan, 10), r"^x must be finite"),
-    case(lambda: rocsim.proportion_ci(3, np.inf), r"^n must be finite"),
-    case(lambda: rocsim.proportion_ci(3 + 1j, 10), r"^x must hold real numbers"),
-    case(lambda: rocsim.proportion_ci(3, 10 + 0j), r"^n must hold real numbers"),
-    case(lambda: rocsim.proportion_ci(-1, 10), r"x must satisfy 0 <= x <= n"),
-    case(lambda: rocsim.proportion_ci(11, 10), r"x must satisfy 0 <= x <= n"),
-    case(lambda: rocsim.proportion_ci(0, 0), r"^n must be > 0"),
-    case(lambda: rocsim.proportion_ci(0, -5), r"^n must be > 0"),
+    case(lambda: rocsim.core.proportion_ci([1, 2], [3, 4, 5]), r"\bx\b.*\bn\b.*(broadcast|shape)"),
+    case(lambda: rocsim.core.proportion_ci("a", 10), r"^x must hold numbers, got 'a'"),
+    case(lambda: rocsim.core.proportion_ci(3, "ten"), r"^n must hold numbers, got 'ten'"),
+    case(lambda: rocsim.core.proportion_ci(None, 10), r"^x must hold numbers, got None"),
+    case(lambda: rocsim.core.proportion_ci(3, None), r"^n must hold numbers, got None"),
+    case(lambda: rocsim.core.proportion_ci(np.nan, 10), r"^x must be finite"),
+    case(lambda: rocsim.core.proportion_ci(3, np.inf), r"^n must be finite"),
+    case(lambda: rocsim.core.proportion_ci(3 + 1j, 10), r"^x must hold real numbers"),
+    case(lambda: rocsim.core.proportion_ci(3, 10 + 0j), r"^n must hold real numbers"),
+    case(lambda: rocsim.core.proportion_ci(-1, 10), r"x must satisfy 0 <= x <= n"),
+    case(lambda: rocsim.core.proportion_ci(11, 10), r"x must satisfy 0 <= x <= n"),
+    case(lambda: rocsim.core.proportion_ci(0, 0), r"^n must be > 0"),
+    case(lambda: rocsim.core.proportion_ci(0, -5), r"^n must be > 0"),
     case(
-        lambda: rocsim.proportion_ci(True, 2),
+        lambda: rocsim.core.proportion_ci(True, 2),
         r"^x must hold numbers, got (True|a boolean|booleans)",
     ),
     case(
-        lambda: rocsim.proportion_ci(1, True),
+        lambda: rocsim.core.proportion_ci(1, True),
         r"^n must hold numbers, got (True|a boolean|booleans)",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level=0),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=0),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level=1),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=1),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level=1.5),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=1.5),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level="abc"),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level="abc"),
         r"^confidence_level must be a number",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level=np.nan),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=np.nan),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, confidence_level=None),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=None),
         r"^confidence_level must be a number",
     ),
-    case(lambda: rocsim.proportion_ci(3, 10, confidence_level=True), r"^confidence_level must be"),
     case(
-        lambda: rocsim.proportion_ci(3, 10, method="nope"),
+        lambda: rocsim.core.proportion_ci(3, 10, confidence_level=True),
+        r"^confidence_level must be",
+    ),
+    case(
+        lambda: rocsim.core.proportion_ci(3, 10, method="nope"),
         r"unknown interval method 'nope'; valid: .*wald.*score.*agresti.*jeffreys",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, method="agresti", pseudo_count=-1),
+        lambda: rocsim.core.proportion_ci(3, 10, method="agresti", pseudo_count=-1),
         r"^pseudo_count must be a finite number in \[0,",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, method="agresti", pseudo_count=np.nan),
+        lambda: rocsim.core.proportion_ci(3, 10, method="agresti", pseudo_count=np.nan),
         r"^pseudo_count must be a finite number in \[0,",
     ),
     case(
-        lambda: rocsim.proportion_ci(3, 10, method="score", pseudo_count=1),
+        lambda: rocsim.core.proportion_ci(3, 10, method="score", pseudo_count=1),
         r"^pseudo_count applies to method='agresti' only",
     ),
     # --- paired_difference_ci, every method ----------------------------------------------------
     *[
         case(
-            lambda m=m: rocsim.paired_difference_ci(6, 5, 10, method=m),
+            lambda m=m: rocsim.core.paired_difference_ci(6, 5, 10, method=m),
             r"b, c >= 0 and b \+ c <= n",
             id=f"paired-b+c>n-{m}",
         )
@@ -122,7 +125,7 @@ CASES = [
     ],
     *[
         case(
-            lambda m=m: rocsim.paired_difference_ci(0, 0, 0, method=m),
+            lambda m=m: rocsim.core.paired_difference_ci(0, 0, 0, method=m),
             r"^n must be > 0",
             id=f"paired-n0-{m}",
         )
@@ -130,7 +133,7 @@ CASES = [
     ],
     *[
         case(
-            lambda m=m: rocsim.paired_difference_ci([1, 2], [1, 2, 3], 10, method=m),
+            lambda m=m: rocsim.core.paired_difference_ci([1, 2], [1, 2, 3], 10, method=m),
             r"\bb\b.*\bc\b.*(broadcast|shape)",
             id=f"paired-shapes-{m}",
         )
@@ -138,199 +141,219 @@ CASES = [
     ],
     *[
         case(
-            lambda m=m: rocsim.paired_difference_ci(1, 2, 10, confidence_level=np.nan, method=m),
+            lambda m=m: rocsim.core.paired_difference_ci(
+                1, 2, 10, confidence_level=np.nan, method=m
+            ),
             r"^confidence_level must be in \(0, 1\)",
             id=f"paired-level-nan-{m}",
         )
         for m in PAIRED
     ],
-    case(lambda: rocsim.paired_difference_ci("a", 1, 10), r"^b must hold numbers, got 'a'"),
-    case(lambda: rocsim.paired_difference_ci(1, None, 10), r"^c must hold numbers, got None"),
-    case(lambda: rocsim.paired_difference_ci(1, 1, 10j), r"^n must hold real numbers"),
-    case(lambda: rocsim.paired_difference_ci(-1, 1, 10), r"b, c >= 0"),
-    case(lambda: rocsim.paired_difference_ci(1, np.inf, 10), r"^c must be finite"),
+    case(lambda: rocsim.core.paired_difference_ci("a", 1, 10), r"^b must hold numbers, got 'a'"),
+    case(lambda: rocsim.core.paired_difference_ci(1, None, 10), r"^c must hold numbers, got None"),
+    case(lambda: rocsim.core.paired_difference_ci(1, 1, 10j), r"^n must hold real numbers"),
+    case(lambda: rocsim.core.paired_difference_ci(-1, 1, 10), r"b, c >= 0"),
+    case(lambda: rocsim.core.paired_difference_ci(1, np.inf, 10), r"^c must be finite"),
     case(
-        lambda: rocsim.paired_difference_ci(1, 1, 10, method="nope"),
+        lambda: rocsim.core.paired_difference_ci(1, 1, 10, method="nope"),
         r"unknown paired interval method 'nope'; valid: .*tango.*bonett_price",
     ),
     case(
-        lambda: rocsim.paired_difference_ci(1, 1, 10, method="agresti", pseudo_count="abc"),
+        lambda: rocsim.core.paired_difference_ci(1, 1, 10, method="agresti", pseudo_count="abc"),
         r"^pseudo_count must hold numbers, got 'abc'",
     ),
     # --- threshold_ci / threshold_distribution -----------------------------------------------
-    case(lambda: rocsim.threshold_ci([], NEG, [0.5]), r"^pos_scores is empty"),
-    case(lambda: rocsim.threshold_ci(POS, [], [0.5]), r"^neg_scores is empty"),
-    case(lambda: rocsim.threshold_ci([POS], NEG, [0.5]), r"^pos_scores must be a 1-D array"),
+    case(lambda: rocsim.core.threshold_ci([], NEG, [0.5]), r"^pos_scores is empty"),
+    case(lambda: rocsim.core.threshold_ci(POS, [], [0.5]), r"^neg_scores is empty"),
+    case(lambda: rocsim.core.threshold_ci([POS], NEG, [0.5]), r"^pos_scores must be a 1-D array"),
     case(
-        lambda: rocsim.threshold_ci(None, NEG, [0.5]), r"^pos_scores must (hold numbers|be a 1-D)"
+        lambda: rocsim.core.threshold_ci(None, NEG, [0.5]),
+        r"^pos_scores must (hold numbers|be a 1-D)",
     ),
-    case(lambda: rocsim.threshold_ci(POS, [0.1, np.nan], [0.5]), r"^neg_scores contains 1 NaN"),
-    case(lambda: rocsim.threshold_ci([np.inf, 0.2], NEG, [0.5]), r"^pos_scores contains 1 NaN"),
-    case(lambda: rocsim.threshold_ci(POS, NEG, ["a"]), r"^thresholds must hold numbers, got 'a'"),
-    case(lambda: rocsim.threshold_ci(POS, NEG, [0.5j]), r"^thresholds must hold real numbers"),
-    case(lambda: rocsim.threshold_ci(POS, NEG, [[0.5]]), r"^thresholds must be 1-D"),
-    case(lambda: rocsim.threshold_ci(POS, NEG, [np.nan]), r"^thresholds contains NaN"),
-    case(lambda: rocsim.threshold_ci(POS, NEG, None), r"^thresholds must hold numbers"),
     case(
-        lambda: rocsim.threshold_ci(POS, NEG, [0.5], bootstrap="nope"),
+        lambda: rocsim.core.threshold_ci(POS, [0.1, np.nan], [0.5]), r"^neg_scores contains 1 NaN"
+    ),
+    case(
+        lambda: rocsim.core.threshold_ci([np.inf, 0.2], NEG, [0.5]), r"^pos_scores contains 1 NaN"
+    ),
+    case(
+        lambda: rocsim.core.threshold_ci(POS, NEG, ["a"]),
+        r"^thresholds must hold numbers, got 'a'",
+    ),
+    case(
+        lambda: rocsim.core.threshold_ci(POS, NEG, [0.5j]), r"^thresholds must hold real numbers"
+    ),
+    case(lambda: rocsim.core.threshold_ci(POS, NEG, [[0.5]]), r"^thresholds must be 1-D"),
+    case(lambda: rocsim.core.threshold_ci(POS, NEG, [np.nan]), r"^thresholds contains NaN"),
+    case(lambda: rocsim.core.threshold_ci(POS, NEG, None), r"^thresholds must hold numbers"),
+    case(
+        lambda: rocsim.core.threshold_ci(POS, NEG, [0.5], bootstrap="nope"),
         r"unknown bootstrap scheme 'nope'; valid: stratified, full",
     ),
     case(
-        lambda: rocsim.threshold_ci(POS, NEG, [0.5], method="nope"),
+        lambda: rocsim.core.threshold_ci(POS, NEG, [0.5], method="nope"),
         r"unknown interval method 'nope'; valid: .*score",
     ),
     case(
-        lambda: rocsim.threshold_ci(POS, NEG, [0.5], confidence_level="abc"),
+        lambda: rocsim.core.threshold_ci(POS, NEG, [0.5], confidence_level="abc"),
         r"^confidence_level must be a number",
     ),
     case(
-        lambda: rocsim.threshold_ci(POS, NEG, [0.5], method="agresti", pseudo_count=-0.5),
+        lambda: rocsim.core.threshold_ci(POS, NEG, [0.5], method="agresti", pseudo_count=-0.5),
         r"^pseudo_count must be a finite number",
     ),
     case(
-        lambda: rocsim.threshold_distribution(POS, NEG, ["a"]),
+        lambda: rocsim.core.threshold_distribution(POS, NEG, ["a"]),
         r"^thresholds must hold numbers, got 'a'",
     ),
     case(
-        lambda: rocsim.threshold_distribution(POS, NEG, [0.5], bootstrap="nope"),
+        lambda: rocsim.core.threshold_distribution(POS, NEG, [0.5], bootstrap="nope"),
         r"unknown bootstrap scheme 'nope'; valid:",
     ),
-    case(lambda: rocsim.threshold_distribution(POS, "abc", [0.5]), r"^neg_scores must hold"),
+    case(lambda: rocsim.core.threshold_distribution(POS, "abc", [0.5]), r"^neg_scores must hold"),
     # --- vertical_ci / vertical_distribution -------------------------------------------------
-    case(lambda: rocsim.vertical_ci(POS, NEG, [0]), r"^r must satisfy 1 <= r <= m- - 1 = 4"),
-    case(lambda: rocsim.vertical_ci(POS, NEG, [5]), r"^r must satisfy 1 <= r <= m- - 1 = 4"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, [0]), r"^r must satisfy 1 <= r <= m- - 1 = 4"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, [5]), r"^r must satisfy 1 <= r <= m- - 1 = 4"),
     case(
-        lambda: rocsim.vertical_ci(POS, NEG, [2**70]),
+        lambda: rocsim.core.vertical_ci(POS, NEG, [2**70]),
         r"^r must satisfy 1 <= r <= m- - 1",
     ),
-    case(lambda: rocsim.vertical_ci(POS, NEG, [1.5]), r"^r must hold integers"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, [1.5]), r"^r must hold integers"),
     case(
-        lambda: rocsim.vertical_ci(POS, NEG, ["a"]),
+        lambda: rocsim.core.vertical_ci(POS, NEG, ["a"]),
         r"^r must hold (numbers|integers)",
     ),
-    case(lambda: rocsim.vertical_ci(POS, NEG, [np.nan]), r"^r must hold integers"),
-    case(lambda: rocsim.vertical_ci(POS, NEG, []), r"^r must be a non-empty 1-D array"),
-    case(lambda: rocsim.vertical_ci(POS, NEG, 2), r"^r must be a non-empty 1-D array"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, [np.nan]), r"^r must hold integers"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, []), r"^r must be a non-empty 1-D array"),
+    case(lambda: rocsim.core.vertical_ci(POS, NEG, 2), r"^r must be a non-empty 1-D array"),
     case(
-        lambda: rocsim.vertical_ci(POS, NEG, [2], method="nope"),
+        lambda: rocsim.core.vertical_ci(POS, NEG, [2], method="nope"),
         r"unknown .*method 'nope'; valid:",
     ),
     case(
-        lambda: rocsim.vertical_ci(POS, NEG, [2], confidence_level=1),
+        lambda: rocsim.core.vertical_ci(POS, NEG, [2], confidence_level=1),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.vertical_distribution(POS, NEG, [2], bootstrap="nope"),
+        lambda: rocsim.core.vertical_distribution(POS, NEG, [2], bootstrap="nope"),
         r"unknown bootstrap scheme 'nope'; valid:",
     ),
-    case(lambda: rocsim.vertical_distribution(POS, [0.1], [1]), r"(neg_scores|m-|negatives)"),
+    case(lambda: rocsim.core.vertical_distribution(POS, [0.1], [1]), r"(neg_scores|m-|negatives)"),
     # --- kernel_roc_ci -----------------------------------------------------------------------
-    case(lambda: rocsim.kernel_roc_ci(POS, NEG, [0]), r"^fpr must lie strictly between 0 and 1"),
-    case(lambda: rocsim.kernel_roc_ci(POS, NEG, [1]), r"^fpr must lie strictly between 0 and 1"),
-    case(lambda: rocsim.kernel_roc_ci(POS, NEG, "abc"), r"^fpr must hold numbers, got 'abc'"),
     case(
-        lambda: rocsim.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale=-1),
+        lambda: rocsim.core.kernel_roc_ci(POS, NEG, [0]), r"^fpr must lie strictly between 0 and 1"
+    ),
+    case(
+        lambda: rocsim.core.kernel_roc_ci(POS, NEG, [1]), r"^fpr must lie strictly between 0 and 1"
+    ),
+    case(lambda: rocsim.core.kernel_roc_ci(POS, NEG, "abc"), r"^fpr must hold numbers, got 'abc'"),
+    case(
+        lambda: rocsim.core.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale=-1),
         r"^bandwidth_scale must be a positive number",
     ),
     case(
-        lambda: rocsim.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale="abc"),
+        lambda: rocsim.core.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale="abc"),
         r"^bandwidth_scale must be a positive number",
     ),
     case(
-        lambda: rocsim.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale=np.nan),
+        lambda: rocsim.core.kernel_roc_ci(POS, NEG, [0.5], bandwidth_scale=np.nan),
         r"^bandwidth_scale must be a positive number",
     ),
     # --- cost_ci / cost_curve / cost_difference_ci ------------------------------------------
-    case(lambda: rocsim.cost_ci(POS, NEG, 1.5, [0.5]), r"\bw\b.*\[0, 1\]"),
-    case(lambda: rocsim.cost_ci(POS, NEG, -0.1, [0.5]), r"\bw\b.*\[0, 1\]"),
-    case(lambda: rocsim.cost_ci(POS, NEG, np.nan, [0.5]), r"\bw\b.*\[0, 1\]"),
-    case(lambda: rocsim.cost_ci(POS, NEG, "abc", [0.5]), r"^w must hold numbers, got 'abc'"),
-    case(lambda: rocsim.cost_ci(POS, NEG, [0.5j], [0.5]), r"^w must hold real numbers"),
+    case(lambda: rocsim.core.cost_ci(POS, NEG, 1.5, [0.5]), r"\bw\b.*\[0, 1\]"),
+    case(lambda: rocsim.core.cost_ci(POS, NEG, -0.1, [0.5]), r"\bw\b.*\[0, 1\]"),
+    case(lambda: rocsim.core.cost_ci(POS, NEG, np.nan, [0.5]), r"\bw\b.*\[0, 1\]"),
+    case(lambda: rocsim.core.cost_ci(POS, NEG, "abc", [0.5]), r"^w must hold numbers, got 'abc'"),
+    case(lambda: rocsim.core.cost_ci(POS, NEG, [0.5j], [0.5]), r"^w must hold real numbers"),
     case(
-        lambda: rocsim.cost_ci(POS, NEG, [0.5], ["a"]),
+        lambda: rocsim.core.cost_ci(POS, NEG, [0.5], ["a"]),
         r"^thresholds must hold numbers, got 'a'",
     ),
     case(
-        lambda: rocsim.cost_ci(POS, NEG, [0.2, 0.5], [0.1, 0.2, 0.3]),
+        lambda: rocsim.core.cost_ci(POS, NEG, [0.2, 0.5], [0.1, 0.2, 0.3]),
         r"w and thresholds must broadcast",
     ),
     case(
-        lambda: rocsim.cost_ci(POS, NEG, [0.5], [0.5], method="jeffreys"),
+        lambda: rocsim.core.cost_ci(POS, NEG, [0.5], [0.5], method="jeffreys"),
         r"unknown cost interval method 'jeffreys'; valid: agresti, score, wald",
     ),
     case(
-        lambda: rocsim.cost_ci(POS, NEG, [0.5], [0.5], bootstrap="nope"),
+        lambda: rocsim.core.cost_ci(POS, NEG, [0.5], [0.5], bootstrap="nope"),
         r"unknown bootstrap scheme 'nope'; valid:",
     ),
     case(
-        lambda: rocsim.cost_ci(POS, NEG, [0.5], [0.5], pseudo_count=np.nan),
+        lambda: rocsim.core.cost_ci(POS, NEG, [0.5], [0.5], pseudo_count=np.nan),
         r"^pseudo_count must be a finite number",
     ),
-    case(lambda: rocsim.cost_curve(POS, NEG, 2), r"\bw\b.*\[0, 1\]"),
-    case(lambda: rocsim.cost_curve(POS, NEG, "abc"), r"^w must hold numbers, got 'abc'"),
-    case(lambda: rocsim.cost_curve(POS, NEG, [[0.5]]), r"^w must be 1-D"),
-    case(lambda: rocsim.cost_curve(POS, NEG, None), r"^w must hold numbers, got None"),
-    case(lambda: rocsim.cost_curve([], NEG, W), r"^pos_scores is empty"),
+    case(lambda: rocsim.core.cost_curve(POS, NEG, 2), r"\bw\b.*\[0, 1\]"),
+    case(lambda: rocsim.core.cost_curve(POS, NEG, "abc"), r"^w must hold numbers, got 'abc'"),
+    case(lambda: rocsim.core.cost_curve(POS, NEG, [[0.5]]), r"^w must be 1-D"),
+    case(lambda: rocsim.core.cost_curve(POS, NEG, None), r"^w must hold numbers, got None"),
+    case(lambda: rocsim.core.cost_curve([], NEG, W), r"^pos_scores is empty"),
     case(
-        lambda: rocsim.cost_difference_ci(P1, P2[:3], N1, N2, W, [0.5], [0.5]),
+        lambda: rocsim.core.cost_difference_ci(P1, P2[:3], N1, N2, W, [0.5], [0.5]),
         r"the two classifiers must score the same positives: 5 != 3",
     ),
     case(
-        lambda: rocsim.cost_difference_ci(P1, P2, N1, N2, 2, [0.5], [0.5]),
+        lambda: rocsim.core.cost_difference_ci(P1, P2, N1, N2, 2, [0.5], [0.5]),
         r"\bw\b.*\[0, 1\]",
     ),
     case(
-        lambda: rocsim.cost_difference_ci(P1, P2, N1, N2, [0.5], ["a"], [0.5]),
+        lambda: rocsim.core.cost_difference_ci(P1, P2, N1, N2, [0.5], ["a"], [0.5]),
         r"^t1 must hold numbers, got 'a'",
     ),
     case(
-        lambda: rocsim.cost_difference_ci(P1, P2, N1, N2, [0.5, 0.6], [0.5], [0.5, 0.6, 0.7]),
+        lambda: rocsim.core.cost_difference_ci(P1, P2, N1, N2, [0.5, 0.6], [0.5], [0.5, 0.6, 0.7]),
         r"^w and t2 must broadcast",
     ),
     case(
-        lambda: rocsim.cost_difference_ci(P1, P2, N1, N2, [0.5], [0.5], [0.5], method="nope"),
+        lambda: rocsim.core.cost_difference_ci(P1, P2, N1, N2, [0.5], [0.5], [0.5], method="nope"),
         r"unknown cost interval method 'nope'; valid:",
     ),
     # --- threshold_difference_ci / vertical_difference_ci -----------------------------------
     case(
-        lambda: rocsim.threshold_difference_ci(P1, P2, N1, N2, [0.5, 0.6], [0.5]),
+        lambda: rocsim.core.threshold_difference_ci(P1, P2, N1, N2, [0.5, 0.6], [0.5]),
         r"t1 and t2 must pair up",
     ),
     case(
-        lambda: rocsim.threshold_difference_ci(P1, P2, N1, N2, ["a"], [0.5]),
+        lambda: rocsim.core.threshold_difference_ci(P1, P2, N1, N2, ["a"], [0.5]),
         r"^t1 must hold numbers, got 'a'",
     ),
     case(
-        lambda: rocsim.threshold_difference_ci(P1, P2, N1[:2], N2, [0.5], [0.5]),
+        lambda: rocsim.core.threshold_difference_ci(P1, P2, N1[:2], N2, [0.5], [0.5]),
         r"the two classifiers must score the same negatives: 2 != 5",
     ),
     case(
-        lambda: rocsim.threshold_difference_ci(P1, P2, N1, N2, [0.5], [0.5], method="nope"),
+        lambda: rocsim.core.threshold_difference_ci(P1, P2, N1, N2, [0.5], [0.5], method="nope"),
         r"unknown paired interval method 'nope'; valid: .*tango",
     ),
     case(
-        lambda: rocsim.threshold_difference_ci(P1, P2, N1, N2, [0.5], [0.5], confidence_level=0),
+        lambda: rocsim.core.threshold_difference_ci(
+            P1, P2, N1, N2, [0.5], [0.5], confidence_level=0
+        ),
         r"^confidence_level must be in \(0, 1\)",
     ),
     case(
-        lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, [0]),
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, [0]),
         r"^r must satisfy 1 <= r <= m- - 1 = 4",
     ),
     case(
-        lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, [2**70]),
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, [2**70]),
         r"^r must satisfy 1 <= r <= m- - 1",
     ),
     case(
-        lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, ["a"]),
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, ["a"]),
         r"^r must hold (numbers|integers)",
     ),
-    case(lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, [1.5]), r"^r must hold integers"),
     case(
-        lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, [2], algorithm="nope"),
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, [1.5]), r"^r must hold integers"
+    ),
+    case(
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, [2], algorithm="nope"),
         r"unknown vertical difference algorithm 'nope'; valid:",
     ),
     case(
-        lambda: rocsim.vertical_difference_ci(P1, P2, N1, N2, [2], method="nope"),
+        lambda: rocsim.core.vertical_difference_ci(P1, P2, N1, N2, [2], method="nope"),
         r"unknown .*method 'nope'; valid:",
     ),
     # --- roc_ci / compare_roc ----------------------------------------------------------------
@@ -382,7 +405,7 @@ CASES = [
     case(lambda: rocsim.cost_curve_ci(Y, S1, w=2), r"\bw\b.*\[0, 1\]"),
     case(lambda: rocsim.cost_curve_ci(Y, S1, w="abc"), r"^w must hold numbers, got 'abc'"),
     case(
-        lambda: rocsim.cost_curve_ci(Y, S1, threshold="nope"),
+        lambda: rocsim.cost_curve_ci(Y, S1, thresholds="nope"),
         r"threshold.*'empirical'",
     ),
     case(
@@ -421,16 +444,30 @@ CASES = [
         r"^confidence_level must be in",
     ),
     # --- binomial_coverage -------------------------------------------------------------------
-    case(lambda: rocsim.binomial_coverage(0, [0.5], score_ci), r"^trials must be a positive"),
-    case(lambda: rocsim.binomial_coverage(-3, [0.5], score_ci), r"^trials must be a positive"),
-    case(lambda: rocsim.binomial_coverage(2.5, [0.5], score_ci), r"^trials must be a positive"),
-    case(lambda: rocsim.binomial_coverage("abc", [0.5], score_ci), r"^trials must be a positive"),
-    case(lambda: rocsim.binomial_coverage(True, [0.5], score_ci), r"^trials must be a positive"),
-    case(lambda: rocsim.binomial_coverage(10, [1.5], score_ci), r"^p_true must .*\[0, 1\]"),
-    case(lambda: rocsim.binomial_coverage(10, [np.nan], score_ci), r"^p_true must .*\[0, 1\]"),
-    case(lambda: rocsim.binomial_coverage(10, ["a"], score_ci), r"^p_true must hold numbers"),
-    case(lambda: rocsim.binomial_coverage(10, [[0.5]], score_ci), r"^p_true must .*1-D"),
-    case(lambda: rocsim.binomial_coverage(10, [0.5], "score"), r"^interval must be (a )?callable"),
+    case(lambda: rocsim.core.binomial_coverage(0, [0.5], score_ci), r"^trials must be a positive"),
+    case(
+        lambda: rocsim.core.binomial_coverage(-3, [0.5], score_ci), r"^trials must be a positive"
+    ),
+    case(
+        lambda: rocsim.core.binomial_coverage(2.5, [0.5], score_ci), r"^trials must be a positive"
+    ),
+    case(
+        lambda: rocsim.core.binomial_coverage("abc", [0.5], score_ci),
+        r"^trials must be a positive",
+    ),
+    case(
+        lambda: rocsim.core.binomial_coverage(True, [0.5], score_ci), r"^trials must be a positive"
+    ),
+    case(lambda: rocsim.core.binomial_coverage(10, [1.5], score_ci), r"^p_true must .*\[0, 1\]"),
+    case(
+        lambda: rocsim.core.binomial_coverage(10, [np.nan], score_ci), r"^p_true must .*\[0, 1\]"
+    ),
+    case(lambda: rocsim.core.binomial_coverage(10, ["a"], score_ci), r"^p_true must hold numbers"),
+    case(lambda: rocsim.core.binomial_coverage(10, [[0.5]], score_ci), r"^p_true must .*1-D"),
+    case(
+        lambda: rocsim.core.binomial_coverage(10, [0.5], "score"),
+        r"^interval must be (a )?callable",
+    ),
 ]
 
 
@@ -449,29 +486,29 @@ def test_bad_input_names_the_argument(call, message):
 
 
 def test_empty_counts_give_an_empty_interval():
-    low, high = rocsim.proportion_ci([], [])
+    low, high = rocsim.core.proportion_ci([], [])
     assert low.shape == high.shape == (0,)
 
 
 @pytest.mark.parametrize("method", PAIRED)
 def test_paired_broadcasts_counts_against_n(method):
-    low, high = rocsim.paired_difference_ci([1, 2], [0, 1], 10, method=method)
+    low, high = rocsim.core.paired_difference_ci([1, 2], [0, 1], 10, method=method)
     for k, (b, c) in enumerate([(1, 0), (2, 1)]):
-        one = rocsim.paired_difference_ci(b, c, 10, method=method)
+        one = rocsim.core.paired_difference_ci(b, c, 10, method=method)
         assert low[k] == float(one.low) and high[k] == float(one.high)
 
 
 def test_cost_difference_broadcasts_one_t1_against_several_t2():
-    got = rocsim.cost_difference_ci(P1, P2, N1, N2, [0.5], [0.5], [0.5, 0.6, 0.7])
-    want = rocsim.cost_difference_ci(P1, P2, N1, N2, [0.5] * 3, [0.5] * 3, [0.5, 0.6, 0.7])
+    got = rocsim.core.cost_difference_ci(P1, P2, N1, N2, [0.5], [0.5], [0.5, 0.6, 0.7])
+    want = rocsim.core.cost_difference_ci(P1, P2, N1, N2, [0.5] * 3, [0.5] * 3, [0.5, 0.6, 0.7])
     np.testing.assert_array_equal(got.t1, want.t1)
     np.testing.assert_array_equal(got.low, want.low)
     np.testing.assert_array_equal(got.high, want.high)
 
 
 def test_boolean_scores_are_a_binary_classifier():
-    got = rocsim.threshold_ci([True, True, False], [False, True, False], [0.5])
-    want = rocsim.threshold_ci([1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.5])
+    got = rocsim.core.threshold_ci([True, True, False], [False, True, False], [0.5])
+    want = rocsim.core.threshold_ci([1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.5])
     np.testing.assert_array_equal(got.tpr_low, want.tpr_low)
 
 
@@ -483,5 +520,5 @@ def test_string_labels_with_pos_label():
 
 
 def test_binomial_coverage_at_the_ends_is_exact():
-    cov = rocsim.binomial_coverage(10, [0.0, 1.0], score_ci)
+    cov = rocsim.core.binomial_coverage(10, [0.0, 1.0], score_ci)
     assert np.all(np.isfinite(cov.cover)) and np.all((cov.cover >= 0) & (cov.cover <= 1))

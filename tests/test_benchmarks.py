@@ -21,11 +21,11 @@ def test_monte_carlo_vertical_tpr_agrees_with_the_exact_law():
     # the benchmark's Monte Carlo bootstrap, checked against the exact moments (eq. 4.13-4.14)
     rng = np.random.default_rng(5)
     pos1, neg1, pos2, neg2 = run_all.draw(80, rng)
-    r = rocsim.fpr_ranks(run_all.GRID, 80)[::8]
+    r = rocsim.core.fpr_ranks(run_all.GRID, 80)[::8]
     b = 4000
     tpr1, tpr2 = mc_vertical_tpr([(pos1, neg1), (pos2, neg2)], r, b, rng)
     for tpr, pos, neg in ((tpr1, pos1, neg1), (tpr2, pos2, neg2)):
-        law = rocsim.vertical_distribution(pos, neg, r)
+        law = rocsim.core.vertical_distribution(pos, neg, r)
         z_mean = np.abs(tpr.mean(axis=0) - law.mean) / np.sqrt(law.var / b)
         # standard error of a sample variance, sqrt((m4 - s^4) / B), where TPR is not
         # nearly sure (at the top ranks the second classifier's TPR is 1 in almost every draw)
@@ -34,7 +34,7 @@ def test_monte_carlo_vertical_tpr_agrees_with_the_exact_law():
         m4, s2 = ((tpr - tpr.mean(axis=0)) ** 4).mean(axis=0), tpr.var(axis=0)
         z_var = np.abs(s2 - law.var)[spread] / np.sqrt((m4 - s2**2)[spread] / b)
         assert np.all(z_mean < 4.5) and np.all(z_var < 4.5), (z_mean.max(), z_var.max())
-    paired = rocsim.vertical_difference(pos1, pos2, neg1, neg2, r)
+    paired = rocsim.core.vertical_difference(pos1, pos2, neg1, neg2, r)
     diff = tpr1 - tpr2
     assert np.all(np.abs(diff.mean(axis=0) - paired.mean) <= 4.5 * np.sqrt(paired.var / b))
 

@@ -12,7 +12,7 @@ from hypothesis.extra import numpy as hnp
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from rocsim import auc, count_at_or_above, counts_at, roc_counts, roc_curve
+from rocsim.core import auc, count_at_or_above, counts_at, roc_counts, roc_curve
 
 
 def brute_count(scores, thresholds):

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rocsim import binomial_coverage, make_model, proportion_ci, threshold_exact_coverage
+from rocsim.core import binomial_coverage, proportion_ci, threshold_exact_coverage
+from rocsim.sim.models import make_model
 
 P_GRID = [0.0, 1e-9, 1e-4, 0.01, 0.05, 0.2, 0.37, 0.5, 0.8, 0.95, 0.99, 1 - 1e-4, 1.0]
 METHODS = [

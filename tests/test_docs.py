@@ -1,4 +1,5 @@
-"""The Python examples of the README and of docs/extending.md run as written."""
+"""The Python examples of the README and of docs/extending.md and coming_from_sklearn.md run
+as written."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "extending.md"]
+DOCUMENTS = [
+    ROOT / "README.md",
+    ROOT / "docs" / "extending.md",
+    ROOT / "docs" / "coming_from_sklearn.md",
+]
 
 
 def python_blocks(text: str) -> list[str]:
@@ -19,5 +24,6 @@ def python_blocks(text: str) -> list[str]:
 def test_python_examples_run(document):
     blocks = python_blocks(document.read_text())
     assert blocks, f"{document.name} lost its Python examples"
+    namespace: dict = {}  # one per document: its blocks run in order, as in a notebook
     for block in blocks:
-        exec(compile(block, str(document), "exec"), {})
+        exec(compile(block, str(document), "exec"), namespace)

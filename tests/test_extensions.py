@@ -60,8 +60,8 @@ def data():
 
 def test_proportion_ci_takes_a_function():
     x, n = np.array([0, 3, 7, 10]), np.array([10, 10, 10, 10])
-    ours = rocsim.proportion_ci(x, n, confidence_level=0.9, method=my_wald)
-    builtin = rocsim.proportion_ci(x, n, confidence_level=0.9, method="wald")
+    ours = rocsim.core.proportion_ci(x, n, confidence_level=0.9, method=my_wald)
+    builtin = rocsim.core.proportion_ci(x, n, confidence_level=0.9, method="wald")
     np.testing.assert_array_equal(ours.low, builtin.low)
     np.testing.assert_array_equal(ours.high, builtin.high)
 
@@ -70,10 +70,10 @@ def test_proportion_ci_takes_a_function():
 def test_threshold_ci_takes_a_function(data, bootstrap):
     pos, _, neg, _ = data
     t = [-0.5, 0.3, 1.2]
-    ours = rocsim.threshold_ci(
+    ours = rocsim.core.threshold_ci(
         pos, neg, t, confidence_level=0.9, method=my_wald, bootstrap=bootstrap
     )
-    builtin = rocsim.threshold_ci(
+    builtin = rocsim.core.threshold_ci(
         pos, neg, t, confidence_level=0.9, method="wald", bootstrap=bootstrap
     )
     for name in ("tpr_low", "tpr_high", "fpr_low", "fpr_high"):
@@ -83,22 +83,22 @@ def test_threshold_ci_takes_a_function(data, bootstrap):
 
 def test_exact_coverage_takes_a_function():
     args = ([0.3, 0.7], [0.1, 0.4], 40, 30)
-    ours = rocsim.threshold_exact_coverage(*args, confidence_level=0.9, method=my_wald)
-    builtin = rocsim.threshold_exact_coverage(*args, confidence_level=0.9, method="wald")
+    ours = rocsim.core.threshold_exact_coverage(*args, confidence_level=0.9, method=my_wald)
+    builtin = rocsim.core.threshold_exact_coverage(*args, confidence_level=0.9, method="wald")
     np.testing.assert_allclose(ours.cover, builtin.cover, rtol=0, atol=1e-15)
 
 
 def test_vertical_intervals_take_a_function(data):
     pos, pos2, neg, neg2 = data
     r = [5, 25, 45]
-    ours = rocsim.vertical_ci(pos, neg, r, confidence_level=0.9, method=my_moment_wald)
-    builtin = rocsim.vertical_ci(pos, neg, r, confidence_level=0.9, method="wald")
+    ours = rocsim.core.vertical_ci(pos, neg, r, confidence_level=0.9, method=my_moment_wald)
+    builtin = rocsim.core.vertical_ci(pos, neg, r, confidence_level=0.9, method="wald")
     np.testing.assert_array_equal(ours.low, builtin.low)
     np.testing.assert_array_equal(ours.high, builtin.high)
-    ours = rocsim.vertical_difference_ci(
+    ours = rocsim.core.vertical_difference_ci(
         pos, pos2, neg, neg2, r, confidence_level=0.9, method=my_moment_wald
     )
-    builtin = rocsim.vertical_difference_ci(
+    builtin = rocsim.core.vertical_difference_ci(
         pos, pos2, neg, neg2, r, confidence_level=0.9, method="wald"
     )
     np.testing.assert_array_equal(ours.low, builtin.low)
@@ -108,19 +108,19 @@ def test_vertical_intervals_take_a_function(data):
 def test_paired_and_cost_intervals_take_functions(data):
     pos, pos2, neg, neg2 = data
     t = [0.0, 0.5]
-    ours = rocsim.threshold_difference_ci(
+    ours = rocsim.core.threshold_difference_ci(
         pos, pos2, neg, neg2, t, t, confidence_level=0.9, method=my_paired_wald
     )
-    builtin = rocsim.threshold_difference_ci(
+    builtin = rocsim.core.threshold_difference_ci(
         pos, pos2, neg, neg2, t, t, confidence_level=0.9, method="wald"
     )
     np.testing.assert_array_equal(ours.dtpr_low, builtin.dtpr_low)
     np.testing.assert_array_equal(ours.dfpr_high, builtin.dfpr_high)
     w = [0.2, 0.5, 0.8]
-    ours = rocsim.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method=my_wald)
-    builtin = rocsim.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method="wald")
+    ours = rocsim.core.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method=my_wald)
+    builtin = rocsim.core.cost_ci(pos, neg, w, "empirical", confidence_level=0.9, method="wald")
     np.testing.assert_allclose(ours.low, builtin.low, rtol=0, atol=1e-15)
-    ours = rocsim.cost_difference_ci(
+    ours = rocsim.core.cost_difference_ci(
         pos,
         pos2,
         neg,
@@ -131,7 +131,7 @@ def test_paired_and_cost_intervals_take_functions(data):
         confidence_level=0.9,
         method=my_paired_wald,
     )
-    builtin = rocsim.cost_difference_ci(
+    builtin = rocsim.core.cost_difference_ci(
         pos, pos2, neg, neg2, w, "empirical", "empirical", confidence_level=0.9, method="wald"
     )
     np.testing.assert_allclose(ours.high, builtin.high, rtol=0, atol=1e-15)
@@ -177,7 +177,7 @@ def upside_down(x, n, confidence_level):
 )
 def test_a_wrong_function_is_refused_with_its_name(function, words):
     with pytest.raises(ValueError) as err:
-        rocsim.proportion_ci([1, 2], [10, 10], method=function)
+        rocsim.core.proportion_ci([1, 2], [10, 10], method=function)
     for word in words:
         assert word in str(err.value), str(err.value)
 
@@ -185,9 +185,9 @@ def test_a_wrong_function_is_refused_with_its_name(function, words):
 def test_a_function_of_the_wrong_protocol_is_refused(data):
     pos, _, neg, _ = data
     with pytest.raises(ValueError, match=r"my_wald.*f\(law, confidence_level\)"):
-        rocsim.vertical_ci(pos, neg, [5], method=my_wald)
+        rocsim.core.vertical_ci(pos, neg, [5], method=my_wald)
     with pytest.raises(ValueError, match=r"unknown vertical interval method 'nope'.*or a funct"):
-        rocsim.vertical_ci(pos, neg, [5], method="nope")
+        rocsim.core.vertical_ci(pos, neg, [5], method="nope")
 
 
 def test_every_protocol_probe_runs_a_builtin():
@@ -210,14 +210,14 @@ def test_checked_functions_are_not_kept_alive():
 
     before = len(methods._CHECKED)
     for _ in range(20):
-        rocsim.proportion_ci([1, 2], [10, 10], method=lambda x, n, level: (x / n, x / n))
+        rocsim.core.proportion_ci([1, 2], [10, 10], method=lambda x, n, level: (x / n, x / n))
     gc.collect()
     assert len(methods._CHECKED) == before
 
 
 def test_pseudo_count_is_refused_for_a_function():
     with pytest.raises(ValueError, match=r"pseudo_count.*my_wald"):
-        rocsim.proportion_ci([1], [10], method=my_wald, pseudo_count=1)
+        rocsim.core.proportion_ci([1], [10], method=my_wald, pseudo_count=1)
 
 
 # --- the documented example --------------------------------------------------------------------
@@ -266,16 +266,16 @@ def test_example_mid_p_lies_inside_clopper_pearson(example_module):
     inside Clopper-Pearson's."""
     x, n = np.arange(41.0), np.full(41, 40.0)
     low, high = example_module.mid_p(x, n, 0.95)
-    cp = rocsim.proportion_ci(x, n, confidence_level=0.95, method="clopper_pearson")
+    cp = rocsim.core.proportion_ci(x, n, confidence_level=0.95, method="clopper_pearson")
     assert np.all(low >= cp.low - 1e-12) and np.all(high <= cp.high + 1e-12)
 
 
 def test_example_logit_wald_stays_inside_the_unit_interval(example_module, data):
     pos, _, neg, _ = data
-    law = rocsim.vertical_distribution(pos, neg, [1, 10, 25, 49])
+    law = rocsim.core.vertical_distribution(pos, neg, [1, 10, 25, 49])
     low, high = example_module.logit_wald(law, 0.95)
     assert np.all((0 <= low) & (low <= law.mean) & (law.mean <= high) & (high <= 1))
-    ci = rocsim.vertical_ci(
+    ci = rocsim.core.vertical_ci(
         pos, neg, [1, 10, 25, 49], confidence_level=0.95, method=example_module.logit_wald
     )
     np.testing.assert_array_equal(ci.low, low)

@@ -543,7 +543,7 @@ def test_paired_law_carries_each_classifiers_single_law_bit_for_bit(side):
     """vertical_difference builds each classifier's law from its own ranking's counts: the
     data's difference and the mean are those of the two vertical_distribution laws, exactly
     (ties included)."""
-    from rocsim import vertical_difference, vertical_distribution
+    from rocsim.core import vertical_difference, vertical_distribution
 
     rng = np.random.default_rng(6)
     pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 120), 1) for m in (1, 1.5, 0, 0.2))
@@ -558,7 +558,7 @@ def test_paired_law_carries_each_classifiers_single_law_bit_for_bit(side):
 def test_paired_moments_do_not_depend_on_the_order_of_the_data():
     """Shuffling the instances (so tied negatives come out of the sort in another order)
     leaves every moment bit for bit: the counts are taken at the edges of ties."""
-    from rocsim import vertical_difference
+    from rocsim.core import vertical_difference
 
     rng = np.random.default_rng(11)
     pos1, pos2, neg1, neg2 = (np.round(rng.normal(m, 1, 150), 1) for m in (1, 1.5, 0, 0.2))

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import norm
 from statsmodels.stats.proportion import proportion_confint
 
-from rocsim import PROPORTION_METHODS, proportion_ci
+from rocsim.core import PROPORTION_METHODS, proportion_ci
 
 LEVELS = [0.5, 0.8, 0.9, 0.9**0.5, 0.95, 0.99, 0.999]
 SIZES = [1, 2, 5, 10, 25, 100, 1000, 10000]

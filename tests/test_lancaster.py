@@ -25,7 +25,7 @@ from scipy import linalg, special, stats
 from small_count import small_count_table
 from test_paired_oracle import monte_carlo_dtpr, paired_binormal
 
-from rocsim import fpr_ranks, vertical_difference, vertical_distribution
+from rocsim.core import fpr_ranks, vertical_difference, vertical_distribution
 from rocsim.core import joint_thresholds as jt
 from rocsim.core.joint_thresholds import lancaster_below
 from rocsim.core.paired_vertical import joint_threshold_law

@@ -44,8 +44,6 @@ FORBIDDEN = {
 def layer_files(layer: str) -> list[Path]:
     if layer == "studies":
         return sorted(STUDIES.glob("*.py"))
-    if layer == "analysis":
-        return [PACKAGE / "analysis.py"]
     return sorted((PACKAGE / layer).glob("*.py"))
 
 
@@ -80,8 +78,8 @@ def test_layers_import_downward_only(layer):
 
 def test_the_package_is_laid_out_by_layer():
     flat = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert flat == ["__init__.py", "analysis.py"], flat
-    for layer in ("core", "sim", "views", "cli"):
+    assert flat == ["__init__.py"], flat
+    for layer in ("core", "sim", "analysis", "views", "cli"):
         assert (PACKAGE / layer / "__init__.py").is_file()
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rocsim import draw_test_set, make_model
+from rocsim.sim.models import draw_test_set, make_model
 
 MODELS = {
     "binormal": make_model("binormal", {"mu": 1.0, "sd": 1.0}, (0.0, 1.0)),

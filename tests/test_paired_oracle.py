@@ -288,7 +288,7 @@ def test_paired_difference_ci_is_exported_at_top_level():
     import rocsim
     from rocsim.core import intervals
 
-    assert rocsim.paired_difference_ci is intervals.paired_difference_ci
+    assert rocsim.core.paired_difference_ci is intervals.paired_difference_ci
 
 
 def test_paired_difference_ci_rejects_bad_input():
@@ -789,9 +789,9 @@ def test_vertical_difference_swapping_classifiers_mirrors_the_law():
 
 def test_vertical_difference_with_a_blind_second_classifier_is_the_single_design():
     # classifier 2 ranks every positive below every negative: TPR2 = 0 in every resample, so
-    # dTPR is TPR1 at FPR r/n-, whose law rocsim.vertical_distribution computes (eq. 4.12);
+    # dTPR is TPR1 at FPR r/n-, whose law rocsim.core.vertical_distribution computes (eq. 4.12);
     # only the marginal law of T1 matters
-    from rocsim import vertical_distribution
+    from rocsim.core import vertical_distribution
 
     rng = np.random.default_rng(5)
     pos1 = np.round(rng.normal(1.0, 1.0, 30), 1)

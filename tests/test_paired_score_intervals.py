@@ -19,7 +19,7 @@ import pytest
 from scipy import optimize
 from scipy.stats import norm
 
-from rocsim import PAIRED_METHODS
+from rocsim.core import PAIRED_METHODS
 from rocsim.core.intervals import paired_difference_ci, paired_interval_from_counts
 
 NEW_METHODS = ["tango", "bonett_price"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rocsim
-from rocsim.analysis import thresholds_at_ratio
+from rocsim.analysis._input import thresholds_at_ratio
 
 RNG = np.random.default_rng(16)
 Y = np.repeat([1, 0], [40, 100])
@@ -28,7 +28,7 @@ def test_roc_ci_threshold_at_is_a_total_positive_ratio_as_in_compare_roc():
 def test_score_thresholds_are_passed_as_thresholds():
     bands = rocsim.roc_ci(Y, S1, thresholds=[2.0, 0.0, -2.0])
     np.testing.assert_array_equal(bands.threshold, [2.0, 0.0, -2.0])
-    assert "q" not in bands.columns
+    assert bands.q is None and "q" not in bands.to_frame()
     cmp = rocsim.compare_roc(Y, S1, S2, thresholds=([0.5, 0.0], [0.4, 0.1]))
     np.testing.assert_array_equal(cmp.t1, [0.5, 0.0])
     np.testing.assert_array_equal(cmp.t2, [0.4, 0.1])

@@ -25,7 +25,7 @@ import pytest
 from enumeration import assert_mc_agrees, multinomial_law
 from scipy import stats
 
-from rocsim.analysis import pr_ci
+from rocsim.analysis import PRBands, pr_ci
 from rocsim.core.precision_recall import (
     PR_METHODS,
     PRCI,
@@ -418,7 +418,7 @@ def labelled(binormal):
 def test_pr_ci_vertical_contract(labelled):
     y, s = labelled
     result = pr_ci(y, s, at=[0.1, 0.5, 0.5, 0.9], averaging="vertical")
-    assert isinstance(result, PRCI)
+    assert isinstance(result, PRBands) and isinstance(result.ci, PRCI)
     frame = result.to_frame()
     assert list(frame.columns[:4]) == ["recall", "precision", "low", "high"]
     assert len(frame) == 4 and frame["at"].tolist() == [0.1, 0.5, 0.5, 0.9]
@@ -436,7 +436,7 @@ def test_pr_ci_vertical_contract(labelled):
 def test_pr_ci_threshold_averaging(labelled):
     y, s = labelled
     result = pr_ci(y, s, averaging="threshold", at=[0.2, 0.5], confidence_level=0.9)
-    assert isinstance(result, PRThresholdCI)
+    assert isinstance(result, PRBands) and isinstance(result.ci, PRThresholdCI)
     frame = result.to_frame()
     assert list(frame.columns[:6]) == [
         "recall",

@@ -60,7 +60,7 @@ def test_ci_se_bootstrap_moments_and_bounds_match_the_exact_upper_law(asah):
     fpr = 1 - np.asarray(ref["specificity"])
     bands = rocsim.roc_ci(y, s, averaging="vertical", side="upper", at=fpr, method="percentile")
     r = np.rint(fpr * 72).astype(int)
-    law = rocsim.vertical_distribution(s[y], s[~y], r, side="upper")
+    law = rocsim.core.vertical_distribution(s[y], s[~y], r, side="upper")
     step = 1 / 41
     share = np.asarray(boot["share_interpolated"])
     assert share.max() < 0.05
@@ -93,7 +93,7 @@ def test_ci_thresholds_is_the_percentile_at_the_level_per_axis(asah):
     ci = rocsim.roc_ci(
         y, s, thresholds=ref["threshold"], method="percentile", confidence_level=level**2
     )
-    assert ci.info["axis_level"] == pytest.approx(level)
+    assert ci.axis_level == pytest.approx(level)
     np.testing.assert_allclose(ci.tpr, np.asarray(ref["tp"]) / ref["n_pos"], atol=1e-12)
     np.testing.assert_allclose(1 - ci.fpr, np.asarray(ref["tn"]) / ref["n_neg"], atol=1e-12)
     for ours, theirs, step in (

@@ -45,7 +45,7 @@ def simulated_threshold_widths(model, n_pos, n_neg, t, level, reps, rng):
 
 
 def simulated_vertical_widths(model, n_pos, n_neg, at, level, reps, rng):
-    """Widths of rocsim.vertical_ci at the rank nearest ``at`` on ``reps`` independent test
+    """Widths of rocsim.core.vertical_ci at the rank nearest ``at`` on ``reps`` independent test
     sets, and whether each holds the true TPR at FPR r / n-."""
     r = nearest_ranks([at], n_neg)
     truth = float(model.pos.sf(model.neg.isf(r[0] / n_neg)))
@@ -133,7 +133,7 @@ def test_threshold_exact_coverage_equals_simulated_coverage():
     se = math.sqrt(plan.coverage * (1 - plan.coverage) / reps)
     assert abs(cover.mean() - plan.coverage) < 4 * se
     assert abs(widths.mean() - plan.expected_width) < 4 * widths.std() / math.sqrt(reps)
-    # and with rocsim.threshold_ci itself on fewer test sets
+    # and with rocsim.core.threshold_ci itself on fewer test sets
     hits = 0
     for _ in range(2000):
         pos, neg = model.pos.sample(rng, plan.n_pos), model.neg.sample(rng, plan.n_neg)

@@ -72,7 +72,7 @@ def moments(law: dict[Fraction, Fraction]) -> tuple[float, float]:
 @pytest.mark.parametrize(("pos", "neg"), TINY)
 def test_upper_side_law_equals_enumeration(pos, neg):
     ranks = list(range(1, len(neg)))
-    law = rocsim.vertical_distribution(pos, neg, ranks, side="upper")
+    law = rocsim.core.vertical_distribution(pos, neg, ranks, side="upper")
     for i, r in enumerate(ranks):
         want = enumerated_law(pos, neg, r, upper_tpr)
         pmf = [float(want.get(Fraction(j, len(pos)), 0)) for j in range(len(pos) + 1)]
@@ -88,7 +88,7 @@ def test_full_bootstrap_upper_side_equals_enumeration(pos, neg):
     scores = np.asarray(pos + neg, dtype=float)
     is_pos = np.r_[np.ones(len(pos), bool), np.zeros(len(neg), bool)]
     ranks = list(range(1, len(neg)))
-    law = rocsim.vertical_distribution(pos, neg, ranks, bootstrap="full", side="upper")
+    law = rocsim.core.vertical_distribution(pos, neg, ranks, bootstrap="full", side="upper")
     for i, r in enumerate(ranks):
         total: dict[Fraction, Fraction] = defaultdict(Fraction)
         for counts, prob in multinomial_law(scores.size):
@@ -108,8 +108,8 @@ def test_untied_upper_law_at_r_is_the_lower_law_at_r_plus_one():
     rng = np.random.default_rng(3)
     pos, neg = rng.normal(1, 1, 60), rng.normal(0, 1, 50)
     r = np.arange(1, 49)
-    upper = rocsim.vertical_distribution(pos, neg, r, side="upper")
-    lower = rocsim.vertical_distribution(pos, neg, r + 1)
+    upper = rocsim.core.vertical_distribution(pos, neg, r, side="upper")
+    lower = rocsim.core.vertical_distribution(pos, neg, r + 1)
     np.testing.assert_array_equal(upper.tpr, lower.tpr)
     np.testing.assert_allclose(upper.mean, lower.mean, rtol=0, atol=1e-15)
     np.testing.assert_allclose(upper.var, lower.var, rtol=0, atol=1e-15)
@@ -118,8 +118,8 @@ def test_untied_upper_law_at_r_is_the_lower_law_at_r_plus_one():
 
 def test_ties_make_the_two_sides_differ():
     pos, neg = [1.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0]
-    upper = rocsim.vertical_distribution(pos, neg, [1], side="upper")
-    lower = rocsim.vertical_distribution(pos, neg, [2])
+    upper = rocsim.core.vertical_distribution(pos, neg, [1], side="upper")
+    lower = rocsim.core.vertical_distribution(pos, neg, [2])
     assert upper.mean[0] != pytest.approx(lower.mean[0])
 
 
@@ -142,7 +142,7 @@ def test_horizontal_equals_vertical_on_swapped_negated_scores():
     at = [0.1, 0.5, 0.9]
     bands = rocsim.roc_ci(y, s, averaging="horizontal", at=at, method="percentile")
     k = np.rint(np.asarray(at) * pos.size).astype(int)
-    swapped = rocsim.vertical_ci(-neg, -pos, pos.size - k, method="percentile", side="upper")
+    swapped = rocsim.core.vertical_ci(-neg, -pos, pos.size - k, method="percentile", side="upper")
     np.testing.assert_allclose(bands.fpr, 1 - swapped.tpr, atol=1e-15)
     np.testing.assert_allclose(bands.mean, 1 - swapped.mean, atol=1e-15)
     np.testing.assert_allclose(bands.fpr_low, 1 - swapped.high, atol=1e-15)
@@ -175,7 +175,7 @@ def test_paired_difference_moments_equal_enumeration_on_both_sides(data, side):
     pos1, pos2, neg1, neg2 = (np.asarray(a, dtype=float) for a in data)
     tpr = upper_tpr if side == "upper" else lower_tpr
     ranks = list(range(1, len(neg1)))
-    law = rocsim.vertical_difference(pos1, pos2, neg1, neg2, ranks, side=side)
+    law = rocsim.core.vertical_difference(pos1, pos2, neg1, neg2, ranks, side=side)
     for i, r in enumerate(ranks):
         diff: dict[Fraction, Fraction] = defaultdict(Fraction)
         for p1, p2, n1, n2, prob in paired_resamples(pos1, pos2, neg1, neg2):
@@ -204,7 +204,7 @@ def test_upper_and_horizontal_laws_agree_with_a_seeded_monte_carlo_bootstrap():
     pos, neg = rng.normal(1.0, 1.0, 200), rng.normal(0.0, 1.0, 200)
     pos, neg = np.round(pos, 1), np.round(neg, 1)  # ties, so that the sides differ
     r, b = np.array([20, 100, 180]), 20_000
-    upper = rocsim.vertical_distribution(pos, neg, r, side="upper")
+    upper = rocsim.core.vertical_distribution(pos, neg, r, side="upper")
     horizontal = horizontal_ci(pos, neg, r, method="wald")
     boot_pos = np.sort(rng.choice(pos, (b, pos.size)), axis=1)[:, ::-1]
     boot_neg = np.sort(rng.choice(neg, (b, neg.size)), axis=1)[:, ::-1]
@@ -223,4 +223,4 @@ def test_side_is_checked_and_only_for_vertical_averaging():
     with pytest.raises(ValueError, match="side applies to averaging='vertical'"):
         rocsim.roc_ci(y, s, side="upper")
     with pytest.raises(ValueError, match="side"):
-        rocsim.vertical_distribution([1, 2], [0, 1, 3], [1], side="middle")
+        rocsim.core.vertical_distribution([1, 2], [0, 1, 3], [1], side="middle")

@@ -15,7 +15,7 @@ import pytest
 from enumeration import assert_mc_agrees, multinomial_law
 from scipy import stats
 
-from rocsim import proportion_ci, threshold_ci, threshold_distribution
+from rocsim.core import proportion_ci, threshold_ci, threshold_distribution
 
 # (pos, neg): ties within a class and across the classes
 TINY_DATA = [

@@ -13,7 +13,7 @@ averaging by simulating test sets from the model.
 # The scores we expect
 # --------------------
 # A float is the AUC of a binormal model (negatives N(0, 1), positives N(a, 1));
-# :func:`rocsim.make_model` builds any other.
+# :func:`rocsim.sim.models.make_model` builds any other.
 import matplotlib.pyplot as plt
 
 import rocsim
@@ -36,7 +36,7 @@ frame.loc[frame["stage"] != "scan", columns]
 # The TPR interval at FPR 0.1 depends on the whole test set, so its expected width is a mean
 # over simulated test sets (here 100 per candidate size; ``width_se`` is its Monte Carlo
 # error). Scores N(1.2, 1) against N(0, 1):
-model = rocsim.make_model(
+model = rocsim.sim.models.make_model(
     "binormal", {"mu": 1.2, "sd": 1.0}, {"mu": 0.0, "sd": 1.0}
 )
 vertical = rocsim.sample_size(

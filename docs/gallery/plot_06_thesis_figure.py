@@ -85,11 +85,11 @@ pd.read_csv(output.directory / "claims.csv")[["claim", "value", "se", "holds"]]
 # by hand: with 0 false positives the FPR interval is the score interval of ``0 / 10000`` at
 # the per-axis level ``sqrt(0.90)``. The thesis prints its upper bound with one digit too
 # many (see :ref:`reading-worked-example`); here it is computed:
-low, high = rocsim.proportion_ci(
+low, high = rocsim.core.proportion_ci(
     0, 10_000, confidence_level=np.sqrt(0.90), method="score"
 )
 print(f"FPR interval after 0 false positives: [{low:.4g}, {high:.5g}]")
-low, high = rocsim.proportion_ci(
+low, high = rocsim.core.proportion_ci(
     1, 10_000, confidence_level=np.sqrt(0.90), method="score"
 )
 print(f"FPR interval after 1 false positive:  [{low:.5g}, {high:.5g}]")

@@ -3,7 +3,7 @@ Several interval methods on one data set
 ========================================
 
 rocsim computes the exact bootstrap law of TPR at each FPR once
-(:func:`rocsim.vertical_distribution`, eqs. 4.10-4.14); every interval method is then a
+(:func:`rocsim.core.vertical_distribution`, eqs. 4.10-4.14); every interval method is then a
 reading of that one law, ``law.ci(confidence_level, method)``:
 
 - ``score``: the Gaussian score-type interval of Algorithm 4.3 (lines 20-21), with the exact
@@ -27,8 +27,10 @@ import rocsim
 
 rng = np.random.default_rng(5)
 pos, neg = rng.normal(1.0, 1.0, 80), rng.normal(0.0, 1.0, 80)
-r = rocsim.fpr_ranks(np.linspace(0.05, 0.95, 19), neg.size)  # FPR grid r / n-
-law = rocsim.vertical_distribution(pos, neg, r)
+r = rocsim.core.fpr_ranks(
+    np.linspace(0.05, 0.95, 19), neg.size
+)  # FPR grid r / n-
+law = rocsim.core.vertical_distribution(pos, neg, r)
 
 methods = ("score", "wald", "agresti", "percentile")
 intervals = {method: law.ci(0.90, method) for method in methods}
@@ -74,7 +76,7 @@ print(
 # The bands
 # ---------
 fig, ax = plt.subplots(figsize=(6.5, 4.5))
-curve_fpr, curve_tpr = rocsim.roc_curve(pos, neg)[:2]
+curve_fpr, curve_tpr = rocsim.core.roc_curve(pos, neg)[:2]
 ax.plot(curve_fpr, curve_tpr, color="black", linewidth=1, label="ROC curve")
 for offset, (method, ci) in zip(
     np.linspace(-0.012, 0.012, len(methods)), intervals.items()

@@ -40,7 +40,7 @@ for side, band in bands.items():
 # %%
 # Drawn over the empirical ROC curve
 # ----------------------------------
-fpr, tpr, _ = rocsim.roc_curve(score[y == 1], score[y == 0])
+fpr, tpr, _ = rocsim.core.roc_curve(score[y == 1], score[y == 0])
 fig, ax = plt.subplots(figsize=(5.5, 5.5))
 ax.plot(fpr, tpr, color="black", linewidth=1.2, label="empirical ROC curve")
 for (side, band), offset, color in zip(

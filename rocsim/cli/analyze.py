@@ -240,9 +240,8 @@ def analyze(frame: pd.DataFrame, args) -> str:
     bands = [roc_ci(y, s, thresholds=t, **points, **common) for s, t in zip(scores, thresholds)]
     costs = [cost_curve_ci(y, s, w=args.w, **common) for s in scores]
     aucs = [auc_interval(y, s, method=args.auc_method, **common) for s in scores]
-    info = bands[0].info
     lines = [
-        f"{args.data.name}: {len(y)} rows, {info['n_pos']} positive and {info['n_neg']} "
+        f"{args.data.name}: {len(y)} rows, {bands[0].n_pos} positive and {bands[0].n_neg} "
         f"negative; level {args.confidence:g}"
     ]
     for name, band, cost, auc in zip(names, bands, costs, aucs):
@@ -286,9 +285,14 @@ def _compare(y, scores, names, args, common, points, thresholds, outputs) -> lis
     outputs |= {"roc_difference": roc, "cost_difference": cost, "auc_difference": auc}
     outputs["roc_difference_figure"] = _Figure([roc.plot], [f"{second} - {first}"])
     outputs["cost_difference_figure"] = _Figure([cost.plot], [f"{first} - {second} (cost)"])
-    key = next(k for k in ("q", "fpr", "t1") if k in roc.columns)
-    axis = {"q": "total positive ratio", "fpr": "FPR", "t1": f"{second}'s threshold"}[key]
-    x = roc.columns[key]
+    key = next(k for k in ("q", "fpr", "tpr", "t1") if getattr(roc, k) is not None)
+    axis = {
+        "q": "total positive ratio",
+        "fpr": "FPR",
+        "tpr": "TPR",
+        "t1": f"{second}'s threshold",
+    }[key]
+    x = getattr(roc, key)
     return [
         f"AUC {second} - {first}: {auc.difference:+.4f} [{auc.low:+.4f}, "
         f"{auc.high:+.4f}], p = {auc.p_value:.3g}",

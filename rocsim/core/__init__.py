@@ -5,9 +5,105 @@ kind (:mod:`~rocsim.core.intervals`), the exact bootstrap laws and intervals of 
 vertical averaging for one classifier (:mod:`~rocsim.core.threshold`,
 :mod:`~rocsim.core.vertical`) and two (:mod:`~rocsim.core.paired_threshold`,
 :mod:`~rocsim.core.joint_thresholds`, :mod:`~rocsim.core.paired_vertical`), cost curves
-(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`), the kernel comparator
-(:mod:`~rocsim.core.kernel`) and exact coverage (:mod:`~rocsim.core.coverage`).
+(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`), precision and recall
+(:mod:`~rocsim.core.precision_recall`), the kernel comparator (:mod:`~rocsim.core.kernel`) and
+exact coverage (:mod:`~rocsim.core.coverage`). The functions take the scores of the two
+classes apart, ``(pos_scores, neg_scores)``; :func:`~rocsim.core.labels.split_scores` gets them
+from scikit-learn's ``(y_true, y_score)``.
+
+Every public name imports from here (``from rocsim.core import vertical_distribution``); its
+module is loaded on first use, so that ``import rocsim.core`` costs nothing.
 
 No files, no Hydra, no matplotlib, no joblib: the core imports nothing from the other layers
 (``tests/test_layers.py`` checks it).
 """
+
+from importlib import import_module
+
+#: Where each public name of the core lives.
+_SOURCES = {
+    "area": ("AUCDifferenceInterval", "AUCInterval", "auc_difference_interval", "auc_interval"),
+    "cost": (
+        "COST_METHODS",
+        "CostCI",
+        "CostDifferenceCI",
+        "CostEnvelope",
+        "cost_ci",
+        "cost_curve",
+        "cost_difference_ci",
+        "cost_envelope",
+        "normalized_cost",
+        "operating_range",
+    ),
+    "counting": ("count_at_or_above", "counts_at", "roc_counts"),
+    "coverage": (
+        "AxisCoverage",
+        "RectangleCoverage",
+        "binomial_coverage",
+        "cost_exact_coverage",
+        "threshold_exact_coverage",
+    ),
+    "intervals": (
+        "PAIRED_METHODS",
+        "PROPORTION_METHODS",
+        "ProportionInterval",
+        "paired_difference_ci",
+        "proportion_ci",
+    ),
+    "kernel": ("KernelROC", "kernel_roc_ci"),
+    "labels": ("positive_mask", "split_scores"),
+    "precision_recall": (
+        "PRCI",
+        "PRDistribution",
+        "PRThresholdCI",
+        "PRThresholdDistribution",
+        "pr_curve",
+        "pr_curve_ci",
+        "pr_distribution",
+        "pr_threshold_ci",
+        "pr_threshold_distribution",
+    ),
+    "paired_threshold": (
+        "ThresholdDifferenceCI",
+        "ThresholdDifferenceDistribution",
+        "dominance_probability",
+        "threshold_difference_ci",
+        "threshold_difference_distribution",
+    ),
+    "paired_vertical": (
+        "VerticalDifference",
+        "VerticalDifferenceCI",
+        "vertical_difference",
+        "vertical_difference_ci",
+    ),
+    "roc": ("auc", "roc_curve"),
+    "threshold": (
+        "ThresholdCI",
+        "ThresholdDistribution",
+        "threshold_ci",
+        "threshold_distribution",
+    ),
+    "vertical": (
+        "HorizontalCI",
+        "VerticalCI",
+        "VerticalDistribution",
+        "fpr_ranks",
+        "horizontal_ci",
+        "vertical_ci",
+        "vertical_distribution",
+    ),
+}
+_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'rocsim.core' has no attribute {name!r}")
+    value = getattr(import_module(f"rocsim.core.{_WHERE[name]}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

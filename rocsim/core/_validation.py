@@ -14,7 +14,10 @@ import numpy as np
 def as_real_array(values, name: str) -> np.ndarray:
     """``values`` as a float array, or a ``ValueError`` naming ``name`` for ragged, complex
     or non-numeric input (numpy would drop an imaginary part or say only "could not convert
-    string to float")."""
+    string to float"), and for masked entries (numpy would use the values under the mask)."""
+    if np.ma.isMaskedArray(values) and np.ma.is_masked(values):
+        masked = int(np.ma.count_masked(values))
+        raise ValueError(f"{name} has {masked} masked value(s); drop or fill them first")
     try:
         raw = np.asarray(values)
     except ValueError:  # numpy refuses ragged nested sequences
@@ -84,27 +87,6 @@ def check_paired(pos1, pos2, neg1, neg2) -> tuple[np.ndarray, ...]:
                 f"the two classifiers must score the same {cls}: {a.size} != {b.size} scores"
             )
     return tuple(arrays)
-
-
-def check_labels(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
-    """Split ``y_score`` by the binary labels ``y_true``; ``pos_label`` marks positives."""
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must be 1-D, got shape {y.shape}")
-    s = check_scores(y_score, "y_score")
-    if y.shape != s.shape:
-        raise ValueError(f"y_true and y_score differ in length: {y.size} != {s.size}")
-    values = np.unique(y)
-    if values.size > 2:
-        raise ValueError(f"y_true must be binary, got {values.size} labels: {values[:5].tolist()}")
-    if pos_label not in values.tolist():
-        raise ValueError(
-            f"pos_label {pos_label!r} is not among the labels of y_true {values.tolist()}"
-        )
-    if values.size < 2:
-        raise ValueError(f"y_true holds one class only ({values[0]!r}); both are needed")
-    positive = y == pos_label
-    return s[positive], s[~positive]
 
 
 def check_counts(values, name: str) -> np.ndarray:

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from rocsim.core._validation import check_labels, check_thresholds, check_two_classes
+from rocsim.core._validation import check_thresholds, check_two_classes
 
 
 def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -269,30 +269,6 @@ def decision_counts(
         above2 = scores2[start : start + block, None] >= thresholds2[None, :]
         both += np.count_nonzero(above1 & above2, axis=0)
     return count_at_or_above(scores1, thresholds1), count_at_or_above(scores2, thresholds2), both
-
-
-def split_scores(y_true, y_score, *, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
-    """Scores of the positives and of the negatives, from labels and scores.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Binary labels (any two values).
-    y_score : array-like of shape (n,)
-        Finite scores; higher means more likely positive.
-    pos_label : default 1
-        The label of the positive class.
-
-    Returns
-    -------
-    pos_scores, neg_scores : ndarray
-
-    Examples
-    --------
-    >>> split_scores(["a", "b", "a"], [0.9, 0.2, 0.4], pos_label="a")
-    (array([0.9, 0.4]), array([0.2]))
-    """
-    return check_labels(y_true, y_score, pos_label)
 
 
 def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

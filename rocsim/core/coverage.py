@@ -182,7 +182,7 @@ def threshold_exact_coverage(
     bootstrap: str = "stratified",
     sampling: str = "stratified",
 ) -> RectangleCoverage:
-    """Exact coverage of the rectangles of :func:`rocsim.threshold_ci` at true thresholds.
+    """Exact coverage of the rectangles of :func:`rocsim.core.threshold_ci` at true thresholds.
 
     Parameters
     ----------
@@ -339,7 +339,7 @@ def cost_exact_coverage(
     pseudo_count: float | None = None,
     bootstrap: str = "stratified",
 ) -> AxisCoverage:
-    """Exact coverage of :func:`rocsim.cost_ci` at fixed thresholds, stratified test sets.
+    """Exact coverage of :func:`rocsim.core.cost_ci` at fixed thresholds, stratified test sets.
 
     With ``TP ~ Bin(n+, S+(t))`` and ``FP ~ Bin(n-, S-(t))`` independent, the coverage at each
     grid point is ``sum_{x, y} Pr{TP = x} Pr{FP = y} 1[low(x, y) <= c <= high(x, y)]``, where
@@ -354,7 +354,7 @@ def cost_exact_coverage(
     n_pos, n_neg : int
         Class sizes of the (stratified) test set.
     confidence_level, method, pseudo_count, bootstrap
-        As in :func:`rocsim.cost_ci`.
+        As in :func:`rocsim.core.cost_ci`.
 
     Returns
     -------

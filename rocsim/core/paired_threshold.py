@@ -314,7 +314,7 @@ def threshold_difference_ci(
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)`` (thesis 4.5.2).
     method : {"tango", "score", "wald", "agresti", "bonett_price"} or callable, default "tango"
-        Paired-difference interval (see :func:`rocsim.paired_difference_ci`): ``tango`` is
+        Paired-difference interval (see :func:`rocsim.core.paired_difference_ci`): ``tango`` is
         Tango's score interval, which always contains the observed difference; ``score`` is
         the thesis's eq. 4.8 with the nuisance of eq. 4.9; a function ``f(b, c, n,
         confidence_level) -> (low, high)`` is one of your own (:mod:`rocsim.core.methods`).

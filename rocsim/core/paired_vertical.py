@@ -167,7 +167,7 @@ def vertical_difference(
     algorithm : {"auto", "exact"}, default "auto"
         Both name the exact algorithm.
     side : {"lower", "upper"}, default "lower"
-        Which end of each curve's vertical step (:func:`rocsim.vertical_distribution`).
+        Which end of each curve's vertical step (:func:`rocsim.core.vertical_distribution`).
         ``upper``: the thresholds are the ``(r + 1)``-th largest resampled negatives and a
         positive counts when it scores strictly above its threshold, so ``a_i`` counts the
         negatives scoring at or above positive ``i``; the rest is unchanged.
@@ -295,7 +295,7 @@ def _positions(distinct: np.ndarray, most: int) -> np.ndarray:
 class VerticalDifferenceCI(Result):
     """Pointwise intervals for ``dTPR = TPR1 - TPR2`` at the FPRs ``r / m-``.
 
-    Fields as :class:`rocsim.VerticalCI` with ``dtpr`` (the data's difference) in place of
+    Fields as :class:`rocsim.core.VerticalCI` with ``dtpr`` (the data's difference) in place of
     ``tpr``; bounds clipped to [-1, 1]; ``algorithm`` of :func:`vertical_difference` gave
     the moments.
     """
@@ -348,7 +348,7 @@ def vertical_difference_ci(
       smoothed value (``v`` contains ``E[g]/m+``; the smoothing swaps it for ``gamma/m+``).
       This is our reading: the thesis gives eq. 4.8 for fixed thresholds and the Gaussian
       interval of Algorithm 4.4 without a formula; when the thresholds are sure it reduces to
-      :func:`rocsim.paired_difference_ci` (``method="score"``).
+      :func:`rocsim.core.paired_difference_ci` (``method="score"``).
 
     Parameters
     ----------

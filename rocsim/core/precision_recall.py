@@ -347,8 +347,7 @@ class PRCI(Result):
 
     ``precision`` is the data's, ``mean`` and ``var`` the bootstrap law's; ``low``, ``high``
     are clipped to [0, 1] (``clipped`` marks where); ``law`` is the :class:`PRDistribution`
-    they come from. ``at``, when set (by :func:`rocsim.analysis.pr_ci`), is the requested
-    recall of each row, ``recall`` the one used.
+    they come from.
     """
 
     r: np.ndarray
@@ -362,14 +361,9 @@ class PRCI(Result):
     method: str
     clipped: np.ndarray
     law: PRDistribution
-    at: np.ndarray | None = None
 
     _columns = ("recall", "precision", "low", "high", "mean", "var", "r", "clipped")
     _plot_kind = "pr"
-
-    def _column_values(self):
-        values = super()._column_values()
-        return values if self.at is None else {**values, "at": self.at}
 
     def _summary(self) -> str:
         return (
@@ -690,8 +684,7 @@ class PRThresholdCI(Result):
     exactly ``axis_level^2``; ``clipped`` marks rows where a bound of either axis was clipped
     to [0, 1]. ``precision`` is the data's,
     ``mean``, ``var`` the bootstrap law's given ``TP + FP > 0``; ``law`` is the
-    :class:`PRThresholdDistribution`. ``q``, when set (by :func:`rocsim.analysis.pr_ci`), is
-    the requested total positive ratio of each row.
+    :class:`PRThresholdDistribution`.
     """
 
     threshold: np.ndarray
@@ -708,7 +701,6 @@ class PRThresholdCI(Result):
     method: str
     clipped: np.ndarray
     law: PRThresholdDistribution
-    q: np.ndarray | None = None
 
     _columns = (
         "recall",
@@ -730,10 +722,6 @@ class PRThresholdCI(Result):
     def p_undefined(self) -> np.ndarray:
         """``Pr{TP + FP = 0}``: the bootstrap chance that precision is undefined."""
         return self.law.p_undefined
-
-    def _column_values(self):
-        values = super()._column_values()
-        return values if self.q is None else {**values, "q": self.q}
 
     def _summary(self) -> str:
         return (

@@ -13,7 +13,7 @@ An interval method (``interval/<name>.yaml``)::
 
 A score model (``model/<name>.yaml``)::
 
-    _target_: my_models.gamma_classes # returns a rocsim.ScoreModel
+    _target_: my_models.gamma_classes # returns a rocsim.sim.models.ScoreModel
     variables: {theta: 2.0}           # defaults of the study axes it uses
     shape: theta                      # keyword arguments: numbers or expressions of axes
 
@@ -126,13 +126,14 @@ def _build_target_model(spec_json: str) -> ScoreModel | PairedScoreModel:
 
 
 def check_score_model(model: Any, name: str) -> ScoreModel | PairedScoreModel:
-    """``model`` if it is a :class:`~rocsim.ScoreModel` (or a paired one) whose draws and
-    truths look right on a small probe; otherwise ``ValueError`` naming ``name``."""
+    """``model`` if it is a :class:`~rocsim.sim.models.ScoreModel` (or a paired one) whose
+    draws and truths look right on a small probe; otherwise ``ValueError`` naming ``name``."""
     if not isinstance(model, ScoreModel | PairedScoreModel):
         raise ValueError(
             f"score model {name!r} returned {type(model).__name__}; it must return "
-            f"a rocsim.ScoreModel, e.g. rocsim.ScoreModel.from_distributions("
-            f"pos, neg) with two scipy.stats distributions"
+            "a rocsim.sim.models.ScoreModel, e.g. "
+            "rocsim.sim.models.ScoreModel.from_distributions(pos, neg) with two scipy.stats "
+            "distributions"
         )
     if isinstance(model, PairedScoreModel):
         return model

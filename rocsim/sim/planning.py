@@ -10,7 +10,7 @@ wide?" for the two averagings of the thesis:
   (:func:`rocsim.core.coverage.threshold_exact_coverage`): nothing is simulated;
 - vertical averaging (Algorithm 4.3): the interval's width depends on the whole test set, so
   the expected width and the coverage are estimated by simulating test sets from the model
-  and computing :func:`rocsim.vertical_ci` on each.
+  and computing :func:`rocsim.core.vertical_ci` on each.
 
 The sim layer builds on :mod:`rocsim.core` and :mod:`rocsim.sim.models` only.
 """
@@ -26,10 +26,11 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special
 
-from rocsim.core._validation import check_choice, check_confidence_level, check_labels
+from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.coverage import threshold_exact_coverage
 from rocsim.core.intervals import check_method as check_proportion_method
 from rocsim.core.intervals import check_pseudo_count
+from rocsim.core.labels import split_scores
 from rocsim.core.methods import check_method, method_name
 from rocsim.core.results import Result
 from rocsim.core.vertical import VERTICAL_METHODS, nearest_ranks, vertical_ci
@@ -131,7 +132,7 @@ class EmpiricalDistribution:
         return f"empirical({self.scores.size})"
 
 
-def pilot_model(y_true, y_score, *, pos_label=1) -> ScoreModel:
+def pilot_model(y_true, y_score, *, pos_label=None) -> ScoreModel:
     """Score model of a pilot study: each class draws from its pilot scores with replacement.
 
     Examples
@@ -140,7 +141,7 @@ def pilot_model(y_true, y_score, *, pos_label=1) -> ScoreModel:
     >>> model.label(), float(model.tpr(0.45)), float(model.fpr(0.45))
     ('empirical(2)/empirical(3)', 0.5, 0.3333333333333333)
     """
-    pos, neg = check_labels(y_true, y_score, pos_label)
+    pos, neg = split_scores(y_true, y_score, pos_label=pos_label)
     return ScoreModel(EmpiricalDistribution(np.sort(pos)), EmpiricalDistribution(np.sort(neg)))
 
 
@@ -387,7 +388,7 @@ def _streams(design: _Design, n: int) -> list[tuple[np.random.Generator, np.rand
 
 
 def _vertical_candidate(design: _Design, n: int, stage: str) -> Candidate:
-    """Simulated mean width and coverage of :func:`rocsim.vertical_ci` at the FPR rank."""
+    """Simulated mean width and coverage of :func:`rocsim.core.vertical_ci` at the FPR rank."""
     model = design.model
     n_neg = negatives_for(n, design.ratio)
     r = nearest_ranks([design.at], n_neg)
@@ -491,7 +492,7 @@ def sample_size(
     common_random_numbers: bool = True,
     min_n: int | None = None,
     max_n: int | None = None,
-    pos_label=1,
+    pos_label=None,
 ) -> SampleSize:
     """Smallest test set whose expected confidence interval width at one ROC point is at most
     ``width``.
@@ -521,7 +522,7 @@ def sample_size(
         Target expected width (> 0) of the interval on ``axis``.
     confidence_level : float, default 0.95
         Level of the interval (vertical) or of the rectangle (threshold: each axis at
-        ``sqrt(confidence_level)``, as :func:`rocsim.threshold_ci` does).
+        ``sqrt(confidence_level)``, as :func:`rocsim.core.threshold_ci` does).
     method : str or callable, default "score"
         Interval method: a name of :data:`rocsim.core.intervals.PROPORTION_METHODS`
         (threshold) or of :data:`rocsim.core.vertical.VERTICAL_METHODS` (vertical), or a
@@ -551,8 +552,9 @@ def sample_size(
         with ``n- >= max(2, ceil(1 / min(at, 1 - at)))``, the first test set that places a
         rank at ``at``. Default ``max_n``: 10**7 (threshold), 10**5 (vertical); a target not
         reached by then raises ``ValueError``.
-    pos_label : default 1
-        Label of the positives in pilot data.
+    pos_label : optional
+        Label of the positives in pilot data (needed unless the labels are 0/1, -1/1 or
+        booleans, as everywhere in rocsim).
 
     Returns
     -------
@@ -567,11 +569,11 @@ def sample_size(
     Definitions. ``W(n)`` is the expected width of the interval on ``axis`` at the point.
     Threshold averaging: ``X ~ Bin(n+, S+(t))`` (``axis="fpr"``: ``Bin(n-, S-(t))``),
     ``W(n) = sum_x Pr{X = x} (high(x) - low(x))`` with the bounds of
-    :func:`rocsim.threshold_ci`, and ``coverage`` the exact probability that the rectangle
+    :func:`rocsim.core.threshold_ci`, and ``coverage`` the exact probability that the rectangle
     holds ``(S-(t), S+(t))`` (``axis_coverage``: that the one side holds its rate), both from
     :func:`rocsim.core.coverage.threshold_exact_coverage` (``exact`` is True). Vertical
-    averaging: ``W(n)`` is the mean of ``high - low`` of :func:`rocsim.vertical_ci` at the rank
-    ``r`` over ``replications`` simulated test sets, ``width_se`` its standard error (standard
+    averaging: ``W(n)`` is the mean of ``high - low`` of :func:`rocsim.core.vertical_ci` at the
+    rank ``r`` over ``replications`` simulated test sets, ``width_se`` its standard error (standard
     deviation / sqrt(replications)); ``coverage`` the share of test sets whose interval holds
     the true TPR at FPR ``r / n-``, ``S+(S-^-1(r / n-))`` (as in the vertical coverage
     studies), ``coverage_se`` its standard error (``exact`` is False, ``computed`` says

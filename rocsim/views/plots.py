@@ -1,13 +1,23 @@
-"""Plots of rocsim's results, practitioner (:mod:`rocsim.analysis`) and core alike: ROC and
-cost curves with their bands, paired differences, AUCs; every result's ``plot`` lands in
-:func:`plot_result`. Each draws on ``ax`` or, without one, on new pyplot axes (so
-that notebooks show it inline with the backend the user chose)."""
+"""Plots of rocsim's results, practitioner (:mod:`rocsim.analysis`) and core alike: ROC,
+cost and precision-recall curves with their bands, paired differences, AUCs.
+
+One drawing function per kind of curve, ``draw_*(ax, result, color=..., name=...)``, draws the
+curve and its band in one colour and returns the artists; every result's ``plot`` lands in
+:func:`plot_result`, and the displays (:mod:`rocsim.analysis.displays`) draw with the same
+functions, one colour per model. Without ``ax``, new pyplot axes (so that notebooks show the
+figure inline with the backend the user chose).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from rocsim.views.figures import DEFAULT_COLORS, GRID_LABELS
+
+#: The legend's name of the zero line of a difference.
+NO_DIFFERENCE = "no difference"
+#: Opacity of a band, and of a rectangle of threshold averaging (they overlap).
+BAND_ALPHA, RECTANGLE_ALPHA = 0.25, 0.12
 
 
 def _axes(ax):
@@ -18,12 +28,8 @@ def _axes(ax):
     return ax
 
 
-def _roc_space(ax):
-    """Unit square, rate labels and the legend of a ROC plot."""
-    ax.set(xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
-    ax.set(xlabel="false positive rate", ylabel="true positive rate")
-    ax.legend(loc="lower right", fontsize=8)
-    return ax
+def _level(result) -> str:
+    return f"{result.confidence_level:.0%}"
 
 
 def _thinned(fpr: np.ndarray, tpr: np.ndarray, points: int = 4000):
@@ -36,96 +42,115 @@ def _thinned(fpr: np.ndarray, tpr: np.ndarray, points: int = 4000):
     return fpr[keep], tpr[keep]
 
 
-def _draw_rectangles(ax, result, level: str) -> None:
-    """Threshold averaging: a rectangle ``[fpr_low, fpr_high] x [tpr_low, tpr_high]`` and
-    the empirical point at every threshold."""
+# --- ROC space ---------------------------------------------------------------------------------
+
+
+def roc_chance(ax):
+    """The diagonal of a classifier without skill; the line drawn."""
+    return ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":", label="chance level")[0]
+
+
+def finish_roc_axes(ax):
+    """Unit square, rate labels and the legend of a ROC plot."""
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+    ax.set(xlabel="false positive rate", ylabel="true positive rate")
+    ax.legend(loc="lower right", fontsize=8)
+    return ax
+
+
+def _rectangles(ax, low_x, high_x, low_y, high_y, color):
+    """Threshold averaging's rectangles ``[low_x, high_x] x [low_y, high_y]``, one collection."""
+    from matplotlib.collections import PatchCollection
     from matplotlib.patches import Rectangle
 
-    corners = zip(result.fpr_low, result.fpr_high, result.tpr_low, result.tpr_high)
-    for x0, x1, y0, y1 in corners:
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, color="tab:blue", alpha=0.12, lw=0))
-    ax.plot(
-        result.fpr,
-        result.tpr,
-        "o",
-        ms=2.5,
-        color="tab:blue",
-        label=f"{level} rectangles (threshold averaging)",
-    )
+    patches = [
+        Rectangle((x0, y0), x1 - x0, y1 - y0)
+        for x0, x1, y0, y1 in zip(low_x, high_x, low_y, high_y)
+    ]
+    collection = PatchCollection(patches, facecolor=color, alpha=RECTANGLE_ALPHA, lw=0)
+    ax.add_collection(collection)
+    return collection
 
 
-def _draw_band(ax, rates, low, high, label: str, horizontal: bool = False) -> None:
+def _band(ax, rates, low, high, color, label, horizontal: bool = False):
     """A band of intervals on TPR at FPRs (vertical) or on FPR at TPRs (horizontal)."""
     fill = ax.fill_betweenx if horizontal else ax.fill_between
-    fill(rates, low, high, color="tab:blue", alpha=0.25, step="mid", label=label)
+    return fill(rates, low, high, color=color, alpha=BAND_ALPHA, step="mid", label=label)
+
+
+def draw_roc_bands(ax, bands, *, color=None, name: str | None = None):
+    """The empirical ROC curve of :func:`rocsim.roc_ci`'s result and its rectangles
+    (threshold averaging) or band (vertical: on TPR at FPRs; horizontal: on FPR at TPRs), in
+    ``color`` (default: the axes' next colour); returns ``(line, band)``."""
+    fpr, tpr = _thinned(*bands.curve)
+    # consecutive points of the empirical curve differ in one rate, or in both across a tie:
+    # straight segments draw both right
+    line = ax.plot(fpr, tpr, color=color, lw=1.2, label=name or "empirical ROC")[0]
+    color = line.get_color()
+    what = f"{name}: " if name else ""
+    if bands.averaging == "threshold":
+        band = _rectangles(ax, bands.fpr_low, bands.fpr_high, bands.tpr_low, bands.tpr_high, color)
+        label = f"{what}{_level(bands)} rectangles (threshold averaging)"
+        ax.plot(bands.fpr, bands.tpr, "o", ms=2.5, color=color, label=label)
+    elif bands.averaging == "horizontal":
+        label = f"{what}{_level(bands)} band (horizontal averaging)"
+        band = _band(ax, bands.tpr, bands.fpr_low, bands.fpr_high, color, label, True)
+    else:
+        label = f"{what}{_level(bands)} band (vertical averaging, {bands.side} side)"
+        band = _band(ax, bands.fpr, bands.tpr_low, bands.tpr_high, color, label)
+    return line, band
 
 
 def plot_roc_bands(bands, ax=None):
-    """Empirical ROC curve with the rectangles (threshold averaging) or the band (vertical:
-    on TPR at FPRs; horizontal: on FPR at TPRs) of :func:`rocsim.roc_ci`."""
+    """:func:`rocsim.roc_ci`'s result: the empirical ROC curve with its rectangles or band."""
     ax = _axes(ax)
-    fpr, tpr = _thinned(*bands.info["curve"])
-    ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":")
-    # consecutive points of the empirical curve differ in one rate, or in both across a tie:
-    # straight segments draw both right
-    ax.plot(fpr, tpr, color="black", lw=1.2, label="empirical ROC")
-    level = f"{bands.confidence_level:.0%}"
-    averaging = bands.info["averaging"]
-    if averaging == "threshold":
-        _draw_rectangles(ax, bands, level)
-    elif averaging == "horizontal":
-        label = f"{level} band (horizontal averaging)"
-        _draw_band(ax, bands.tpr, bands.fpr_low, bands.fpr_high, label, horizontal=True)
-    else:
-        label = f"{level} band (vertical averaging, {bands.info['side']} side)"
-        _draw_band(ax, bands.fpr, bands.tpr_low, bands.tpr_high, label)
-    return _roc_space(ax)
+    roc_chance(ax)
+    draw_roc_bands(ax, bands)
+    return finish_roc_axes(ax)
 
 
 def plot_threshold_ci(ci, ax=None):
-    """:class:`rocsim.ThresholdCI`: the rectangles and the empirical points."""
+    """:class:`rocsim.core.ThresholdCI`: the rectangles and the empirical points."""
     ax = _axes(ax)
-    ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":")
-    _draw_rectangles(ax, ci, f"{ci.confidence_level:.0%}")
-    return _roc_space(ax)
+    roc_chance(ax)
+    _rectangles(ax, ci.fpr_low, ci.fpr_high, ci.tpr_low, ci.tpr_high, "tab:blue")
+    label = f"{_level(ci)} rectangles (threshold averaging)"
+    ax.plot(ci.fpr, ci.tpr, "o", ms=2.5, color="tab:blue", label=label)
+    return finish_roc_axes(ax)
 
 
 def plot_vertical_ci(ci, ax=None):
-    """:class:`rocsim.VerticalCI` or :class:`rocsim.KernelROC`: the data's TPR at each FPR
-    with its band."""
+    """:class:`rocsim.core.VerticalCI` or :class:`rocsim.core.KernelROC`: the data's TPR at
+    each FPR with its band."""
     ax = _axes(ax)
-    ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":")
+    roc_chance(ax)
     ax.plot(ci.fpr, ci.tpr, color="black", lw=1.2, drawstyle="steps-mid", label="TPR")
-    _draw_band(ax, ci.fpr, ci.low, ci.high, f"{ci.confidence_level:.0%} band ({ci.method})")
-    return _roc_space(ax)
+    _band(ax, ci.fpr, ci.low, ci.high, "tab:blue", f"{_level(ci)} band ({ci.method})")
+    return finish_roc_axes(ax)
 
 
 def plot_horizontal_ci(ci, ax=None):
-    """:class:`rocsim.HorizontalCI`: the data's FPR at each TPR with its band."""
+    """:class:`rocsim.core.HorizontalCI`: the data's FPR at each TPR with its band."""
     ax = _axes(ax)
-    ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":")
+    roc_chance(ax)
     ax.plot(ci.fpr, ci.tpr, color="black", lw=1.2, label="FPR")
-    label = f"{ci.confidence_level:.0%} band ({ci.method})"
-    _draw_band(ax, ci.tpr, ci.low, ci.high, label, horizontal=True)
-    return _roc_space(ax)
+    label = f"{_level(ci)} band ({ci.method})"
+    _band(ax, ci.tpr, ci.low, ci.high, "tab:blue", label, horizontal=True)
+    return finish_roc_axes(ax)
 
 
-def plot_cost_bands(bands, ax=None):
-    """Normalized expected cost against the operating condition ``w``, with its band and the
-    trivial classifiers' cost ``min(w, 1 - w)`` (all negative / all positive)."""
-    ax = _axes(ax)
-    w = bands.w
-    ax.plot(w, np.minimum(w, 1 - w), color="0.6", ls=":", lw=1, label="trivial classifiers")
-    if hasattr(bands, "low"):  # an empirical cost curve (CostEnvelope) has no band
-        ax.fill_between(
-            w,
-            bands.low,
-            bands.high,
-            color="tab:blue",
-            alpha=0.25,
-            label=f"{bands.confidence_level:.0%} interval",
-        )
-    ax.plot(w, bands.cost, color="black", lw=1.2, label="cost")
+# --- cost space --------------------------------------------------------------------------------
+
+
+def cost_chance(ax, w=None):
+    """The trivial classifiers' cost ``min(w, 1 - w)`` (all negative / all positive)."""
+    w = np.linspace(0, 1, 201) if w is None else w
+    return ax.plot(
+        w, np.minimum(w, 1 - w), color="0.6", ls=":", lw=1, label="trivial classifiers"
+    )[0]
+
+
+def finish_cost_axes(ax):
     ax.set(
         xlim=(0, 1),
         ylim=(0, None),
@@ -136,13 +161,40 @@ def plot_cost_bands(bands, ax=None):
     return ax
 
 
+def draw_cost_bands(ax, bands, *, color=None, name: str | None = None):
+    """A cost curve and its band (an empirical cost curve, :class:`rocsim.core.CostEnvelope`,
+    has none: ``band`` is then ``None``); returns ``(line, band)``."""
+    line = ax.plot(bands.w, bands.cost, color=color, lw=1.2, label=name or "cost")[0]
+    band = None
+    if getattr(bands, "low", None) is not None:
+        what = f"{name}: " if name else ""
+        label = f"{what}{_level(bands)} interval"
+        band = ax.fill_between(
+            bands.w, bands.low, bands.high, color=line.get_color(), alpha=BAND_ALPHA, label=label
+        )
+    return line, band
+
+
+def plot_cost_bands(bands, ax=None):
+    """Normalized expected cost against the operating condition ``w``, with its band and the
+    trivial classifiers' cost."""
+    ax = _axes(ax)
+    cost_chance(ax, bands.w)
+    draw_cost_bands(ax, bands)
+    return finish_cost_axes(ax)
+
+
+# --- differences -------------------------------------------------------------------------------
+
+
 def _difference_axes(result):
     """``x, y, low, high, xlabel, ylabel`` of a paired difference, practitioner or core."""
     if hasattr(result, "w"):  # cost2 - cost1
         y = result.cost_difference if hasattr(result, "cost_difference") else result.cost
         xlabel, ylabel = "operating condition w", "cost2 - cost1 (> 0: first cheaper)"
         return result.w, y, result.low, result.high, xlabel, ylabel
-    if hasattr(result, "dfpr") and not hasattr(result, "dtpr"):  # horizontal averaging
+    if getattr(result, "dfpr", None) is not None and getattr(result, "dtpr", None) is None:
+        # horizontal averaging
         ylabel = "FPR1 - FPR2 (< 0: first better)"
         return (
             result.tpr,
@@ -153,42 +205,52 @@ def _difference_axes(result):
             ylabel,
         )
     ylabel = "TPR1 - TPR2 (> 0: first better)"
-    if hasattr(result, "dtpr_low"):  # threshold averaging, or a practitioner table
-        key = next(k for k in ("q", "fpr", "t1") if hasattr(result, k))
+    if getattr(result, "dtpr_low", None) is not None:  # threshold averaging, or a table
+        key = next(k for k in ("q", "fpr", "t1") if getattr(result, k, None) is not None)
         x = getattr(result, key)
         return x, result.dtpr, result.dtpr_low, result.dtpr_high, GRID_LABELS[key], ylabel
     return result.fpr, result.mean, result.low, result.high, GRID_LABELS["fpr"], ylabel
 
 
-def plot_difference(comparison, ax=None):
+def draw_difference(ax, comparison, *, color=None, name: str | None = None):
     """A paired difference (``TPR1 - TPR2``, ``FPR1 - FPR2`` or ``cost2 - cost1``) with its
-    band and the zero line; points where the interval excludes 0 are marked."""
-    ax = _axes(ax)
-    x, y, low, high, xlabel, ylabel = _difference_axes(comparison)
-    ax.axhline(0.0, color="0.4", lw=0.8, ls="--")
-    ax.fill_between(
-        x,
-        low,
-        high,
-        color="tab:blue",
-        alpha=0.25,
-        label=f"{comparison.confidence_level:.0%} interval",
-    )
-    ax.plot(x, y, color="black", lw=1.2, label="difference")
-    for hit, color in ((low > 0, "tab:green"), (high < 0, "tab:red")):
+    band; points where the interval excludes 0 are marked. Returns ``(line, band)``."""
+    x, y, low, high, _, _ = _difference_axes(comparison)
+    line = ax.plot(x, y, color=color, lw=1.2, label=name or "difference")[0]
+    what = f"{name}: " if name else ""
+    label = f"{what}{_level(comparison)} interval"
+    band = ax.fill_between(x, low, high, color=line.get_color(), alpha=BAND_ALPHA, label=label)
+    for hit, mark in ((low > 0, "tab:green"), (high < 0, "tab:red")):
         if hit.any():
-            ax.plot(x[hit], y[hit], "o", ms=3, color=color, label="interval excludes 0")
+            ax.plot(x[hit], y[hit], "o", ms=3, color=mark, label="interval excludes 0")
+    return line, band
+
+
+def finish_difference_axes(ax, comparison):
+    _, _, _, _, xlabel, ylabel = _difference_axes(comparison)
+    if not any(line.get_label() == NO_DIFFERENCE for line in ax.lines):  # once per axes
+        ax.axhline(0.0, color="0.4", lw=0.8, ls="--", label=NO_DIFFERENCE)
     ax.set(xlim=(0, 1), xlabel=xlabel, ylabel=ylabel)
     ax.legend(fontsize=8)
     return ax
+
+
+def plot_difference(comparison, ax=None):
+    """A paired difference with its band and the zero line."""
+    ax = _axes(ax)
+    draw_difference(ax, comparison, color="black")
+    return finish_difference_axes(ax, comparison)
+
+
+# --- the AUC -----------------------------------------------------------------------------------
 
 
 def plot_auc(result, ax=None):
     """Empirical ROC curve(s) of :func:`rocsim.auc_ci` / :func:`rocsim.compare_auc`, the AUC
     and its interval in the legend."""
     ax = _axes(ax)
-    ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":")
-    level = f"{result.confidence_level:.0%}"
+    roc_chance(ax)
+    level = _level(result)
     if hasattr(result, "auc"):
         labels = [f"AUC {result.auc:.3f}, {level} CI [{result.low:.3f}, {result.high:.3f}]"]
     else:
@@ -198,41 +260,57 @@ def plot_auc(result, ax=None):
             f"[{result.low:+.3f}, {result.high:+.3f}]",
             fontsize=9,
         )
-    for curve, label, color in zip(result.info["curves"], labels, DEFAULT_COLORS):
+    for curve, label, color in zip(result.curves, labels, DEFAULT_COLORS):
         ax.plot(*_thinned(*curve), color=color, lw=1.2, label=label)
-    return _roc_space(ax)
+    return finish_roc_axes(ax)
 
 
-def plot_pr_bands(result, ax=None):
-    """Empirical precision-recall curve (a step curve over every threshold) with the precision
-    band (vertical averaging, :class:`rocsim.core.precision_recall.PRCI`) or the rectangles
-    (threshold averaging, :class:`~rocsim.core.precision_recall.PRThresholdCI`) of
-    :func:`rocsim.analysis.pr_ci`, and the precision of a classifier without skill (the share
-    of positives)."""
-    from matplotlib.patches import Rectangle
+# --- precision-recall --------------------------------------------------------------------------
 
-    ax = _axes(ax)
-    law = result.law
-    ax.axhline(law.m_pos / (law.m_pos + law.m_neg), color="0.7", lw=0.8, ls=":", label="no skill")
-    recall, precision = _thinned(*law.curve)
-    # precision at a point holds over the recalls since the previous one: steps before points
-    recall, precision = np.r_[0.0, recall], np.r_[precision[:1], precision]
-    ax.plot(recall, precision, color="black", lw=1.2, drawstyle="steps-pre", label="empirical PR")
-    level = f"{result.confidence_level:.0%}"
-    if hasattr(result, "recall_low"):
-        corners = zip(result.recall_low, result.recall_high, result.low, result.high)
-        for x0, x1, y0, y1 in corners:
-            patch = Rectangle((x0, y0), x1 - x0, y1 - y0, color="tab:blue", alpha=0.12, lw=0)
-            ax.add_patch(patch)
-        label = f"{level} rectangles (threshold averaging, {result.method})"
-        ax.plot(result.recall, result.precision, "o", ms=2.5, color="tab:blue", label=label)
-    else:
-        order = np.argsort(result.recall, kind="stable")  # the rows may follow any request
-        label = f"{level} band (vertical averaging, {result.method})"
-        _draw_band(ax, result.recall[order], result.low[order], result.high[order], label)
+
+def pr_chance(ax, law):
+    """The precision of a classifier without skill: the share of positives."""
+    share = law.m_pos / (law.m_pos + law.m_neg)
+    return ax.axhline(share, color="0.7", lw=0.8, ls=":", label="no skill")
+
+
+def finish_pr_axes(ax):
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="recall", ylabel="precision")
     ax.legend(loc="lower left", fontsize=8)
     return ax
+
+
+def draw_pr_bands(ax, result, *, color=None, name: str | None = None):
+    """The empirical precision-recall curve (a step curve over every threshold) with the
+    precision band (vertical averaging) or the rectangles (threshold averaging) of
+    :func:`rocsim.pr_ci`'s result or of the core's; returns ``(line, band)``."""
+    recall, precision = _thinned(*result.law.curve)
+    # precision at a point holds over the recalls since the previous one: steps before points
+    recall, precision = np.r_[0.0, recall], np.r_[precision[:1], precision]
+    label = name or "empirical PR"
+    line = ax.plot(recall, precision, color=color, lw=1.2, drawstyle="steps-pre", label=label)[0]
+    color = line.get_color()
+    what = f"{name}: " if name else ""
+    if getattr(result, "recall_low", None) is not None:
+        band = _rectangles(
+            ax, result.recall_low, result.recall_high, result.low, result.high, color
+        )
+        label = f"{what}{_level(result)} rectangles (threshold averaging, {result.method})"
+        ax.plot(result.recall, result.precision, "o", ms=2.5, color=color, label=label)
+    else:
+        order = np.argsort(result.recall, kind="stable")  # the rows may follow any request
+        label = f"{what}{_level(result)} band (vertical averaging, {result.method})"
+        band = _band(ax, result.recall[order], result.low[order], result.high[order], color, label)
+    return line, band
+
+
+def plot_pr_bands(result, ax=None):
+    """:func:`rocsim.pr_ci`'s result: the empirical precision-recall curve with the band or
+    rectangles, and the precision of a classifier without skill."""
+    ax = _axes(ax)
+    pr_chance(ax, result.law)
+    draw_pr_bands(ax, result)
+    return finish_pr_axes(ax)
 
 
 def plot_result(result, ax=None):

@@ -12,7 +12,7 @@
 # its result depends only on the setup block and its own code.
 #
 # Output (next to this script): asah.csv, roc_curves.json, ci_se.json, bootstrap_se.json,
-# ci_sp.json, ci_thresholds.json, coords_conventions.json. See README.md there.
+# ci_sp.json, ci_thresholds.json, coords_conventions.json, direction.json. See README.md there.
 
 args <- commandArgs(trailingOnly = FALSE)
 script <- sub("^--file=", "", args[grep("^--file=", args)])
@@ -347,4 +347,27 @@ write_json(list(meta = meta,
                 s100b_sensitivity = off_block("r_s100b", "sensitivity", "c(0.95, 0.85, 0.6, 0.36)"),
                 ndka_specificity = off_block("r_ndka", "specificity", "c(0.3, 0.6, 0.9)")),
            "coords_conventions.json")
+# ---------------------------------------------------------------------------------------
+# direction.json: a marker scored the other way round. pROC's roc() chooses the direction
+# by the classes' medians (direction = "auto", its default); roc.test() compares two curves
+# of opposite directions, with a warning.
+# ---------------------------------------------------------------------------------------
+direction_code <- c(
+  'd_auto <- roc(aSAH$outcome, -aSAH$s100b, levels = c("Good", "Poor"), quiet = TRUE)',
+  'd_forced <- roc(aSAH$outcome, -aSAH$s100b, levels = c("Good", "Poor"), direction = "<", quiet = TRUE)',
+  'd_ndka <- roc(aSAH$outcome, -aSAH$ndka, levels = c("Good", "Poor"), quiet = TRUE)',
+  'd_warning <- NULL',
+  'd_test <- withCallingHandlers(roc.test(r_s100b, d_ndka, method = "delong"), warning = function(w) { d_warning <<- conditionMessage(w); invokeRestart("muffleWarning") })'
+)
+run(direction_code)
+write_json(list(meta = meta,
+                note = "Scores negated: -s100b and -ndka (higher = more positive no longer holds). auto: pROC's default direction, chosen by median(controls) <= median(cases) (\"<\") or not (\">\"); forced: direction \"<\" (higher score = case). roc_test: roc.test(r_s100b, roc of -ndka with direction auto), DeLong, two-sided; warning: the message it gave.",
+                r_code = I(direction_code),
+                neg_s100b_auto = list(direction = d_auto$direction, auc = as.numeric(auc(d_auto))),
+                neg_s100b_forced = list(direction = d_forced$direction, auc = as.numeric(auc(d_forced))),
+                neg_ndka_auto = list(direction = d_ndka$direction, auc = as.numeric(auc(d_ndka))),
+                roc_test = list(p_value = unname(d_test$p.value), statistic = unname(d_test$statistic),
+                                auc1 = unname(d_test$estimate[1]), auc2 = unname(d_test$estimate[2]),
+                                warning = if (is.null(d_warning)) "" else d_warning)),
+           "direction.json")
 cat("done\n")

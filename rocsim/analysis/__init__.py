@@ -1,0 +1,55 @@
+"""Pointwise confidence intervals for a user's own classifiers, on ``(y_true, y_score)``.
+
+The scikit-learn-style entry points of rocsim (the practitioner layer: the exact core below,
+the views beside): labels in any two values (``pos_label`` names the positive one, by
+scikit-learn's rules, :mod:`rocsim.core.labels`), scores of any scale (probabilities, logits,
+margins; higher means positive unless ``direction`` says otherwise), and a second classifier
+scored on the same instances for comparisons. Each validates its input once and calls the
+exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to_frame()`` and
+``.plot(ax=None)``, drawn by :mod:`rocsim.views.plots`.
+
+- :func:`roc_ci`, :func:`compare_roc` (:mod:`~rocsim.analysis.roc`): ROC curves;
+- :func:`cost_curve_ci`, :func:`compare_cost` (:mod:`~rocsim.analysis.cost`): normalized
+  expected cost;
+- :func:`auc_ci`, :func:`compare_auc` (:mod:`~rocsim.analysis.auc`): the area under the ROC
+  curve, DeLong or exact bootstrap;
+- :func:`pr_ci` (:mod:`~rocsim.analysis.pr`): precision-recall curves.
+"""
+
+from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
+from rocsim.analysis.auc import auc_ci, compare_auc
+from rocsim.analysis.cost import compare_cost, cost_curve_ci
+from rocsim.analysis.pr import PR_AVERAGING, pr_ci
+from rocsim.analysis.results import (
+    AUCComparison,
+    AUCResult,
+    CostBands,
+    CostComparison,
+    PRBands,
+    ROCBands,
+    ROCComparison,
+)
+from rocsim.analysis.roc import PAIRED_VERTICAL_LIMIT, compare_roc, roc_ci
+
+__all__ = [
+    "AVERAGING",
+    "DEFAULT_GRID",
+    "DIRECTIONS",
+    "PAIRED_VERTICAL_LIMIT",
+    "PR_AVERAGING",
+    "AUCComparison",
+    "AUCResult",
+    "CostBands",
+    "CostComparison",
+    "DirectionWarning",
+    "PRBands",
+    "ROCBands",
+    "ROCComparison",
+    "auc_ci",
+    "compare_auc",
+    "compare_cost",
+    "compare_roc",
+    "cost_curve_ci",
+    "pr_ci",
+    "roc_ci",
+]

@@ -1,0 +1,389 @@
+"""The practitioner's results: typed tables, one row per point, with the result protocol of
+:mod:`rocsim.core.results` (``to_frame()`` with the settings in ``.attrs``, a one-line
+``repr``, ``plot(ax=None)``; scalars are Python floats).
+
+A result's columns are its array fields; those that do not apply to how it was computed
+(``q`` when thresholds were given, ``mean`` under threshold averaging, ...) are ``None`` and
+left out of its frame. ``direction`` says which way the scores were read (``"higher"``:
+higher means positive; ``"lower"``); thresholds are on the user's scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from rocsim.core.precision_recall import PRCI, PRThresholdCI
+from rocsim.core.results import Result
+
+#: Scalar settings a table may carry into its frame's ``.attrs``, in this order.
+SETTINGS = (
+    "confidence_level",
+    "method",
+    "averaging",
+    "bootstrap",
+    "n_pos",
+    "n_neg",
+    "side",
+    "axis_level",
+    "algorithm",
+    "direction",
+)
+
+
+class _Table(Result):
+    """A table of the practitioner: its columns are the fields named by :meth:`_column_names`
+    that are set."""
+
+    _settings: ClassVar[tuple[str, ...]] = SETTINGS
+    _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def _column_names(self) -> tuple[str, ...]:
+        by_averaging = self._columns_by_averaging
+        return by_averaging[self.averaging] if by_averaging else self._columns
+
+    def _column_values(self) -> dict[str, Any]:
+        values = {name: getattr(self, name) for name in self._column_names()}
+        return {name: value for name, value in values.items() if value is not None}
+
+    def _sizes(self) -> str:
+        return f"n+={self.n_pos}, n-={self.n_neg}"
+
+    def _points(self) -> int:
+        return int(np.size(next(iter(self._column_values().values()))))
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ROCBands(_Table):
+    """Result of :func:`rocsim.roc_ci`: the ROC curve's pointwise intervals.
+
+    Columns ``fpr, fpr_low, fpr_high, tpr, tpr_low, tpr_high``; threshold averaging adds
+    ``q`` (the requested total positive ratio; absent when thresholds were given) and
+    ``threshold``; vertical averaging adds ``at`` (the requested FPR; ``fpr`` is the one used)
+    and ``mean`` (the bootstrap mean of TPR); horizontal, ``at`` (the requested TPR) and
+    ``mean`` (of FPR). ``curve`` is the empirical ROC curve ``(fpr, tpr)``; ``.plot()`` draws
+    it with the rectangles or the band.
+    """
+
+    averaging: str
+    fpr: np.ndarray
+    fpr_low: np.ndarray
+    fpr_high: np.ndarray
+    tpr: np.ndarray
+    tpr_low: np.ndarray
+    tpr_high: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    n_pos: int
+    n_neg: int
+    curve: tuple[np.ndarray, np.ndarray]
+    direction: str = "higher"
+    q: np.ndarray | None = None
+    threshold: np.ndarray | None = None
+    at: np.ndarray | None = None
+    mean: np.ndarray | None = None
+    side: str | None = None
+    axis_level: float | None = None
+
+    _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
+        "threshold": (
+            "q",
+            "threshold",
+            "fpr",
+            "fpr_low",
+            "fpr_high",
+            "tpr",
+            "tpr_low",
+            "tpr_high",
+        ),
+        "vertical": ("at", "fpr", "fpr_low", "fpr_high", "tpr", "mean", "tpr_low", "tpr_high"),
+        "horizontal": ("at", "fpr", "fpr_low", "fpr_high", "mean", "tpr", "tpr_low", "tpr_high"),
+    }
+    _plot_kind = "roc"
+
+    def _summary(self) -> str:
+        side = f", {self.side} side" if self.averaging == "vertical" else ""
+        axis = f"; each axis at {100 * self.axis_level:.2f}%" if self.axis_level else ""
+        return (
+            f"ROC bands at {self._points()} points, {self.averaging} averaging{side} "
+            f"({self._level_and_method()}{axis}, {self._sizes()})"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ROCComparison(_Table):
+    """Result of :func:`rocsim.compare_roc`: ``dtpr = TPR1 - TPR2`` with ``dtpr_low,
+    dtpr_high`` at each point (horizontal averaging: ``dfpr = FPR1 - FPR2``), and ``verdict``
+    (``first better``, ``second better``, ``no difference``); ``.plot()`` draws the
+    difference.
+
+    Threshold averaging adds each classifier's threshold ``t1``, ``t2``, the ``dfpr``
+    interval and the probabilities that each classifier dominates (eq. 4.5); vertical adds
+    ``sd`` and ``p_first_higher``, the Gaussian ``Pr{dTPR > 0}`` on the exact moments;
+    horizontal ``sd`` and ``p_first_lower``.
+    """
+
+    averaging: str
+    verdict: np.ndarray
+    confidence_level: float
+    method: str
+    n_pos: int
+    n_neg: int
+    direction: tuple[str, str] = ("higher", "higher")
+    q: np.ndarray | None = None
+    at: np.ndarray | None = None
+    t1: np.ndarray | None = None
+    t2: np.ndarray | None = None
+    fpr: np.ndarray | None = None
+    tpr: np.ndarray | None = None
+    dtpr: np.ndarray | None = None
+    dtpr_low: np.ndarray | None = None
+    dtpr_high: np.ndarray | None = None
+    dfpr: np.ndarray | None = None
+    dfpr_low: np.ndarray | None = None
+    dfpr_high: np.ndarray | None = None
+    sd: np.ndarray | None = None
+    p_first_dominates: np.ndarray | None = None
+    p_second_dominates: np.ndarray | None = None
+    p_first_higher: np.ndarray | None = None
+    p_first_lower: np.ndarray | None = None
+    side: str | None = None
+    algorithm: str | None = None
+
+    _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
+        "threshold": (
+            "q",
+            "t1",
+            "t2",
+            "dtpr",
+            "dtpr_low",
+            "dtpr_high",
+            "dfpr",
+            "dfpr_low",
+            "dfpr_high",
+            "p_first_dominates",
+            "p_second_dominates",
+            "verdict",
+        ),
+        "vertical": (
+            "at",
+            "fpr",
+            "dtpr",
+            "dtpr_low",
+            "dtpr_high",
+            "sd",
+            "p_first_higher",
+            "verdict",
+        ),
+        "horizontal": (
+            "at",
+            "tpr",
+            "dfpr",
+            "dfpr_low",
+            "dfpr_high",
+            "sd",
+            "p_first_lower",
+            "verdict",
+        ),
+    }
+    _plot_kind = "difference"
+
+    def _summary(self) -> str:
+        what = "FPR1 - FPR2" if self.averaging == "horizontal" else "TPR1 - TPR2"
+        return (
+            f"{what} at {self._points()} points, {self.averaging} averaging "
+            f"({self._level_and_method()}, {self._sizes()})"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class CostBands(_Table):
+    """Result of :func:`rocsim.cost_curve_ci`: ``w, threshold, cost, low, high``; ``.plot()``
+    draws the cost curve with its band."""
+
+    w: np.ndarray
+    threshold: np.ndarray
+    cost: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    n_pos: int
+    n_neg: int
+    direction: str = "higher"
+
+    _columns = ("w", "threshold", "cost", "low", "high")
+    _plot_kind = "cost"
+
+    def _summary(self) -> str:
+        return (
+            f"cost curve at {self._points()} operating conditions "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap)"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class CostComparison(_Table):
+    """Result of :func:`rocsim.compare_cost`: ``cost_difference = cost2 - cost1`` (positive
+    where the first classifier is cheaper) with ``low, high`` and ``verdict``, at each
+    operating condition ``w`` with each classifier's threshold ``t1``, ``t2``."""
+
+    w: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    cost_difference: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    verdict: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    n_pos: int
+    n_neg: int
+    direction: tuple[str, str] = ("higher", "higher")
+
+    _columns = ("w", "t1", "t2", "cost_difference", "low", "high", "verdict")
+    _plot_kind = "difference"
+
+    def _summary(self) -> str:
+        return (
+            f"cost2 - cost1 at {self._points()} operating conditions "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap)"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class AUCResult(_Table):
+    """Result of :func:`rocsim.auc_ci`: ``auc, var, low, high`` (Python floats), a one-row
+    ``to_frame()``; ``.plot()`` draws the empirical ROC curve with the AUC in the legend."""
+
+    auc: float
+    var: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    n_pos: int
+    n_neg: int
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    direction: str = "higher"
+
+    _columns = ("auc", "var", "low", "high")
+    _plot_kind = "auc"
+
+    def _summary(self) -> str:
+        return (
+            f"AUC {self.auc:.3f} [{self.low:.3f}, {self.high:.3f}] "
+            f"({self._level_and_method()}, {self._sizes()})"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class AUCComparison(_Table):
+    """Result of :func:`rocsim.compare_auc`: ``auc1, auc2, difference = auc1 - auc2, var,
+    low, high, p_value`` (Python floats); ``.plot()`` draws both empirical ROC curves."""
+
+    auc1: float
+    auc2: float
+    difference: float
+    var: float
+    low: float
+    high: float
+    p_value: float
+    confidence_level: float
+    method: str
+    n_pos: int
+    n_neg: int
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    direction: tuple[str, str] = ("higher", "higher")
+
+    _columns = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")
+    _plot_kind = "auc"
+
+    def _summary(self) -> str:
+        return (
+            f"AUC1 - AUC2 {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}], "
+            f"p = {self.p_value:.3g} ({self._level_and_method()}, {self._sizes()})"
+        )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class PRBands(_Table):
+    """Result of :func:`rocsim.pr_ci`: the precision-recall curve's pointwise intervals, from
+    the exact bootstrap law ``ci.law`` (``law.mean``, ``law.var``, ``law.quantile(p)``).
+
+    The frame's first columns are ``recall, precision, low, high`` (``precision`` the
+    data's, ``low``, ``high`` its bounds), then the core result's others
+    (:class:`~rocsim.core.precision_recall.PRCI` for vertical averaging,
+    :class:`~rocsim.core.precision_recall.PRThresholdCI` for threshold averaging, with
+    ``recall_low``, ``recall_high`` and ``threshold``), and the requested rate of each row,
+    ``at`` (a recall) or ``q`` (a total positive ratio), when rates were requested.
+    ``.plot()`` draws the empirical curve with the band or the rectangles.
+    """
+
+    ci: PRCI | PRThresholdCI
+    averaging: str
+    n_pos: int
+    n_neg: int
+    direction: str = "higher"
+    at: np.ndarray | None = None
+    q: np.ndarray | None = None
+
+    _plot_kind = "pr"
+
+    @property
+    def law(self):
+        """The exact bootstrap law the intervals come from."""
+        return self.ci.law
+
+    @property
+    def confidence_level(self) -> float:
+        return self.ci.confidence_level
+
+    @property
+    def method(self) -> str:
+        return self.ci.method
+
+    @property
+    def recall(self) -> np.ndarray:
+        return self.ci.recall
+
+    @property
+    def precision(self) -> np.ndarray:
+        return self.ci.precision
+
+    @property
+    def low(self) -> np.ndarray:
+        return self.ci.low
+
+    @property
+    def high(self) -> np.ndarray:
+        return self.ci.high
+
+    @property
+    def threshold(self) -> np.ndarray | None:
+        """The (user's) score thresholds of threshold averaging; ``None`` for vertical."""
+        return getattr(self.ci, "threshold", None)
+
+    @property
+    def recall_low(self) -> np.ndarray | None:
+        return getattr(self.ci, "recall_low", None)
+
+    @property
+    def recall_high(self) -> np.ndarray | None:
+        return getattr(self.ci, "recall_high", None)
+
+    @property
+    def axis_level(self) -> float | None:
+        return getattr(self.ci, "axis_level", None)
+
+    def _column_values(self) -> dict[str, Any]:
+        requested = {"at": self.at, "q": self.q}
+        return self.ci._column_values() | {k: v for k, v in requested.items() if v is not None}
+
+    def _summary(self) -> str:
+        return self.ci._summary()

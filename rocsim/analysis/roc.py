@@ -1,0 +1,347 @@
+"""ROC curves of a user's classifiers: pointwise intervals (:func:`roc_ci`) and where one
+classifier beats another (:func:`compare_roc`), on ``(y_true, y_score)``."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from rocsim.analysis._input import (
+    check_placement,
+    orient,
+    placed_rates,
+    placed_thresholds,
+    ranks_per_request,
+    scored,
+    threshold_pair,
+    thresholds_at_ratio,
+    verdict,
+)
+from rocsim.analysis.results import ROCBands, ROCComparison
+from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
+from rocsim.core.paired_vertical import vertical_difference_ci
+from rocsim.core.roc import roc_curve
+from rocsim.core.threshold import threshold_ci
+from rocsim.core.vertical import horizontal_ci, vertical_ci
+
+#: Largest class for the paired vertical difference, whose cost grows with n per FPR.
+PAIRED_VERTICAL_LIMIT = 100_000
+
+
+def roc_ci(
+    y_true,
+    y_score,
+    *,
+    averaging: str = "threshold",
+    at=None,
+    thresholds=None,
+    confidence_level: float = 0.95,
+    method: str = "score",
+    bootstrap: str = "stratified",
+    side: str = "lower",
+    pos_label=None,
+    direction: str = "higher",
+) -> ROCBands:
+    """Pointwise confidence intervals of a classifier's ROC curve, from the exact bootstrap.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels, any two values.
+    y_score : array-like of shape (n,)
+        Scores, higher meaning positive (probabilities, logits, ...; see ``direction``).
+    averaging : {"threshold", "vertical", "horizontal"}, default "threshold"
+        ``threshold``: rectangles for (FPR, TPR) at fixed thresholds (Algorithm 4.1, each axis
+        at ``sqrt(confidence_level)``; pROC's ``ci.thresholds`` uses the level per axis);
+        ``vertical``: intervals for TPR at fixed FPRs (Algorithm 4.3; sensitivity at fixed
+        specificity, pROC's ``ci.se``); ``horizontal``: intervals for FPR at fixed TPRs
+        (specificity ``1 - FPR`` at fixed sensitivity, pROC's ``ci.sp``;
+        :func:`rocsim.core.horizontal_ci`).
+    at : array-like, optional
+        Where to place the points, as rates in (0, 1) on the averaging's axis: total positive
+        ratios ``q`` (threshold averaging; the threshold is the score putting a share ``q`` of
+        the instances at or above it), FPRs (vertical; each moved to the nearest ``r/n-``,
+        reported in the ``fpr`` column) or TPRs (horizontal; each moved to the nearest
+        ``k/n+``, reported in ``tpr``). One row per requested rate, in the given order,
+        even where two rates share a threshold or a rank. Default: 0.01, ..., 0.99, each
+        distinct threshold or rank once.
+    thresholds : array-like, optional
+        Score thresholds instead of ``at`` (threshold averaging only); one row each.
+    confidence_level : float, default 0.95
+    method : str, default "score"
+        Interval method: ``score``, ``wald``, ``agresti`` or ``percentile`` (the exact
+        bootstrap quantiles); threshold averaging also takes every other proportion method
+        (``jeffreys``, ``clopper_pearson``).
+    bootstrap : {"stratified", "full"}, default "stratified"
+    side : {"lower", "upper"}, default "lower"
+        Vertical averaging: which end of the ROC curve's vertical step at FPR ``r/n-``.
+        ``lower`` (the thesis): positives scoring at least the ``r``-th largest negative;
+        ``upper`` (pROC's ``coords`` and ``ci.se``): positives scoring above the
+        ``(r + 1)``-th largest negative. Both exact; see
+        :func:`rocsim.core.vertical_distribution`.
+    pos_label : optional
+        The positive label (needed unless the labels are 0/1, -1/1 or booleans).
+    direction : {"higher", "lower", "auto"}, default "higher"
+        ``higher``: higher scores mean positive (scikit-learn's rule); ``lower``: lower scores
+        mean positive (thresholds stay on your scale: positive means ``score <= t``);
+        ``auto``: chosen from the data as pROC's ``roc()`` does (by the classes' medians),
+        and reported as ``direction`` on the result. A curve lying clearly below the diagonal
+        is reported with a :class:`~rocsim.analysis.DirectionWarning`.
+
+    Returns
+    -------
+    ROCBands
+        Columns ``fpr, fpr_low, fpr_high, tpr, tpr_low, tpr_high``; threshold averaging adds
+        ``q`` (the requested ratio; absent when ``thresholds`` are given) and ``threshold``;
+        vertical adds ``at`` (the requested FPR; ``fpr`` is the one used) and ``mean`` (the
+        bootstrap mean of TPR); horizontal adds ``at`` (the requested TPR; ``tpr`` is the one
+        used) and ``mean`` (the bootstrap mean of FPR).
+
+    See Also
+    --------
+    rocsim.ROCBandDisplay : the same intervals drawn, from predictions or an estimator.
+
+    References
+    ----------
+    Gadoury (2009), sections 4.1-4.2, Algorithms 4.1 and 4.3. Robin et al. (2011), pROC,
+    BMC Bioinformatics 12:77 (the upper side, ``ci.se`` and ``ci.sp``).
+
+    Examples
+    --------
+    >>> y, s = [1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.3, 0.2]
+    >>> bands = roc_ci(y, s, thresholds=[0.65])
+    >>> bands.to_frame()[["threshold", "fpr", "tpr"]].round(3).values.tolist()
+    [[0.65, 0.333, 0.667]]
+    >>> bands = roc_ci(y, s, at=[0.5])  # half the instances at or above the threshold
+    >>> bands.to_frame()[["q", "threshold", "fpr", "tpr"]].round(3).values.tolist()
+    [[0.5, 0.7, 0.333, 0.667]]
+    """
+    data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
+    check_placement(averaging, at, thresholds, side)
+    pos, neg = data.classes()
+    common = {
+        "averaging": averaging,
+        "bootstrap": bootstrap,
+        "n_pos": pos.size,
+        "n_neg": neg.size,
+        "curve": roc_curve(pos, neg)[:2],
+        "direction": data.direction,
+    }
+    options = {"confidence_level": confidence_level, "method": method, "bootstrap": bootstrap}
+    if averaging == "threshold":
+        sign = data.signs[0]
+        t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)
+        ci = threshold_ci(pos, neg, t, **options)
+        return ROCBands(
+            fpr=ci.fpr,
+            fpr_low=ci.fpr_low,
+            fpr_high=ci.fpr_high,
+            tpr=ci.tpr,
+            tpr_low=ci.tpr_low,
+            tpr_high=ci.tpr_high,
+            q=requested,
+            threshold=orient(ci.thresholds, sign),
+            confidence_level=ci.confidence_level,
+            method=ci.method,
+            axis_level=ci.axis_level,
+            **common,
+        )
+    if averaging == "horizontal":
+        requested, ranks, index = ranks_per_request(at, pos.size, "at (TPRs)")
+        ci = horizontal_ci(pos, neg, ranks, **options)
+        return ROCBands(
+            at=requested,
+            fpr=ci.fpr[index],
+            fpr_low=ci.low[index],
+            fpr_high=ci.high[index],
+            mean=ci.mean[index],
+            tpr=ci.tpr[index],
+            tpr_low=ci.tpr[index],
+            tpr_high=ci.tpr[index],
+            confidence_level=ci.confidence_level,
+            method=ci.method,
+            **common,
+        )
+    requested, ranks, index = ranks_per_request(at, neg.size)
+    ci = vertical_ci(pos, neg, ranks, side=side, **options)
+    return ROCBands(
+        at=requested,
+        fpr=ci.fpr[index],
+        fpr_low=ci.fpr[index],
+        fpr_high=ci.fpr[index],
+        tpr=ci.tpr[index],
+        mean=ci.mean[index],
+        tpr_low=ci.low[index],
+        tpr_high=ci.high[index],
+        confidence_level=ci.confidence_level,
+        method=ci.method,
+        side=side,
+        **common,
+    )
+
+
+def compare_roc(
+    y_true,
+    y_score1,
+    y_score2,
+    *,
+    averaging: str = "threshold",
+    at=None,
+    thresholds=None,
+    confidence_level: float = 0.95,
+    method: str | None = None,
+    side: str = "lower",
+    pos_label=None,
+    direction: str | tuple[str, str] = "higher",
+) -> ROCComparison:
+    """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
+
+    Both classifiers score the same instances, so the bootstrap resamples instances with both
+    scores (stratified); the interval is on ``dTPR = TPR1 - TPR2``.
+
+    Parameters
+    ----------
+    y_true, y_score1, y_score2 : array-like of shape (n,)
+    averaging : {"threshold", "vertical", "horizontal"}, default "threshold"
+        ``threshold``: at each total positive ratio ``q`` (share of instances predicted
+        positive) each classifier uses its own threshold (the score putting a share ``q`` at or
+        above it); then a higher TPR also means a lower FPR. Columns add the ``dfpr``
+        interval (eqs. 4.8-4.9, each axis at ``sqrt(level)``) and the probabilities that each
+        classifier dominates (eq. 4.5). ``vertical``: at fixed FPRs (Algorithm 4.4, exact,
+        limited to ``PAIRED_VERTICAL_LIMIT`` per class); ``p_first_higher`` is then the
+        Gaussian ``Pr{dTPR > 0}`` with the exact moments. ``horizontal``: ``dFPR = FPR1 -
+        FPR2`` at fixed TPRs (the vertical algorithm with the classes exchanged; columns
+        ``dfpr, dfpr_low, dfpr_high``, ``p_first_lower``; the first is better where its FPR
+        is lower).
+    at : array-like, optional
+        Rates in (0, 1) on the averaging's axis: total positive ratios (threshold), FPRs
+        (vertical, each moved to the nearest ``r/n-``, reported in ``fpr``) or TPRs
+        (horizontal); one row per requested rate, in order. Default 0.01..0.99 (vertical and
+        horizontal: each distinct rate once).
+    thresholds : (array-like, array-like), optional
+        Score thresholds instead of ``at`` (threshold averaging only): a pair ``(t1, t2)``
+        of equal-length arrays (or an array of two rows), the first classifier's and the
+        second's.
+    confidence_level : float, default 0.95
+    method : str, optional
+        Threshold averaging: ``tango`` (default; Tango's score interval, which always
+        contains the observed difference), ``score`` (the thesis's eq. 4.8), ``wald``,
+        ``agresti`` or ``bonett_price``; vertical and horizontal: ``score`` (default) or
+        ``wald``.
+    side : {"lower", "upper"}, default "lower"
+        Vertical averaging: which end of each curve's vertical step (:func:`roc_ci`).
+    pos_label : optional
+    direction : {"higher", "lower", "auto"} or a pair of them, default "higher"
+        Which way each classifier's scores point (:func:`roc_ci`); two classifiers that seem
+        scored in opposite directions are reported with a
+        :class:`~rocsim.analysis.DirectionWarning`.
+
+    Returns
+    -------
+    ROCComparison
+
+    References
+    ----------
+    Gadoury (2009), sections 4.3.2 and 4.4.2.
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 0, 0, 0]
+    >>> cmp = compare_roc(y, [0.9, 0.8, 0.4, 0.5, 0.3, 0.2], [0.9, 0.3, 0.4, 0.5, 0.8, 0.2],
+    ...                   at=[0.5])
+    >>> cmp.t1.tolist(), cmp.t2.tolist(), cmp.dtpr.round(4).tolist()
+    ([0.5], [0.5], [0.3333])
+    """
+    data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
+    check_placement(averaging, at, thresholds, side)
+    (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
+    common = {"n_pos": pos1.size, "n_neg": neg1.size, "direction": data.direction}
+    if averaging == "threshold":
+        return _compare_at_thresholds(data, at, thresholds, confidence_level, method, common)
+    if max(pos1.size, neg1.size) > PAIRED_VERTICAL_LIMIT:
+        raise ValueError(
+            f"{averaging} averaging of two classifiers is limited to "
+            f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
+            f"at every point); use averaging='threshold'"
+        )
+    options = {"confidence_level": confidence_level, "method": method or "score"}
+    if averaging == "horizontal":
+        # FPR at TPR k/n+ is 1 - (upper-side TPR at FPR (n+ - k)/n+) with the classes
+        # exchanged and the scores negated (horizontal_ci), so dFPR = -(that difference)
+        requested, ranks, index = ranks_per_request(at, pos1.size, "at (TPRs)")
+        ci = vertical_difference_ci(
+            -neg1, -neg2, -pos1, -pos2, pos1.size - ranks, side="upper", **options
+        )
+        sd = np.sqrt(ci.var)
+        rows = {
+            "tpr": ranks / pos1.size,
+            "dfpr": -ci.mean,
+            "dfpr_low": -ci.high,
+            "dfpr_high": -ci.low,
+            "sd": sd,
+            "p_first_lower": _gaussian_above_zero(ci.mean, sd),
+            "verdict": verdict(ci.low, ci.high),
+        }
+    else:
+        requested, ranks, index = ranks_per_request(at, neg1.size)
+        ci = vertical_difference_ci(pos1, pos2, neg1, neg2, ranks, side=side, **options)
+        sd = np.sqrt(ci.var)
+        rows = {
+            "fpr": ci.fpr,
+            "dtpr": ci.mean,
+            "dtpr_low": ci.low,
+            "dtpr_high": ci.high,
+            "sd": sd,
+            "p_first_higher": _gaussian_above_zero(ci.mean, sd),
+            "verdict": verdict(ci.low, ci.high),
+        }
+        common["side"] = side
+    return ROCComparison(
+        averaging=averaging,
+        at=requested,
+        confidence_level=ci.confidence_level,
+        method=ci.method,
+        algorithm=ci.algorithm,
+        **{k: v[index] for k, v in rows.items()},
+        **common,
+    )
+
+
+def _compare_at_thresholds(data, at, thresholds, confidence_level, method, common):
+    """:func:`compare_roc` under threshold averaging: each classifier at its own threshold."""
+    (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
+    method = method or "tango"
+    q = None
+    if thresholds is None:
+        q = placed_rates(at, "at (total positive ratios)")
+        t1, t2 = (thresholds_at_ratio(s, q) for s in data.scores)
+    else:
+        t1, t2 = threshold_pair(thresholds, data.signs)
+    ci = threshold_difference_ci(
+        pos1, pos2, neg1, neg2, t1, t2, confidence_level=confidence_level, method=method
+    )
+    first, second = dominance_probability(pos1, pos2, neg1, neg2, t1, t2)
+    return ROCComparison(
+        averaging="threshold",
+        q=q,
+        t1=orient(t1, data.signs[0]),
+        t2=orient(t2, data.signs[1]),
+        dtpr=ci.dtpr,
+        dtpr_low=ci.dtpr_low,
+        dtpr_high=ci.dtpr_high,
+        dfpr=ci.dfpr,
+        dfpr_low=ci.dfpr_low,
+        dfpr_high=ci.dfpr_high,
+        p_first_dominates=first,
+        p_second_dominates=second,
+        verdict=verdict(ci.dtpr_low, ci.dtpr_high),
+        confidence_level=ci.confidence_level,
+        method=method,
+        **common,
+    )
+
+
+def _gaussian_above_zero(mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """``Pr{X > 0}`` for ``X ~ N(mean, sd^2)``; a point mass where ``sd = 0``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd > 0, special.ndtr(mean / sd), (mean > 0).astype(float))
