@@ -33,7 +33,12 @@ from rocsim.core.cost import (
     effective_condition,
 )
 from rocsim.core.coverage import cost_exact_coverage
-from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, AGRESTI_PSEUDO_COUNT
+from rocsim.core.intervals import (
+    AGRESTI_MIN_PSEUDO_COUNT,
+    AGRESTI_PSEUDO_COUNT,
+    PAIRED_PROTOCOL,
+    PROPORTION_PROTOCOL,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
@@ -125,7 +130,7 @@ class CostStudy:
 
     grid = "w"
     methods = COST_METHODS
-    protocol = "proportion"
+    protocol = PROPORTION_PROTOCOL
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
@@ -184,7 +189,7 @@ class PairedCostStudy(_PairedStudy):
 
     grid = "w"
     methods = COST_METHODS
-    protocol = "paired"
+    protocol = PAIRED_PROTOCOL
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS
+from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS, PAIRED_PROTOCOL
 from rocsim.core.paired_threshold import threshold_difference_ci
-from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS, vertical_difference_ci
+from rocsim.core.paired_vertical import (
+    VERTICAL_DIFFERENCE_METHODS,
+    VERTICAL_DIFFERENCE_PROTOCOL,
+    vertical_difference_ci,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, draw_class_counts
 from rocsim.sim.runner import Setup
@@ -73,7 +77,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     grid = "q"
     methods = tuple(PAIRED_METHODS)
-    protocol = "paired"
+    protocol = PAIRED_PROTOCOL
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
@@ -112,7 +116,7 @@ class PairedVerticalStudy(_PairedStudy):
 
     grid = "fpr"
     methods = tuple(VERTICAL_DIFFERENCE_METHODS)
-    protocol = "vertical_difference"
+    protocol = VERTICAL_DIFFERENCE_PROTOCOL
 
     def setup(self, condition: Condition) -> Setup:
         model, n_pos, n_neg = _paired_design(condition.settings)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocsim.core.coverage import mix_rectangles, sampling_class_sizes, threshold_exact_parts
-from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, PROPORTION_METHODS
+from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, PROPORTION_METHODS, PROPORTION_PROTOCOL
 from rocsim.core.threshold import threshold_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
@@ -45,7 +45,7 @@ class ThresholdStudy:
 
     grid = "q"
     methods = tuple(PROPORTION_METHODS)
-    protocol = "proportion"
+    protocol = PROPORTION_PROTOCOL
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""

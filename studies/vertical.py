@@ -14,7 +14,7 @@ import numpy as np
 
 from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT
 from rocsim.core.kernel import kernel_roc_ci
-from rocsim.core.vertical import VERTICAL_METHODS, vertical_ci
+from rocsim.core.vertical import VERTICAL_METHODS, VERTICAL_PROTOCOL, vertical_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
@@ -41,7 +41,7 @@ class VerticalStudy:
 
     grid = "fpr"
     methods = (*VERTICAL_METHODS, "kernel")
-    protocol = "vertical"
+    protocol = VERTICAL_PROTOCOL
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key): the bandwidth scale

@@ -2,14 +2,16 @@
 ``rocsim-reproduce``. Each ends with exit status 2, exactly one line on stderr naming the
 option or key at fault, and no output written (``--out`` / ``results_dir`` absent or empty).
 
-Runtime: every case is one subprocess that fails during validation. The ``analyze`` cases take
-about 1-2 s each (about 50 s in all); the ``study``/``rocsim-reproduce`` cases compose a Hydra
+Runtime: every case is one subprocess, most of them failing during validation (a few
+``analyze`` cases check that a fixed input now runs). The ``analyze`` cases take about 2-4 s
+each (about 3 minutes in all); the ``study``/``rocsim-reproduce`` cases compose a Hydra
 config first (3-9 s each, about 2 minutes in all) and are marked ``slow`` (run with
 ``-m slow``). The data are 20 rows and studies get ``replications=2``.
 Complements ``test_cli.py`` and ``test_cli_analyze.py`` (their cases are not repeated here)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +25,9 @@ ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
 REPRODUCE = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce()"]
 
 
-def run(args, cwd):
+def run(args, cwd, timeout: float = 300):
     return subprocess.run(
-        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
 
 
@@ -91,6 +93,8 @@ ANALYZE_CASES = [
     ),
     (["--score", "y"], "--score"),
     ([], "--score"),
+    (["--score", "a", "--encoding", "nope"], "--encoding"),
+    (["--score", "a", "--encoding", "base64"], "--encoding"),  # a codec, not a text encoding
 ]
 
 
@@ -142,6 +146,147 @@ def test_analyze_refuses_a_data_file_it_cannot_use_naming_it(tmp_path, make):
     path, out = make(tmp_path), tmp_path / "out"
     done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
     assert_refused(done, path.name, out)
+
+
+def _fifo(folder: Path) -> Path:
+    path = folder / "pipe.csv"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (_make("d.csv", None), "is a folder, not a file"),
+        (_fifo, "is not a regular file"),  # opening it would wait for a writer
+        (lambda folder: Path("/dev/null"), "is not a regular file"),
+        (_make("empty.csv", ""), "is empty"),
+    ],
+    ids=["folder", "fifo", "dev-null", "empty"],
+)
+def test_analyze_says_what_the_data_path_is_instead_of_a_file(tmp_path, make, words):
+    path, out = make(tmp_path), tmp_path / "out"
+    # a short timeout: a FIFO opened for reading blocks until something writes to it
+    done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path, 60)
+    assert_refused(done, words, out)
+    assert str(path) in done.stderr
+
+
+def _with_header(folder: Path, header: list[str]) -> Path:
+    """The 20 rows of :func:`frame` (columns y, a, b) under the raw ``header``."""
+    path = folder / "dup.csv"
+    frame()[["y", "a", "b"]].to_csv(path, index=False, header=header)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("header", "score", "word"),
+    [
+        (["y", "a", "a"], "a", "'a'"),
+        (["y", "y", "a"], "a", "'y'"),  # the --label column
+        (["y", "a", "a"], "a.1", "no column 'a.1'"),  # pandas' name for the second 'a'
+    ],
+)
+def test_analyze_refuses_a_duplicated_column_it_uses(tmp_path, header, score, word):
+    path, out = _with_header(tmp_path, header), tmp_path / "out"
+    done = run([*ANALYZE, path, "--label", "y", "--score", score, "--out", out], tmp_path)
+    assert_refused(done, word, out)
+    assert "dup.csv" in done.stderr
+
+
+def test_analyze_refuses_a_duplicated_column_in_parquet(tmp_path):
+    # pandas cannot write one, pyarrow can
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path, out = tmp_path / "dup.parquet", tmp_path / "out"
+    data = frame()
+    columns = [pa.array(data[c]) for c in ("y", "a", "b")]
+    pq.write_table(pa.Table.from_arrays(columns, names=["y", "a", "a"]), path)
+    done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
+    assert_refused(done, "more than one column named 'a'", out)
+
+
+def test_analyze_accepts_a_duplicated_column_it_does_not_use(tmp_path):
+    path, out = tmp_path / "dup.csv", tmp_path / "out"
+    frame()[["y", "a", "b", "txt"]].to_csv(path, index=False, header=["y", "a", "u", "u"])
+    done = run([*ANALYZE, path, "--label", "y", "--score", "a", "--out", out], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "20 rows" in done.stdout
+
+
+def _latin1(folder: Path, label: str = "y") -> Path:
+    """The rows of :func:`frame`, labelled "malade é" / "sain è", saved in Latin-1."""
+    path = folder / "latin1.csv"
+    data = frame()[["y", "a", "b"]]
+    data["y"] = np.where(data["y"] == 1, "malade é", "sain è")
+    data.rename(columns={"y": label}).to_csv(path, index=False, encoding="latin-1")
+    return path
+
+
+def test_analyze_reads_latin1_text_with_encoding(tmp_path):
+    out = tmp_path / "out"
+    options = ["--label", "y", "--score", "a", "--encoding", "latin-1", "--pos-label", "malade é"]
+    done = run([*ANALYZE, _latin1(tmp_path), *options, "--out", out], tmp_path)
+    # --pos-label matches only if the labels were decoded to text (not b'malade \xe9')
+    assert done.returncode == 0, done.stderr
+    assert "20 rows, 10 positive and 10 negative" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("label", "options"),
+    [
+        ("y", []),  # utf-8 by default
+        ("y", ["--encoding", "ascii"]),
+        ("état", []),  # in the header: pandas reads it apart from the rows
+    ],
+    ids=["labels", "labels-ascii", "header"],
+)
+def test_analyze_refuses_text_not_in_the_encoding_suggesting_latin1(tmp_path, label, options):
+    path, out = _latin1(tmp_path, label), tmp_path / "out"
+    done = run(
+        [*ANALYZE, path, "--label", label, "--score", "a", *options, "--out", out], tmp_path
+    )
+    assert_refused(done, "--encoding latin-1", out)
+    assert "latin1.csv" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "words"),
+    [
+        ("a", "inf", ["column 'a'", "1 infinite"]),
+        ("b", "-inf", ["column 'b'", "1 infinite"]),
+        ("b", "1e999", ["column 'b'", "1 infinite"]),  # too large for a float
+        ("b", "nan", ["b (1)", "--dropna"]),  # a missing value, as before
+    ],
+)
+def test_analyze_names_the_score_column_holding_a_non_finite_value(tmp_path, column, value, words):
+    path, out = tmp_path / "scores.csv", tmp_path / "out"
+    data = frame().astype({column: object})
+    data.loc[3, column] = value
+    data.to_csv(path, index=False)
+    done = run(
+        [*ANALYZE, path, "--label", "y", "--score", "a", "--score", "b", "--out", out], tmp_path
+    )
+    for word in words:
+        assert_refused(done, word, out)
+    assert "y_score" not in done.stderr
+
+
+def test_analyze_compares_two_models_under_horizontal_averaging(tmp_path):
+    # it ended in a StopIteration traceback: the comparison had no axis for horizontal
+    rng = np.random.default_rng(7)
+    y = np.tile([0, 1], 30)
+    path, out = tmp_path / "scores.csv", tmp_path / "out"
+    pd.DataFrame({"y": y, "a": rng.normal(0, 1, y.size), "b": rng.normal(4 * y, 1)}).to_csv(
+        path, index=False
+    )
+    options = ["--score", "a", "--score", "b", "--averaging", "horizontal"]
+    done = run([*ANALYZE, path, "--label", "y", *options, "--out", out], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "ROC (horizontal averaging, " in done.stdout
+    assert "b significantly better at TPR" in done.stdout
+    assert (out / "roc_difference.csv").is_file()
 
 
 def test_analyze_out_is_an_existing_file(csv, tmp_path):

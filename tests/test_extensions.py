@@ -20,8 +20,11 @@ import pytest
 from scipy import optimize, special, stats
 
 import rocsim
-from rocsim.core.intervals import normal_quantile
-from rocsim.core.methods import PROTOCOLS, check_method_function
+from rocsim.core.intervals import PAIRED_PROTOCOL, PROPORTION_PROTOCOL, normal_quantile
+from rocsim.core.methods import check_method_function
+from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_PROTOCOL
+from rocsim.core.precision_recall import PR_PROTOCOL
+from rocsim.core.vertical import VERTICAL_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "custom_method"
@@ -191,13 +194,16 @@ def test_a_function_of_the_wrong_protocol_is_refused(data):
 
 
 def test_every_protocol_probe_runs_a_builtin():
+    """Each kind of interval owns its protocol (a value beside its table of methods); a
+    function of the right call passes each one's probe."""
     builtins = {
-        "proportion": my_wald,
-        "paired": my_paired_wald,
-        "vertical": my_moment_wald,
-        "vertical_difference": my_moment_wald,
+        PROPORTION_PROTOCOL: my_wald,
+        PAIRED_PROTOCOL: my_paired_wald,
+        VERTICAL_PROTOCOL: my_moment_wald,
+        VERTICAL_DIFFERENCE_PROTOCOL: my_moment_wald,
+        PR_PROTOCOL: my_moment_wald,
     }
-    assert set(builtins) == set(PROTOCOLS)
+    assert len({protocol.kind for protocol in builtins}) == len(builtins)
     for protocol, function in builtins.items():
         assert check_method_function(function, protocol) is function
 

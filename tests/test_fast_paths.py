@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 from scipy import signal, special, stats
 
-from rocsim.core import cost, counting, coverage, kernel, threshold, vertical
+from rocsim.core import cost, counting, coverage, kernel, mixture, threshold, vertical
 from rocsim.core.cost import cost_interval_from_counts, cost_target
 from rocsim.core.counting import count_above, count_at_or_above, decision_counts, roc_counts
 from rocsim.sim import runner
@@ -339,7 +339,7 @@ def _vertical_moments_reference(pos, neg_desc, r, m_neg, m_pos, a, side):
     """vertical._moments as first written: counts at the band's thresholds, the weights
     normalised and the rows' least and largest q (where w > 0) found for every data set."""
     ranks = vertical.threshold_ranks(np.asarray(r), side)
-    weights = vertical.rank_weights(neg_desc.size, m_neg, tuple(ranks.tolist()))
+    weights = mixture.rank_weights(neg_desc.size, m_neg, tuple(ranks.tolist()))
     count = count_at_or_above if side == "lower" else count_above
     q = (count(pos, neg_desc[::-1])[::-1] / pos.size)[weights.index]
     w = weights.weights / weights.weights.sum(axis=1, keepdims=True)

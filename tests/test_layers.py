@@ -130,3 +130,51 @@ def test_version_comes_from_the_package_metadata():
         check=True,
     )
     assert done.stdout.strip() == f"rocsim {rocsim.__version__}"
+
+
+def module_graph(layer: str) -> dict[str, set[str]]:
+    """The modules of a layer and the modules of the same layer each imports, with the
+    imports inside functions (``from rocsim.core import vertical`` counts as the module)."""
+    files = layer_files(layer)
+    package = "rocsim.studies" if layer == "studies" else f"rocsim.{layer}"
+    names = {f"{package}.{path.stem}": path for path in files if path.stem != "__init__"}
+    graph = {}
+    for name, path in names.items():
+        found = set()
+        for imported in imported_modules(path):
+            for candidate in names:
+                if imported == candidate or imported.startswith(candidate + "."):
+                    found.add(candidate)
+        graph[name] = found - {name}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the graph as a path of modules, or ``None``."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+@pytest.mark.parametrize("layer", ["core", "sim", "analysis", "views", "cli", "studies"])
+def test_no_import_cycle_inside_a_layer(layer):
+    """Modules of one layer import each other in one direction only: no cycle, counting the
+    imports inside functions (a function-level import used to close one in the core, the
+    method probes importing the laws they probe with)."""
+    assert find_cycle(module_graph(layer)) is None, " -> ".join(find_cycle(module_graph(layer)))

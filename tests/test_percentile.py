@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rocsim.core import vertical
+from rocsim.core import mixture
 from rocsim.core.intervals import QUANTILE_SLACK
 from rocsim.core.vertical import vertical_ci, vertical_distribution
 
@@ -68,7 +68,7 @@ def path(request, monkeypatch):
     """Both ways of evaluating the CDF: lookups in the cached table of B(l; m, k/m) (small
     m), and the chain of Gauss-Legendre integrals from one bdtr a segment (large m)."""
     if request.param == "chain":
-        monkeypatch.setattr(vertical, "_TABLE_LIMIT", 0)
+        monkeypatch.setattr(mixture, "_TABLE_LIMIT", 0)
     return request.param
 
 
@@ -159,8 +159,8 @@ def test_probabilities_near_0_and_1(path):
 
 def test_the_bisection_fallback_gives_the_same_bounds(path, monkeypatch):
     # no window beyond F(l0): the walk decides nothing and every row goes to the bisection
-    monkeypatch.setattr(vertical, "_AROUND", 0)
-    monkeypatch.setattr(vertical, "_WINDOWS", ())
+    monkeypatch.setattr(mixture, "_AROUND", 0)
+    monkeypatch.setattr(mixture, "_WINDOWS", ())
     rng = np.random.default_rng(11)
     for ties in (False, True):
         pos, neg = scores(rng, 90, 70, ties)
@@ -175,28 +175,28 @@ def test_fast_cdf_is_within_its_error_bound_of_bdtr(n):
     pos, neg = scores(rng, n, n, False)
     law = vertical_distribution(pos, neg, np.unique(rng.integers(1, n, size=15)))
     mix = law._mixture
-    keys = vertical._shares(mix.q, mix.m)
-    sources = [vertical._CdfChain(mix, keys), vertical._CdfChain(mix, None)]
-    if (mix.m + 1) * (2 * vertical._table_half(mix.m) + 3) <= vertical._TABLE_LIMIT:
-        sources.append(vertical._TableCdf(mix, keys))
+    keys = mixture._shares(mix.q, mix.m)
+    sources = [mixture._CdfChain(mix, keys), mixture._CdfChain(mix, None)]
+    if (mix.m + 1) * (2 * mixture._table_half(mix.m) + 3) <= mixture._TABLE_LIMIT:
+        sources.append(mixture._TableCdf(mix, keys))
     every = np.ones(mix.rows, dtype=bool)
     for at in rng.integers(0, mix.m, size=(6, mix.rows)):
         exact = mix.cdf(at, every)
         for source in sources:
-            got = source.around(at)[:, vertical._AROUND]
+            got = source.around(at)[:, mixture._AROUND]
             assert np.all(np.abs(got - exact) <= source.error), type(source).__name__
 
 
 @pytest.mark.parametrize("n", [3, 40, 700])
 def test_table_lookups_on_some_rows_are_within_the_error_bound(n):
-    """The table's compiled sums (:func:`vertical._table_sums`) for a subset of rows, at
+    """The table's compiled sums (:func:`mixture._table_sums`) for a subset of rows, at
     points in and beyond ``0..m`` (clipped), including ``l`` far from every component (the
     band's sentinels 1 and 0): within ``error`` of ``bdtr``."""
     rng = np.random.default_rng(n + 1)
     pos, neg = scores(rng, n, n, False)
     law = vertical_distribution(pos, neg, np.unique(rng.integers(1, n, size=15)))
     mix = law._mixture
-    source = vertical._TableCdf(mix, vertical._shares(mix.q, mix.m))
+    source = mixture._TableCdf(mix, mixture._shares(mix.q, mix.m))
     rows = np.flatnonzero(rng.random(mix.rows) < 0.6)
     points = np.sort(rng.integers(-3, mix.m + 4, size=(rows.size, 9)), axis=1)
     points[:, 0], points[:, -1] = -2, mix.m + 2
@@ -211,7 +211,7 @@ def test_table_lookups_on_some_rows_are_within_the_error_bound(n):
 
 
 def test_mixture_merges_equal_neighbouring_shares_of_each_row():
-    """:class:`vertical._BinomialMixture` keeps, row by row, the entries of positive weight,
+    """:class:`mixture.BinomialMixture` keeps, row by row, the entries of positive weight,
     merging neighbours with equal ``q`` (their weights summed left to right, as
     ``np.bincount`` would): bit for bit against that numpy formulation, with ties, zero
     weights and an empty row."""
@@ -219,7 +219,7 @@ def test_mixture_merges_equal_neighbouring_shares_of_each_row():
     q = np.sort(rng.integers(0, 6, size=(7, 12)) / 6, axis=1)
     w = rng.random((7, 12)) * (rng.random((7, 12)) < 0.7)
     w[3] = 0.0
-    mix = vertical._BinomialMixture(q, w, 6)
+    mix = mixture.BinomialMixture(q, w, 6)
     keep = w > 0
     kept = keep.sum(axis=1)
     qf, wf = q[keep], w[keep]
@@ -255,7 +255,7 @@ def test_segment_tails_are_each_rows_sums_from_its_end(n):
         for p in range(size):
             end = ends[np.searchsorted(ends, p, side="right")]
             want[start + p] = max(suffix[p] - suffix[end], 1e-300)
-    np.testing.assert_array_equal(vertical._segment_tails(mix, anchor), want)
+    np.testing.assert_array_equal(mixture._segment_tails(mix, anchor), want)
 
 
 def test_precision_recall_quantiles_agree_between_the_two_ways(monkeypatch):
@@ -267,7 +267,7 @@ def test_precision_recall_quantiles_agree_between_the_two_ways(monkeypatch):
     pos, neg = scores(rng, 120, 160, True)
     r = np.arange(1, 120, 9)
     table = pr_curve_ci(pos, neg, r, confidence_level=0.9, method="percentile")
-    monkeypatch.setattr(vertical, "_TABLE_LIMIT", 0)
+    monkeypatch.setattr(mixture, "_TABLE_LIMIT", 0)
     chain = pr_curve_ci(pos, neg, r, confidence_level=0.9, method="percentile")
     np.testing.assert_array_equal(table.low, chain.low)
     np.testing.assert_array_equal(table.high, chain.high)

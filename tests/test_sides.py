@@ -20,7 +20,7 @@ import pytest
 from enumeration import assert_mc_agrees, multinomial_law
 
 import rocsim
-from rocsim.core.vertical import horizontal_ci
+from rocsim.core.horizontal import horizontal_ci
 
 TINY = [
     ([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1]),  # no ties

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 from rocsim.core import fpr_ranks, vertical_ci, vertical_distribution
-from rocsim.core.vertical import rank_weights
+from rocsim.core.mixture import rank_weights
 
 # (pos, neg): tiny data sets without ties, with ties within negatives, within positives,
 # across classes, and all at once

@@ -20,7 +20,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from rocsim.core.vertical import rank_weights, vertical_distribution
+from rocsim.core.mixture import rank_weights
+from rocsim.core.vertical import vertical_distribution
 
 #: The issue's targets: a row's sum within 1e-12 of 1, moments within 1e-10 relative.
 MOMENT_RTOL, ROW_SUM_ATOL = 1e-10, 1e-12

@@ -195,17 +195,17 @@ def check_placement(
 
 
 def ranks_per_request(
-    at, m: int, name: str = "at (FPRs)"
+    at, m: int, averaging: str = "vertical"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The requested rates (FPRs, or TPRs for horizontal averaging), the distinct ranks they
+    """The requested rates (FPRs, or TPRs for horizontal ``averaging``), the distinct ranks they
     round to among ``m`` and, per request, its index into those ranks: a row per request, even
     where two requests share a rate ``r/m``. Without ``at``, every distinct rate nearest the
     default grid, once."""
     if at is None:
-        ranks = fpr_ranks(DEFAULT_GRID, m)
+        ranks = fpr_ranks(DEFAULT_GRID, m, averaging)
         return ranks / m, ranks, np.arange(ranks.size)
-    requested = check_rates(at, name)
-    ranks, index = np.unique(nearest_ranks(requested, m), return_inverse=True)
+    requested = check_rates(at, "at (TPRs)" if averaging == "horizontal" else "at (FPRs)")
+    ranks, index = np.unique(nearest_ranks(requested, m, averaging), return_inverse=True)
     return requested, ranks, index
 
 

@@ -3,14 +3,11 @@ stratified bootstrap (:func:`pr_ci`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from rocsim.analysis._input import (
     DEFAULT_GRID,
     check_placement,
-    orient,
     placed_thresholds,
     scored,
 )
@@ -91,18 +88,15 @@ def pr_ci(
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, valid=PR_AVERAGING)
     pos, neg = data.classes()
-    options = {"confidence_level": confidence_level, "method": method}
     common = {"n_pos": pos.size, "n_neg": neg.size, "direction": data.direction}
     if averaging == "vertical":
         requested = None if at is None else check_rates(at, "at (recalls)")
         ranks = nearest_recall_ranks(DEFAULT_GRID if at is None else requested, pos.size)
         if at is None:  # the default grid: each distinct recall once
             ranks = np.unique(ranks)
-        ci = pr_curve_ci(pos, neg, ranks, **options)
+        ci = pr_curve_ci(pos, neg, ranks, confidence_level=confidence_level, method=method)
         return PRBands(ci, "vertical", at=requested, **common)
     sign = data.signs[0]
     t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)
-    ci = pr_threshold_ci(pos, neg, t, **options)
-    if sign < 0:  # thresholds on the user's scale
-        ci = replace(ci, threshold=orient(ci.threshold, sign))
+    ci = pr_threshold_ci(pos, neg, t, confidence_level=confidence_level, method=method)
     return PRBands(ci, "threshold", q=requested, **common)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from rocsim.analysis._input import orient
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -31,6 +32,10 @@ SETTINGS = (
     "algorithm",
     "direction",
 )
+
+
+def _sign(direction: str) -> float:
+    return -1.0 if direction == "lower" else 1.0
 
 
 class _Table(Result):
@@ -366,8 +371,10 @@ class PRBands(_Table):
 
     @property
     def threshold(self) -> np.ndarray | None:
-        """The (user's) score thresholds of threshold averaging; ``None`` for vertical."""
-        return getattr(self.ci, "threshold", None)
+        """The score thresholds of threshold averaging, on the user's scale (the core's are
+        oriented: higher means positive); ``None`` for vertical averaging."""
+        threshold = getattr(self.ci, "threshold", None)
+        return None if threshold is None else orient(threshold, _sign(self.direction))
 
     @property
     def recall_low(self) -> np.ndarray | None:
@@ -382,8 +389,11 @@ class PRBands(_Table):
         return getattr(self.ci, "axis_level", None)
 
     def _column_values(self) -> dict[str, Any]:
+        values = self.ci._column_values()
+        if "threshold" in values:
+            values["threshold"] = self.threshold
         requested = {"at": self.at, "q": self.q}
-        return self.ci._column_values() | {k: v for k, v in requested.items() if v is not None}
+        return values | {k: v for k, v in requested.items() if v is not None}
 
     def _summary(self) -> str:
         return self.ci._summary()

@@ -18,11 +18,12 @@ from rocsim.analysis._input import (
     verdict,
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
+from rocsim.core.horizontal import horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import horizontal_ci, vertical_ci
+from rocsim.core.vertical import vertical_ci
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
@@ -127,11 +128,12 @@ def roc_ci(
         "curve": roc_curve(pos, neg)[:2],
         "direction": data.direction,
     }
-    options = {"confidence_level": confidence_level, "method": method, "bootstrap": bootstrap}
     if averaging == "threshold":
         sign = data.signs[0]
         t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)
-        ci = threshold_ci(pos, neg, t, **options)
+        ci = threshold_ci(
+            pos, neg, t, confidence_level=confidence_level, method=method, bootstrap=bootstrap
+        )
         return ROCBands(
             fpr=ci.fpr,
             fpr_low=ci.fpr_low,
@@ -147,8 +149,10 @@ def roc_ci(
             **common,
         )
     if averaging == "horizontal":
-        requested, ranks, index = ranks_per_request(at, pos.size, "at (TPRs)")
-        ci = horizontal_ci(pos, neg, ranks, **options)
+        requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
+        ci = horizontal_ci(
+            pos, neg, ranks, confidence_level=confidence_level, method=method, bootstrap=bootstrap
+        )
         return ROCBands(
             at=requested,
             fpr=ci.fpr[index],
@@ -163,7 +167,15 @@ def roc_ci(
             **common,
         )
     requested, ranks, index = ranks_per_request(at, neg.size)
-    ci = vertical_ci(pos, neg, ranks, side=side, **options)
+    ci = vertical_ci(
+        pos,
+        neg,
+        ranks,
+        confidence_level=confidence_level,
+        method=method,
+        bootstrap=bootstrap,
+        side=side,
+    )
     return ROCBands(
         at=requested,
         fpr=ci.fpr[index],
@@ -264,13 +276,20 @@ def compare_roc(
             f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
             f"at every point); use averaging='threshold'"
         )
-    options = {"confidence_level": confidence_level, "method": method or "score"}
+    method = method or "score"
     if averaging == "horizontal":
         # FPR at TPR k/n+ is 1 - (upper-side TPR at FPR (n+ - k)/n+) with the classes
         # exchanged and the scores negated (horizontal_ci), so dFPR = -(that difference)
-        requested, ranks, index = ranks_per_request(at, pos1.size, "at (TPRs)")
+        requested, ranks, index = ranks_per_request(at, pos1.size, "horizontal")
         ci = vertical_difference_ci(
-            -neg1, -neg2, -pos1, -pos2, pos1.size - ranks, side="upper", **options
+            -neg1,
+            -neg2,
+            -pos1,
+            -pos2,
+            pos1.size - ranks,
+            side="upper",
+            confidence_level=confidence_level,
+            method=method,
         )
         sd = np.sqrt(ci.var)
         rows = {
@@ -284,7 +303,16 @@ def compare_roc(
         }
     else:
         requested, ranks, index = ranks_per_request(at, neg1.size)
-        ci = vertical_difference_ci(pos1, pos2, neg1, neg2, ranks, side=side, **options)
+        ci = vertical_difference_ci(
+            pos1,
+            pos2,
+            neg1,
+            neg2,
+            ranks,
+            side=side,
+            confidence_level=confidence_level,
+            method=method,
+        )
         sd = np.sqrt(ci.var)
         rows = {
             "fpr": ci.fpr,

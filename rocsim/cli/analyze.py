@@ -1,10 +1,11 @@
 """``rocsim analyze``: exact bootstrap intervals for the classifiers scored in a data file.
 
 ``rocsim analyze data.csv --label y --score model_a [--score model_b] [--averaging ...]
-[--at ...] [--confidence 0.95] [--out DIR]`` reads a CSV or parquet file, writes tables (CSV)
-and figures (PNG, PDF) to ``DIR``, and prints a short summary: each model's AUC, and with two
-models where the second is significantly better or worse (at which FPRs or total positive
-ratios, at which operating conditions). Every error is one line on stderr, exit status 2.
+[--at ...] [--confidence 0.95] [--encoding utf-8] [--out DIR]`` reads a CSV or parquet file,
+writes tables (CSV) and figures (PNG, PDF) to ``DIR``, and prints a short summary: each model's
+AUC, and with two models where the second is significantly better or worse (at which FPRs or
+total positive ratios, at which operating conditions). Every error is one line on stderr, exit
+status 2.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -57,6 +59,8 @@ HELP = {
     "--method": "ROC interval method (default: score for each classifier; for the difference, "
     "tango under threshold averaging, score under vertical)",
     "--dropna": "drop rows with a missing label or score (otherwise an error)",
+    "--encoding": "text encoding of a CSV file (default utf-8), e.g. latin-1 or cp1252 for a "
+    "file saved by an older spreadsheet program",
     "--out": "output folder (default ./rocsim-analysis)",
 }
 
@@ -88,6 +92,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--method", help=HELP["--method"])
     p.add_argument("--auc-method", choices=("delong", "exact_bootstrap"), default="delong")
     p.add_argument("--dropna", action="store_true", help=HELP["--dropna"])
+    p.add_argument("--encoding", default="utf-8", help=HELP["--encoding"])
     p.add_argument("--out", type=Path, default=Path("rocsim-analysis"), help=HELP["--out"])
     return p
 
@@ -99,7 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         check_writable_folder(args.out, "--out")  # before reading or computing anything
         check_options(args)
-        frame, dropped = read_table(args.data, [args.label, *args.score], args.dropna)
+        columns = [args.label, *args.score]
+        frame, dropped = read_table(args.data, columns, args.dropna, args.encoding)
         report = analyze(frame, args)
     except RunError as err:  # a full disk, a folder in use: not the input's fault
         fail(str(err), "rocsim analyze", EXIT_FAILURE)
@@ -127,6 +133,13 @@ def check_options(args) -> None:
         check_choice(args.method, _roc_methods(args.averaging, len(args.score)), "--method")
     if args.label in args.score:
         raise ValueError(f"--label and --score name the same column {args.label!r}")
+    try:  # refused here, not as a LookupError out of pandas (a traceback); not b"" or "",
+        "x".encode(args.encoding)  # which every name, even a wrong one, encodes
+    except LookupError:  # unknown, or not a text encoding (base64)
+        raise ValueError(
+            f"--encoding {args.encoding!r} is not a text encoding Python knows "
+            "(e.g. utf-8, latin-1, cp1252)"
+        ) from None
 
 
 def _roc_methods(averaging: str, models: int) -> list[str]:
@@ -138,16 +151,18 @@ def _roc_methods(averaging: str, models: int) -> list[str]:
     return [m for m in one if m in PAIRED_METHODS] if models == 2 else one
 
 
-def read_table(path: Path, columns: list[str], dropna: bool) -> tuple[pd.DataFrame, int]:
+def read_table(
+    path: Path, columns: list[str], dropna: bool, encoding: str = "utf-8"
+) -> tuple[pd.DataFrame, int]:
     """The used columns of a CSV or parquet file, with missing values checked."""
     if len(set(columns)) != len(columns):
         raise ValueError(f"--score columns must differ: {columns[1:]}")
-    if not path.is_file():
-        raise ValueError(f"no such file: {path}")
+    _check_regular_file(path)
     if path.suffix.lower() not in (".parquet", ".csv", ".gz", ".txt", ".tsv"):
         raise ValueError(f"{path.name}: expected a .csv or .parquet file")
-    _check_columns(columns, _file(path, _column_names), path)
-    frame = _file(path, lambda p: _read_columns(p, columns))
+    _check_columns(columns, _file(path, lambda p: _column_names(p, encoding), encoding), path)
+    frame = _file(path, lambda p: _read_columns(p, columns, encoding), encoding)
+    _check_decoded(frame, path, encoding)
     if frame.empty:
         raise ValueError(f"{path.name} has no rows")
     missing = frame.isna().any(axis=1)
@@ -160,31 +175,88 @@ def read_table(path: Path, columns: list[str], dropna: bool) -> tuple[pd.DataFra
     return frame[~missing], int(missing.sum())
 
 
-def _file(path: Path, read):
+def _check_regular_file(path: Path) -> None:
+    """A regular file with something in it, told apart with ``os.stat``: opening a FIFO to
+    find out would wait for a writer, and pandas calls a folder or a device "no such file"."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {path}") from None
+    except OSError as err:  # a parent folder one may not enter, a symlink loop
+        raise ValueError(f"{path} cannot be read: {err.strerror or err}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{path} is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{path} is not a regular file (a FIFO, a device or a socket)")
+    if info.st_size == 0:
+        raise ValueError(f"{path} is empty")
+
+
+def _file(path: Path, read, encoding: str):
     """``read(path)``, with a file pandas or pyarrow cannot parse named in one line."""
+    import pyarrow as pa
+
     try:
         return read(path)
-    except (ValueError, OSError) as err:  # pandas' and pyarrow's errors derive from these
+    except UnicodeError:  # before ValueError, which it derives from
+        raise _not_encoded(path, encoding) from None
+    except (ValueError, OSError, pa.ArrowException) as err:  # pandas' errors derive from these
         reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise ValueError(f"{path.name} cannot be read: {reason}") from None
+
+
+def _not_encoded(path: Path, encoding: str, column: str | None = None) -> ValueError:
+    """The error for a file whose text is not in ``encoding``: the user names the right one
+    (guessing could turn "é" into "Ã©" without a word)."""
+    where = f" (column {column!r})" if column is not None else ""
+    return ValueError(
+        f"{path.name} is not valid {encoding} text{where}; give the file's encoding, "
+        "e.g. --encoding latin-1"
+    )
+
+
+def _check_decoded(frame: pd.DataFrame, path: Path, encoding: str) -> None:
+    """pyarrow reads text that is not valid UTF-8 as bytes (``b'malade \\xe9'``) instead of
+    failing: refuse such a column."""
+    for column in frame.columns:
+        if frame[column].dtype == object and frame[column].map(_is_bytes).any():
+            raise _not_encoded(path, encoding, column)
+
+
+def _is_bytes(value) -> bool:
+    return isinstance(value, bytes)
 
 
 def _separator(path: Path) -> str:
     return "\t" if path.suffix.lower() == ".tsv" else ","
 
 
-def _column_names(path: Path) -> list[str]:
+def _column_names(path: Path, encoding: str) -> list[str]:
+    """The column names as written in the file: reading the header as a header, pandas would
+    rename a second ``a`` to ``a.1`` and hide that ``a`` is ambiguous."""
     if path.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
         return pq.read_schema(path).names
-    return pd.read_csv(path, sep=_separator(path), nrows=0).columns.tolist()
+    header = pd.read_csv(
+        path,
+        sep=_separator(path),
+        header=None,
+        nrows=1,
+        dtype=str,
+        keep_default_na=False,
+        encoding=encoding,
+    ).iloc[0]
+    # a blank name is "Unnamed: i", as pandas names it when it reads the header itself
+    return [name or f"Unnamed: {i}" for i, name in enumerate(header)]
 
 
-def _read_columns(path: Path, columns: list[str]) -> pd.DataFrame:
+def _read_columns(path: Path, columns: list[str], encoding: str) -> pd.DataFrame:
     if path.suffix.lower() == ".parquet":
         return pd.read_parquet(path, columns=columns)
-    return pd.read_csv(path, sep=_separator(path), usecols=columns, engine="pyarrow")
+    return pd.read_csv(
+        path, sep=_separator(path), usecols=columns, engine="pyarrow", encoding=encoding
+    )
 
 
 def _check_columns(wanted: list[str], available: list[str], path: Path) -> None:
@@ -193,6 +265,13 @@ def _check_columns(wanted: list[str], available: list[str], path: Path) -> None:
         raise ValueError(
             f"{path.name} has no column {', '.join(map(repr, absent))}; it has "
             f"{', '.join(available[:12])}{' ...' if len(available) > 12 else ''}"
+        )
+    # pandas would silently take the first of them
+    duplicated = [c for c in wanted if available.count(c) > 1]
+    if duplicated:
+        raise ValueError(
+            f"{path.name} has more than one column named {', '.join(map(repr, duplicated))}; "
+            "rename them apart, so that --label and --score each name one column"
         )
 
 
@@ -210,10 +289,19 @@ def _pos_label(labels: pd.Series, option: str | None):
 
 
 def _scores(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """A ``--score`` column as finite floats, checked here where its name is known (the
+    library would call it ``y_score``). Missing values were refused or dropped (``--dropna``)
+    when reading: a NaN left is a value that is not a number."""
     values = pd.to_numeric(frame[column], errors="coerce")
     if values.isna().any():
         raise ValueError(f"column {column!r} holds values that are not numbers")
-    return values.to_numpy(dtype=float)
+    scores = values.to_numpy(dtype=float)
+    infinite = int(np.isinf(scores).sum())
+    if infinite:
+        raise ValueError(
+            f"column {column!r} holds {infinite} infinite value(s); scores must be finite"
+        )
+    return scores
 
 
 def analyze(frame: pd.DataFrame, args) -> str:

@@ -3,7 +3,8 @@
 Counting (:mod:`~rocsim.core.counting`), proportion intervals through one dispatch table per
 kind (:mod:`~rocsim.core.intervals`), the exact bootstrap laws and intervals of threshold and
 vertical averaging for one classifier (:mod:`~rocsim.core.threshold`,
-:mod:`~rocsim.core.vertical`) and two (:mod:`~rocsim.core.paired_threshold`,
+:mod:`~rocsim.core.vertical` on the binomial mixture engine :mod:`~rocsim.core.mixture`,
+:mod:`~rocsim.core.horizontal`) and two (:mod:`~rocsim.core.paired_threshold`,
 :mod:`~rocsim.core.joint_thresholds`, :mod:`~rocsim.core.paired_vertical`), cost curves
 (:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`), precision and recall
 (:mod:`~rocsim.core.precision_recall`), the kernel comparator (:mod:`~rocsim.core.kernel`) and
@@ -83,12 +84,11 @@ _SOURCES = {
         "threshold_ci",
         "threshold_distribution",
     ),
+    "horizontal": ("HorizontalCI", "horizontal_ci"),
     "vertical": (
-        "HorizontalCI",
         "VerticalCI",
         "VerticalDistribution",
         "fpr_ranks",
-        "horizontal_ci",
         "vertical_ci",
         "vertical_distribution",
     ),

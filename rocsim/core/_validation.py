@@ -10,6 +10,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
+#: How a sample is drawn, a bootstrap resample (``bootstrap=``) or a study's test set
+#: (``sampling=``): ``stratified``, each class on its own with its size fixed; ``full``, the
+#: whole sample at once, so that the class sizes are random (binomial). One vocabulary for both.
+SCHEMES = ("stratified", "full")
+
 
 def as_real_array(values, name: str) -> np.ndarray:
     """``values`` as a float array, or a ``ValueError`` naming ``name`` for ragged, complex
@@ -112,8 +117,15 @@ def check_broadcastable(**arrays: np.ndarray) -> tuple[int, ...]:
         raise ValueError(f"{listed} must have broadcastable shapes, got {shapes}") from None
 
 
+#: Largest confidence level accepted: a tail of ``1 - level`` below about 1e-10 is lost to the
+#: rounding of ``level`` itself (``0.9999999999999999`` gave NaN bounds), and its quantiles to
+#: that of the normal and binomial tails.
+MAX_CONFIDENCE_LEVEL = 1 - 1e-9
+
+
 def check_confidence_level(confidence_level: float) -> float:
-    """Return ``confidence_level`` as a float strictly inside (0, 1)."""
+    """Return ``confidence_level`` as a float in ``(0, 1 - 1e-9]``
+    (:data:`MAX_CONFIDENCE_LEVEL`)."""
     try:
         level = float(confidence_level)
     except (TypeError, ValueError):
@@ -122,6 +134,11 @@ def check_confidence_level(confidence_level: float) -> float:
         ) from None
     if not 0.0 < level < 1.0:
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+    if level > MAX_CONFIDENCE_LEVEL:
+        raise ValueError(
+            f"confidence_level must be at most 1 - 1e-9 (its tail would be lost to rounding), "
+            f"got {confidence_level!r}"
+        )
     return level
 
 
@@ -150,4 +167,15 @@ def check_choice(value: str, valid: Iterable[str], name: str) -> str:
     valid = list(valid)
     if value not in valid:
         raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(valid)}")
+    return value
+
+
+def check_probability(p, name: str = "p") -> float:
+    """``p`` as a float in [0, 1], or a ``ValueError`` naming ``name`` (NaN included)."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a probability in [0, 1], got {p!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1], got {p!r}")
     return value

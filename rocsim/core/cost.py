@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from rocsim.core._validation import (
+    SCHEMES,
     as_real_array,
     check_choice,
     check_conditions,
@@ -57,6 +58,8 @@ from rocsim.core.counting import count_at_or_above, roc_counts, sorted_roc_count
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     AGRESTI_PSEUDO_COUNT,
+    PAIRED_PROTOCOL,
+    PROPORTION_PROTOCOL,
     check_pseudo_count,
     normal_quantile,
     paired_formula,
@@ -70,8 +73,6 @@ from rocsim.core.results import Result
 #: are symmetric about their centre and therefore read as Gaussians.
 COST_METHODS = ("agresti", "score", "wald")
 
-#: Bootstrap laws of the cost: ``stratified`` (eqs. 5.3-5.8) or ``full`` (eqs. 5.9-5.14).
-COST_BOOTSTRAPS = ("stratified", "full")
 
 #: How the threshold at operating condition ``w`` is chosen in studies
 #: (:ref:`reading-cost-threshold`).
@@ -667,10 +668,20 @@ def check_cost_interval(
     ``agresti``) as :func:`cost_ci` does, or :func:`cost_difference_ci` with ``paired``."""
     if paired:
         return _check_interval(
-            confidence_level, method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT, bootstrap, "paired"
+            confidence_level,
+            method,
+            pseudo_count,
+            AGRESTI_MIN_PSEUDO_COUNT,
+            bootstrap,
+            PAIRED_PROTOCOL,
         )
     return _check_interval(
-        confidence_level, method, pseudo_count, AGRESTI_PSEUDO_COUNT, bootstrap, "proportion"
+        confidence_level,
+        method,
+        pseudo_count,
+        AGRESTI_PSEUDO_COUNT,
+        bootstrap,
+        PROPORTION_PROTOCOL,
     )
 
 
@@ -730,12 +741,12 @@ def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_interval(
-    confidence_level, method, pseudo_count, default_pseudo_count, bootstrap, protocol: str
+    confidence_level, method, pseudo_count, default_pseudo_count, bootstrap, protocol
 ):
     level = check_confidence_level(confidence_level)
     method = check_method(method, COST_METHODS, protocol, "cost interval method")
     a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
-    check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
     return level, method, a
 
 

@@ -20,23 +20,26 @@ import numpy as np
 from scipy import stats
 
 from rocsim.core._validation import (
+    SCHEMES,
     as_real_array,
     check_choice,
     check_conditions,
     check_confidence_level,
 )
 from rocsim.core.cost import (
-    COST_BOOTSTRAPS,
     COST_METHODS,
     cost_bounds_from_counts,
     cost_target,
 )
-from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, check_method, check_pseudo_count
-from rocsim.core.methods import check_method as check_method_choice
+from rocsim.core.intervals import (
+    AGRESTI_PSEUDO_COUNT,
+    PROPORTION_PROTOCOL,
+    check_proportion_method,
+    check_pseudo_count,
+)
+from rocsim.core.methods import check_method
 from rocsim.core.results import Result
 from rocsim.core.threshold import (
-    BOOTSTRAP_SCHEMES,
-    SAMPLING_SCHEMES,
     binomial_pmf,
     effective_sizes,
     rate_intervals,
@@ -223,7 +226,7 @@ def sampling_class_sizes(n_pos: int, n_neg: int, sampling: str):
     probabilities: the one pair under stratified sampling; under full sampling every ``N+`` of
     probability above :data:`TAIL_MASS` (:func:`threshold_exact_coverage`)."""
     _check_sizes(n_pos, n_neg)
-    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    check_choice(sampling, SCHEMES, "sampling scheme")
     if sampling == "stratified":
         return [(n_pos, n_neg)], np.ones(1)
     return _full_sampling_class_sizes(n_pos, n_neg)
@@ -248,10 +251,10 @@ def threshold_exact_parts(
     the parts of different class sizes do not depend on each other, so a simulation study
     computes them side by side."""
     confidence_level = check_confidence_level(confidence_level)
-    method = check_method(method)
+    method = check_proportion_method(method)
     pseudo_count = check_pseudo_count(method, pseudo_count)
-    check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
-    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
+    check_choice(sampling, SCHEMES, "sampling scheme")
     tpr_true = _check_rates(tpr_true, "tpr_true")
     fpr_true = _check_rates(fpr_true, "fpr_true")
     if tpr_true.shape != fpr_true.shape:
@@ -362,9 +365,9 @@ def cost_exact_coverage(
         ``cover``, ``below``, ``above`` and the expected width per grid point.
     """
     level = check_confidence_level(confidence_level)
-    method = check_method_choice(method, COST_METHODS, "proportion", "cost interval method")
+    method = check_method(method, COST_METHODS, PROPORTION_PROTOCOL, "cost interval method")
     a = check_pseudo_count(method, pseudo_count, AGRESTI_PSEUDO_COUNT)
-    check_choice(bootstrap, COST_BOOTSTRAPS, "bootstrap scheme")
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
     tpr_true, fpr_true = _check_rates(tpr_true, "tpr_true"), _check_rates(fpr_true, "fpr_true")
     w = check_conditions(w)
     if not tpr_true.shape == fpr_true.shape == w.shape:

@@ -23,8 +23,13 @@ from rocsim.core._validation import (
     check_confidence_level,
     check_counts,
 )
-from rocsim.core.methods import check_method as check_method_choice
-from rocsim.core.methods import method_name
+from rocsim.core.methods import (
+    PROBE_LEVEL,
+    MethodProtocol,
+    check_method,
+    checked_bounds,
+    method_name,
+)
 from rocsim.core.results import Result, clip_bounds
 
 #: Default pseudo-count of the ``agresti`` method for one proportion (thesis Table 5.1).
@@ -155,10 +160,30 @@ PROPORTION_METHODS: dict[str, Formula] = {
 }
 
 
-def check_method(method: str | Callable) -> str | Callable:
+def _proportion_probe():
+    x = np.array([0.0, 1.0, 5.0, 9.0, 10.0])
+    return (x, np.full(5, 10.0), PROBE_LEVEL), (5,)
+
+
+def _paired_probe():
+    b, c = np.array([0.0, 3.0, 1.0, 4.0]), np.array([0.0, 1.0, 3.0, 4.0])
+    return (b, c, np.full(4, 10.0), PROBE_LEVEL), (4,)
+
+
+#: How a proportion method is called (:mod:`rocsim.core.methods`).
+PROPORTION_PROTOCOL = MethodProtocol(
+    "proportion", "f(x, n, confidence_level) -> (low, high)", _proportion_probe
+)
+#: How a method for the difference of two paired proportions is called.
+PAIRED_PROTOCOL = MethodProtocol(
+    "paired", "f(b, c, n, confidence_level) -> (low, high)", _paired_probe
+)
+
+
+def check_proportion_method(method: str | Callable) -> str | Callable:
     """``method`` if it names a proportion method or is a function ``f(x, n, confidence_level)
     -> (low, high)`` (:mod:`rocsim.core.methods`); otherwise ``ValueError`` listing the names."""
-    return check_method_choice(method, PROPORTION_METHODS, "proportion", "interval method")
+    return check_method(method, PROPORTION_METHODS, PROPORTION_PROTOCOL, "interval method")
 
 
 def proportion_formula(method: str | Callable) -> Formula:
@@ -167,7 +192,7 @@ def proportion_formula(method: str | Callable) -> Formula:
     pseudo-count)."""
     if isinstance(method, str):
         return PROPORTION_METHODS[method]
-    return lambda x, n, level, a: method(x, n, level)
+    return lambda x, n, level, a: checked_bounds(method, method(x, n, level), _shape(x, n))
 
 
 def paired_formula(method: str | Callable) -> Callable:
@@ -175,13 +200,20 @@ def paired_formula(method: str | Callable) -> Callable:
     paired method: a row of :data:`PAIRED_METHODS`, or the user's function."""
     if isinstance(method, str):
         return PAIRED_METHODS[method]
-    return lambda b, c, n, level, a: method(b, c, n, level)
+    return lambda b, c, n, level, a: checked_bounds(
+        method, method(b, c, n, level), _shape(b, c, n)
+    )
+
+
+def _shape(*arrays) -> tuple[int, ...]:
+    """The shape the bounds of a method on ``arrays`` have: their broadcast."""
+    return np.broadcast_shapes(*(np.shape(a) for a in arrays))
 
 
 def check_paired_method(method: str | Callable) -> str | Callable:
     """``method`` if it names a paired-difference method or is a function
     ``f(b, c, n, confidence_level) -> (low, high)``; otherwise ``ValueError``."""
-    return check_method_choice(method, PAIRED_METHODS, "paired", "paired interval method")
+    return check_method(method, PAIRED_METHODS, PAIRED_PROTOCOL, "paired interval method")
 
 
 #: Largest pseudo-count accepted: far beyond any sensible adjustment, far below overflow.
@@ -268,7 +300,7 @@ def proportion_ci(
     (0.0, 0.00037965)
     """
     level = check_confidence_level(confidence_level)
-    method = check_method(method)
+    method = check_proportion_method(method)
     a = check_pseudo_count(method, pseudo_count)
     x_arr, n_arr = check_counts(x, "x"), check_counts(n, "n")
     check_broadcastable(x=x_arr, n=n_arr)

@@ -2,26 +2,30 @@
 
 Every interval function of rocsim takes ``method`` either as the name of a built-in method (a
 key of its dispatch table) or as a function of the user's own, following the protocol of that
-kind of interval:
+kind of interval. Each kind owns its protocol, a :class:`MethodProtocol` value beside its table
+of methods:
 
-``proportion``
+``proportion`` (:data:`rocsim.core.intervals.PROPORTION_PROTOCOL`)
     ``f(x, n, confidence_level) -> (low, high)`` for the proportion ``x / n``. ``x`` and ``n``
     are float arrays that broadcast together (``n`` may be non-integer: an effective size
     under the full bootstrap, and so may ``x``). Used by threshold averaging (each rate of a
     rectangle, at ``sqrt(level)``), its exact coverage, and cost curves (each class's interval
     read as a Gaussian: centre and half-width / z).
-``paired``
+``paired`` (:data:`rocsim.core.intervals.PAIRED_PROTOCOL`)
     ``f(b, c, n, confidence_level) -> (low, high)`` for the difference ``(b - c) / n`` of two
     paired proportions (``b``, ``c``: the discordant counts). Used by threshold averaging of two
     classifiers and the cost difference of two classifiers.
-``vertical``
+``vertical`` (:data:`rocsim.core.vertical.VERTICAL_PROTOCOL`)
     ``f(law, confidence_level) -> (low, high)`` where ``law`` is the exact bootstrap law of TPR
     at each FPR, a :class:`~rocsim.core.vertical.VerticalDistribution` (``mean``, ``var``,
     ``m_pos``, ``pmf``, ``quantile(p)``). Used by vertical averaging.
-``vertical_difference``
+``vertical_difference`` (:data:`rocsim.core.paired_vertical.VERTICAL_DIFFERENCE_PROTOCOL`)
     The same call with ``law`` a :class:`~rocsim.core.paired_vertical.VerticalDifference`
     (``mean``, ``var``, ``m_pos``, ``discordance``) for ``TPR1 - TPR2``. A function that uses
     only ``mean``, ``var`` and ``m_pos`` fits both vertical protocols.
+``precision`` (:data:`rocsim.core.precision_recall.PR_PROTOCOL`)
+    The same call with ``law`` a :class:`~rocsim.core.precision_recall.PRDistribution`
+    (``mean``, ``var``, ``score_size``, ``quantile(p)``): precision at fixed recalls.
 
 The bounds are returned unclipped, as arrays of the shape of the broadcast inputs (one per
 FPR for the vertical protocols); rocsim clips them to ``[0, 1]`` (``[-1, 1]`` for differences).
@@ -43,52 +47,24 @@ import numpy as np
 #: A probe: ``(arguments to call the method with, shape its bounds must have)``.
 Probe = Callable[[], tuple[tuple[Any, ...], tuple[int, ...]]]
 
-_LEVEL = 0.9
-
-
-def _proportion_probe():
-    x = np.array([0.0, 1.0, 5.0, 9.0, 10.0])
-    return (x, np.full(5, 10.0), _LEVEL), (5,)
-
-
-def _paired_probe():
-    b, c = np.array([0.0, 3.0, 1.0, 4.0]), np.array([0.0, 1.0, 3.0, 4.0])
-    return (b, c, np.full(4, 10.0), _LEVEL), (4,)
-
-
-def _vertical_probe():
-    from rocsim.core.vertical import vertical_distribution
-
-    law = vertical_distribution([0.9, 0.8, 0.3, 0.6, 0.75], [0.7, 0.5, 0.2, 0.1, 0.4], [1, 2, 3])
-    return (law, _LEVEL), (3,)
-
-
-def _vertical_difference_probe():
-    from rocsim.core.paired_vertical import vertical_difference
-
-    law = vertical_difference([3, 2, 1, 5], [3, 0, 2, 4], [0, 1, 2], [1, 0, 3], [1, 2])
-    return (law, _LEVEL), (2,)
+#: The level every probe calls a method at.
+PROBE_LEVEL = 0.9
 
 
 @dataclass(frozen=True)
 class MethodProtocol:
-    """How a kind of interval calls a method: its signature (for messages) and a probe."""
+    """How a kind of interval calls a method: the kind's name, the call's signature (for
+    messages) and a probe, a small input of the kind on which a method must return
+    well-formed bounds. Each kind of interval owns its protocol, as a value beside its table of
+    methods (:data:`rocsim.core.intervals.PROPORTION_PROTOCOL`, ...): this module imports no
+    law."""
 
+    kind: str
     signature: str
     probe: Probe
 
 
-#: Kind of interval -> the protocol its methods follow (module docstring).
-PROTOCOLS: dict[str, MethodProtocol] = {
-    "proportion": MethodProtocol("f(x, n, confidence_level) -> (low, high)", _proportion_probe),
-    "paired": MethodProtocol("f(b, c, n, confidence_level) -> (low, high)", _paired_probe),
-    "vertical": MethodProtocol("f(law, confidence_level) -> (low, high)", _vertical_probe),
-    "vertical_difference": MethodProtocol(
-        "f(law, confidence_level) -> (low, high)", _vertical_difference_probe
-    ),
-}
-
-# protocols each method has passed; weak keys, so that checked functions can still be freed
+# protocols (kinds) each method has passed; weak keys, so that checked functions can be freed
 _CHECKED: weakref.WeakKeyDictionary[Callable, set[str]] = weakref.WeakKeyDictionary()
 
 
@@ -100,28 +76,56 @@ def method_name(method: str | Callable) -> str:
     return getattr(target, "__qualname__", None) or getattr(target, "__name__", repr(method))
 
 
-def call_method(method: str | Callable, table: dict[str, Callable], *args):
-    """Call a checked method on ``args``: the row of ``table`` it names, or the function."""
-    return (table[method] if isinstance(method, str) else method)(*args)
+def call_method(method: str | Callable, table: dict[str, Callable], law, level: float):
+    """Call a checked method on ``(law, level)``: the row of ``table`` it names, or the user's
+    function, whose bounds are checked at every call (:func:`checked_bounds`), one per point of
+    the law (``law.mean``)."""
+    if isinstance(method, str):
+        return table[method](law, level)
+    return checked_bounds(method, method(law, level), np.shape(law.mean))
 
 
-def check_method_function(method: Callable, protocol: str) -> Callable:
-    """Return ``method`` once it has been seen to follow ``protocol`` (a key of
-    :data:`PROTOCOLS`), or raise ``ValueError`` saying what is wrong with it."""
+def checked_bounds(method: Callable, bounds, shape: tuple[int, ...]):
+    """The bounds a user's function returned on real data, as two float arrays of ``shape``,
+    or a one-line ``ValueError`` naming the function: its probe (:func:`check_method_function`)
+    passed, but a function may still fail on other data (NaN where a variance is 0, low above
+    high past some point), and its bounds would become NaN rows, or a coverage of 0."""
+    name, what = method_name(method), f"(low, high), two arrays of shape {shape}"
+    low, high = _as_bounds(bounds, shape, name, what)
+    bad = ~(np.isfinite(low) & np.isfinite(high))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"interval method {name!r} returned NaN or infinite bounds at {int(bad.sum())} of "
+            f"{bad.size} points (first: low={low.flat[i]}, high={high.flat[i]}); its bounds "
+            "must be finite wherever it is called"
+        )
+    crossed = low > high + 1e-12
+    if crossed.any():
+        i = int(np.flatnonzero(crossed)[0])
+        raise ValueError(
+            f"interval method {name!r} returned low > high at {int(crossed.sum())} of "
+            f"{crossed.size} points (first: low={low.flat[i]}, high={high.flat[i]})"
+        )
+    return low, high
+
+
+def check_method_function(method: Callable, protocol: MethodProtocol) -> Callable:
+    """Return ``method`` once it has been seen to follow ``protocol``, or raise ``ValueError``
+    saying what is wrong with it."""
     try:
-        if protocol in _CHECKED.get(method, ()):
+        if protocol.kind in _CHECKED.get(method, ()):
             return method
     except TypeError:  # not weakly referenceable: probed at every call
         pass
-    spec = PROTOCOLS[protocol]
     name = method_name(method)
-    args, shape = spec.probe()
+    args, shape = protocol.probe()
     try:
         inspect.signature(method).bind(*args)
     except TypeError:
         raise ValueError(
-            f"interval method {name!r} must be callable as {spec.signature} "
-            f"({protocol} methods); its signature is "
+            f"interval method {name!r} must be callable as {protocol.signature} "
+            f"({protocol.kind} methods); its signature is "
             f"{_signature(method)}"
         ) from None
     except ValueError:  # some builtins have no signature: let the call decide
@@ -131,11 +135,11 @@ def check_method_function(method: Callable, protocol: str) -> Callable:
     except Exception as err:
         raise ValueError(
             f"interval method {name!r} failed on a test input of its protocol "
-            f"{spec.signature}: {type(err).__name__}: {err}"
+            f"{protocol.signature}: {type(err).__name__}: {err}"
         ) from err
-    _check_bounds(bounds, shape, name, spec.signature)
+    _check_bounds(bounds, shape, name, protocol.signature)
     try:
-        _CHECKED.setdefault(method, set()).add(protocol)
+        _CHECKED.setdefault(method, set()).add(protocol.kind)
     except TypeError:
         pass
     return method
@@ -148,8 +152,10 @@ def _signature(method: Callable) -> str:
         return "unknown"
 
 
-def _check_bounds(bounds, shape: tuple[int, ...], name: str, signature: str) -> None:
-    expected = f"must return (low, high), two arrays of shape {shape} ({signature})"
+def _as_bounds(bounds, shape: tuple[int, ...], name: str, what: str):
+    """``bounds`` as two float arrays of ``shape`` (numpy broadcasting), or a ``ValueError``
+    saying the method must return ``what``."""
+    expected = f"must return {what}"
     if isinstance(bounds, str | bytes) or not hasattr(bounds, "__len__") or len(bounds) != 2:
         raise ValueError(
             f"interval method {name!r} {expected}; it returned {type(bounds).__name__}"
@@ -161,6 +167,12 @@ def _check_bounds(bounds, shape: tuple[int, ...], name: str, signature: str) -> 
         raise ValueError(
             f"interval method {name!r} {expected}; it returned shapes {got}"
         ) from None
+    return low, high
+
+
+def _check_bounds(bounds, shape: tuple[int, ...], name: str, signature: str) -> None:
+    what = f"(low, high), two arrays of shape {shape} ({signature})"
+    low, high = _as_bounds(bounds, shape, name, what)
     if not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
         raise ValueError(
             f"interval method {name!r} returned non-finite bounds on a test "
@@ -172,15 +184,18 @@ def _check_bounds(bounds, shape: tuple[int, ...], name: str, signature: str) -> 
         )
 
 
-def check_method(method: str | Callable, valid, protocol: str, what: str) -> str | Callable:
-    """``method`` if it names one of ``valid`` or is a function following ``protocol``;
-    otherwise a ``ValueError`` listing both possibilities."""
+def check_method(
+    method: str | Callable, valid, protocol: MethodProtocol, what: str
+) -> str | Callable:
+    """``method`` if it names one of ``valid`` (a table of methods, or their names) or is a
+    function following ``protocol``; otherwise a ``ValueError`` listing both possibilities.
+    The one check of every kind of interval."""
     if callable(method):
         return check_method_function(method, protocol)
     valid = list(valid)
     if not isinstance(method, str) or method not in valid:
         raise ValueError(
             f"unknown {what} {method!r}; valid: {', '.join(valid)}, or a function "
-            f"{PROTOCOLS[protocol].signature}"
+            f"{protocol.signature}"
         )
     return method

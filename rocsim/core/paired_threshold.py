@@ -36,7 +36,7 @@ from rocsim.core.intervals import (
     paired_interval_from_counts,
 )
 from rocsim.core.methods import method_name
-from rocsim.core.results import Result
+from rocsim.core.results import Result, from_law
 
 
 def discordant_counts(
@@ -136,17 +136,18 @@ class ThresholdDifferenceDistribution(Result):
     ) -> ThresholdDifferenceCI:
         """Rectangles from this law (:func:`threshold_difference_ci`), each axis at
         ``sqrt(confidence_level)``, without counting again."""
-        level = check_confidence_level(confidence_level)
-        method = check_paired_method(method)
-        a = check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
+        level, method, a = _check_interval(confidence_level, method, pseudo_count)
+        return self._interval(level, method, a)
+
+    def _interval(
+        self, level: float, method: str | Callable, a: float | None
+    ) -> ThresholdDifferenceCI:
+        """:meth:`ci` on a checked level, method and pseudo-count."""
         axis = float(np.sqrt(level))
         tpr = paired_interval_from_counts(self.b_pos, self.c_pos, self.n_pos, axis, method, a)
         fpr = paired_interval_from_counts(self.b_neg, self.c_neg, self.n_neg, axis, method, a)
         return ThresholdDifferenceCI(
-            self.t1,
-            self.t2,
-            self.dtpr,
-            self.dfpr,
+            self,
             tpr.low,
             tpr.high,
             fpr.low,
@@ -255,12 +256,11 @@ def dominance_probability(pos1, pos2, neg1, neg2, t1, t2) -> tuple[np.ndarray, n
 @dataclass(frozen=True, repr=False)
 class ThresholdDifferenceCI(Result):
     """Rectangles for ``(dFPR, dTPR)`` at threshold pairs; each axis at
-    ``axis_level = sqrt(confidence_level)``; bounds clipped to [-1, 1] (``clipped``)."""
+    ``axis_level = sqrt(confidence_level)``; bounds clipped to [-1, 1] (``clipped``). The law
+    ``law`` (a :class:`ThresholdDifferenceDistribution`) gives ``t1``, ``t2`` and the data's
+    ``dtpr``, ``dfpr``."""
 
-    t1: np.ndarray
-    t2: np.ndarray
-    dtpr: np.ndarray
-    dfpr: np.ndarray
+    law: ThresholdDifferenceDistribution
     dtpr_low: np.ndarray
     dtpr_high: np.ndarray
     dfpr_low: np.ndarray
@@ -283,6 +283,11 @@ class ThresholdDifferenceCI(Result):
     )
     _settings = ("confidence_level", "axis_level", "method")
     _plot_kind = "difference"
+
+    t1 = from_law("t1", "The first classifier's thresholds.")
+    t2 = from_law("t2", "The second classifier's thresholds.")
+    dtpr = from_law("dtpr", "The data's ``TPR1 - TPR2``.")
+    dfpr = from_law("dfpr", "The data's ``FPR1 - FPR2``.")
 
     def _summary(self) -> str:
         return (
@@ -333,8 +338,13 @@ def threshold_difference_ci(
     >>> ci.dtpr.tolist(), ci.dfpr.round(4).tolist()
     ([0.0], [0.0])
     """
+    level, method, a = _check_interval(confidence_level, method, pseudo_count)
+    law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
+    return law._interval(level, method, a)
+
+
+def _check_interval(confidence_level, method, pseudo_count):
+    """``(level, method, pseudo_count)`` of the paired rectangles, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_paired_method(method)
-    check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
-    law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
-    return law.ci(level, method, pseudo_count=pseudo_count)
+    return level, method, check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)

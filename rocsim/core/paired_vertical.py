@@ -17,9 +17,9 @@ import numpy as np
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.joint_thresholds import JointThresholdLaw
-from rocsim.core.methods import call_method, check_method, method_name
+from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
-from rocsim.core.results import Result, clip_bounds
+from rocsim.core.results import Interval, Result, from_law
 from rocsim.core.vertical import (
     SIDES,
     check_ranks,
@@ -86,29 +86,13 @@ class VerticalDifference(Result):
     ) -> VerticalDifferenceCI:
         """Pointwise intervals of ``dTPR`` from these moments (:func:`vertical_difference_ci`),
         without computing them again."""
-        level = check_confidence_level(confidence_level)
-        method = check_method(
-            method,
-            VERTICAL_DIFFERENCE_METHODS,
-            "vertical_difference",
-            "vertical difference interval method",
-        )
+        level, method = _check_interval(confidence_level, method)
+        return self._interval(level, method)
+
+    def _interval(self, level: float, method: str | Callable) -> VerticalDifferenceCI:
+        """:meth:`ci` on a checked level and method."""
         low, high = call_method(method, VERTICAL_DIFFERENCE_METHODS, self, level)
-        low, high, clipped = clip_bounds(low, high, (-1.0, 1.0))
-        return VerticalDifferenceCI(
-            self.r,
-            self.fpr,
-            self.dtpr,
-            self.mean,
-            self.var,
-            low,
-            high,
-            level,
-            method_name(method),
-            clipped,
-            self.algorithm,
-            self.side,
-        )
+        return VerticalDifferenceCI.from_bounds(self, low, high, level, method_name(method))
 
 
 def vertical_difference(
@@ -292,27 +276,23 @@ def _positions(distinct: np.ndarray, most: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class VerticalDifferenceCI(Result):
-    """Pointwise intervals for ``dTPR = TPR1 - TPR2`` at the FPRs ``r / m-``.
+class VerticalDifferenceCI(Interval):
+    """Pointwise intervals for ``dTPR = TPR1 - TPR2`` at the FPRs ``r / m-``: the moments
+    ``law`` (a :class:`VerticalDifference`) and the bounds, clipped to [-1, 1].
 
-    Fields as :class:`rocsim.core.VerticalCI` with ``dtpr`` (the data's difference) in place of
-    ``tpr``; bounds clipped to [-1, 1]; ``algorithm`` of :func:`vertical_difference` gave
-    the moments.
+    ``r``, ``fpr``, ``dtpr`` (the data's difference), ``mean``, ``var``, ``algorithm`` (of
+    :func:`vertical_difference`, which gave the moments) and ``side`` are read from the law.
     """
 
-    r: np.ndarray
-    fpr: np.ndarray
-    dtpr: np.ndarray
-    mean: np.ndarray
-    var: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    confidence_level: float
-    method: str
-    clipped: np.ndarray
-    algorithm: str
-    side: str = "lower"
+    r = from_law("r", "FPR ranks.")
+    fpr = from_law("fpr", "FPRs ``r / m-``.")
+    dtpr = from_law("dtpr", "The data's ``TPR1 - TPR2``.")
+    mean = from_law("mean", "Exact bootstrap mean of ``dTPR``.")
+    var = from_law("var", "Exact bootstrap variance of ``dTPR``.")
+    algorithm = from_law("algorithm")
+    side = from_law("side")
 
+    _range = (-1.0, 1.0)
     _columns = ("r", "fpr", "dtpr", "mean", "var", "low", "high", "clipped")
     _settings = ("confidence_level", "method", "algorithm", "side")
     _plot_kind = "difference"
@@ -377,15 +357,21 @@ def vertical_difference_ci(
     >>> ci.mean.round(4).tolist(), ci.low.round(3).tolist(), ci.high.round(3).tolist()
     ([0.2407], [-0.227], [0.514])
     """
+    level, method = _check_interval(confidence_level, method)
+    law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm=algorithm, side=side)
+    return law._interval(level, method)
+
+
+def _check_interval(confidence_level, method) -> tuple[float, str | Callable]:
+    """The level and the method of ``dTPR``'s intervals, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_method(
         method,
         VERTICAL_DIFFERENCE_METHODS,
-        "vertical_difference",
+        VERTICAL_DIFFERENCE_PROTOCOL,
         "vertical difference interval method",
     )
-    law = vertical_difference(pos1, pos2, neg1, neg2, r, algorithm=algorithm, side=side)
-    return law.ci(level, method)
+    return level, method
 
 
 def _score(law: VerticalDifference, level: float):
@@ -401,6 +387,17 @@ def _score(law: VerticalDifference, level: float):
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the bootstrap moments
 #: of ``dTPR``; a user's function with this signature works the same.
 VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = {"score": _score, "wald": wald_on_moments}
+
+
+def _difference_probe():
+    law = vertical_difference([3, 2, 1, 5], [3, 0, 2, 4], [0, 1, 2], [1, 0, 3], [1, 2])
+    return (law, PROBE_LEVEL), (2,)
+
+
+#: How a method for ``TPR1 - TPR2`` at fixed FPRs is called: on the exact moments.
+VERTICAL_DIFFERENCE_PROTOCOL = MethodProtocol(
+    "vertical_difference", "f(law, confidence_level) -> (low, high)", _difference_probe
+)
 
 
 def _exact_pmf(a_i, b_i, order1_rank2, ranks, n_pos: int, n_neg: int) -> np.ndarray:

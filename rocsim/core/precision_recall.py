@@ -11,7 +11,7 @@ Vertical averaging: precision at the fixed recall ``r/m+`` (``r = 1..m+``)
     not counted, as if ties among positives were broken at random; every negative at or above
     ``T_r`` is. This is the construction of eqs. 4.10-4.12 (section 4.4.1) with the classes
     exchanged: with the positives sorted decreasingly, ``p_(1) >= p_(2) >= ...``, the rank ``c``
-    of ``T_r`` has the law of eq. 4.11 (:func:`rocsim.core.vertical.rank_weights` on ``n+, m+``)
+    of ``T_r`` has the law of eq. 4.11 (:func:`rocsim.core.mixture.rank_weights` on ``n+, m+``)
     and, given ``T_r = p_(c)``, ``FP ~ Bin(m-, f_c)`` with ``f_c`` the share of negatives
     scoring ``>= p_(c)``. So ``FP`` is the binomial mixture of eq. 4.12, and precision, a
     decreasing function of it, has ``Pr{precision <= r/(r+j)} = Pr{FP >= j}``. Summing over the
@@ -43,21 +43,24 @@ from scipy import special, stats
 
 from rocsim.core._validation import (
     check_confidence_level,
+    check_probability,
     check_thresholds,
     check_two_classes,
 )
 from rocsim.core.counting import count_at_or_above
-from rocsim.core.methods import call_method, check_method, method_name
-from rocsim.core.results import Result, clip_bounds
+from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
+from rocsim.core.mixture import (
+    PMF_SIGMAS,
+    PMF_SLACK,
+    BinomialMixture,
+    mixture_pmf,
+    rank_weights,
+)
+from rocsim.core.results import Interval, Result, clip_bounds, from_law
 from rocsim.core.threshold import rate_intervals
 from rocsim.core.vertical import (
-    _PMF_SIGMAS,
-    _PMF_SLACK,
-    _BinomialMixture,
-    _mixture_pmf,
     check_ranks,
     equal_tailed,
-    rank_weights,
     score_on_moments,
     wald_on_moments,
 )
@@ -122,10 +125,20 @@ PR_METHODS: dict[str, Callable] = {
 }
 
 
-def _check_pr_method(method):
-    """A name of :data:`PR_METHODS`, or a function ``f(law, confidence_level) -> (low, high)``
-    (probed by :mod:`rocsim.core.methods` with the vertical protocol, whose call it shares)."""
-    return check_method(method, PR_METHODS, "vertical", "precision interval method")
+def _pr_probe():
+    law = pr_distribution([0.9, 0.8, 0.3, 0.6, 0.75], [0.7, 0.5, 0.2, 0.1, 0.4], [1, 2, 3])
+    return (law, PROBE_LEVEL), (3,)
+
+
+#: How a precision interval method is called: on an exact law of precision.
+PR_PROTOCOL = MethodProtocol("precision", "f(law, confidence_level) -> (low, high)", _pr_probe)
+
+
+def _check_interval(confidence_level, method) -> tuple[float, str | Callable]:
+    """The level and the method (a name of :data:`PR_METHODS`, or a function
+    ``f(law, confidence_level) -> (low, high)``, :data:`PR_PROTOCOL`), checked once."""
+    level = check_confidence_level(confidence_level)
+    return level, check_method(method, PR_METHODS, PR_PROTOCOL, "precision interval method")
 
 
 def _bounds(method, law, level: float):
@@ -195,7 +208,7 @@ class PRDistribution(Result):
         """``pmf[i, j] = Pr{FP = j} = Pr{precision = r_i / (r_i + j)}`` for ``j = 0..m-``
         (eq. 4.12); rows sum to 1. Built on first access (the moments are summed block by
         block without keeping it)."""
-        return _mixture_pmf(self._q, self._w, self.m_neg)
+        return mixture_pmf(self._q, self._w, self.m_neg)
 
     @property
     def support(self) -> np.ndarray:
@@ -209,6 +222,7 @@ class PRDistribution(Result):
         ``j`` the smallest count where the mixture CDF of FP exceeds ``1 - p``; found on that
         exact CDF without building the pmf (:meth:`VerticalDistribution.quantile` says how).
         """
+        p = check_probability(p)
         target = float(np.nextafter(1.0 - p, 2.0))  # F(j) > 1 - p  <=>  F(j) >= next double
         sd = np.sqrt(self.fp_var)
         z = special.ndtri(min(max(target, 1e-300), 1 - 1e-16))
@@ -219,26 +233,16 @@ class PRDistribution(Result):
 
     def ci(self, confidence_level: float = 0.95, method: str | Callable = "score") -> PRCI:
         """Pointwise intervals of precision from this law (see :func:`pr_curve_ci`)."""
-        level = check_confidence_level(confidence_level)
-        method = _check_pr_method(method)
-        low, high, clipped = _bounds(method, self, level)
-        return PRCI(
-            self.r,
-            self.recall,
-            self.precision,
-            self.mean,
-            self.var,
-            low,
-            high,
-            level,
-            method_name(method),
-            clipped,
-            self,
-        )
+        return self._interval(*_check_interval(confidence_level, method))
+
+    def _interval(self, level: float, method: str | Callable) -> PRCI:
+        """:meth:`ci` on a checked level and method."""
+        low, high = call_method(method, PR_METHODS, self, level)
+        return PRCI.from_bounds(self, low, high, level, method_name(method))
 
     @cached_property
-    def _mixture(self) -> _BinomialMixture:
-        return _BinomialMixture(self._q, self._w, self.m_neg)
+    def _mixture(self) -> BinomialMixture:
+        return BinomialMixture(self._q, self._w, self.m_neg)
 
 
 def _precision_moments(r: np.ndarray, pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -278,7 +282,7 @@ def _vertical_law(pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray) -> PRDist
     rows = max(1, _PMF_VALUES // (n_neg + 1))
     for start in range(0, ranks.size, rows):  # the pmf a block of rows at a time: memory
         block = slice(start, start + rows)
-        pmf = _mixture_pmf(f[block], w[block], n_neg)
+        pmf = mixture_pmf(f[block], w[block], n_neg)
         mean[block], var[block] = _precision_moments(ranks[block], pmf)
     fp_data = count_at_or_above(neg, pos_desc[ranks - 1])  # negatives >= r-th positive
     recall, precision, _ = pr_curve(pos, neg)
@@ -342,25 +346,18 @@ def pr_distribution(pos_scores, neg_scores, r) -> PRDistribution:
 
 
 @dataclass(frozen=True, repr=False)
-class PRCI(Result):
-    """Pointwise confidence intervals of precision at fixed recalls (vertical averaging).
-
-    ``precision`` is the data's, ``mean`` and ``var`` the bootstrap law's; ``low``, ``high``
-    are clipped to [0, 1] (``clipped`` marks where); ``law`` is the :class:`PRDistribution`
-    they come from.
+class PRCI(Interval):
+    """Pointwise confidence intervals of precision at fixed recalls (vertical averaging): the
+    exact law ``law`` (a :class:`PRDistribution`) and the bounds, clipped to [0, 1]
+    (``clipped`` marks where). ``r``, ``recall``, ``precision`` (the data's), ``mean`` and
+    ``var`` (the bootstrap law's) are read from the law.
     """
 
-    r: np.ndarray
-    recall: np.ndarray
-    precision: np.ndarray
-    mean: np.ndarray
-    var: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    confidence_level: float
-    method: str
-    clipped: np.ndarray
-    law: PRDistribution
+    r = from_law("r", "Recall ranks.")
+    recall = from_law("recall", "Recalls ``r / m+``.")
+    precision = from_law("precision", "The data's precision at each recall.")
+    mean = from_law("mean", "Exact bootstrap mean of precision.")
+    var = from_law("var", "Exact bootstrap variance of precision.")
 
     _columns = ("recall", "precision", "low", "high", "mean", "var", "r", "clipped")
     _plot_kind = "pr"
@@ -416,9 +413,8 @@ def pr_curve_ci(
     >>> bool(ci.low[2] <= ci.mean[2] <= ci.high[2])
     True
     """
-    level = check_confidence_level(confidence_level)
-    method = _check_pr_method(method)
-    return pr_distribution(pos_scores, neg_scores, r).ci(level, method)
+    level, method = _check_interval(confidence_level, method)
+    return pr_distribution(pos_scores, neg_scores, r)._interval(level, method)
 
 
 # --- threshold averaging ----------------------------------------------------------------------
@@ -428,7 +424,7 @@ def _binomial_windows(counts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarra
     """``Bin(n, counts/n)`` on ``start + 0..width-1`` (``+-(12 sd + 40)`` around the mean):
     ``(start, pmf)``, the pmf zero-padded to a common width (and past ``n``)."""
     p = counts / n
-    reach = _PMF_SIGMAS * np.sqrt(n * p * (1 - p)) + _PMF_SLACK
+    reach = PMF_SIGMAS * np.sqrt(n * p * (1 - p)) + PMF_SLACK
     lo = np.clip(np.floor(n * p - reach), 0, n).astype(np.int64)
     hi = np.clip(np.ceil(n * p + reach), 0, n).astype(np.int64)
     k = lo[:, None] + np.arange(int(np.max(hi - lo)) + 1)[None, :]
@@ -590,6 +586,7 @@ class PRThresholdDistribution(Result):
     def quantile(self, p: float) -> np.ndarray:
         """Smallest precision ``v`` with ``Pr{precision <= v | TP + FP > 0} >= p`` at every
         threshold; exact, see :func:`_grid_quantile`."""
+        p = check_probability(p)
         out = np.full(self.thresholds.size, np.nan)
         for i in np.flatnonzero(np.isfinite(self.mean)):
             out[i] = _grid_quantile(
@@ -616,8 +613,10 @@ class PRThresholdDistribution(Result):
         self, confidence_level: float = 0.95, method: str | Callable = "score"
     ) -> PRThresholdCI:
         """Confidence rectangles from this law (see :func:`pr_threshold_ci`)."""
-        level = check_confidence_level(confidence_level)
-        method = _check_pr_method(method)
+        return self._interval(*_check_interval(confidence_level, method))
+
+    def _interval(self, level: float, method: str | Callable) -> PRThresholdCI:
+        """:meth:`ci` on a checked level and method."""
         axis_level = float(np.sqrt(level))
         low, high, clipped = _bounds(method, self, axis_level)
         if isinstance(method, str) and method in ("score", "wald"):
@@ -628,11 +627,6 @@ class PRThresholdDistribution(Result):
             recall_bounds = _bounds(method, _RecallLaw(self), axis_level)
         recall_low, recall_high, recall_clipped = recall_bounds
         return PRThresholdCI(
-            threshold=self.thresholds,
-            recall=self.recall,
-            precision=self.precision,
-            mean=self.mean,
-            var=self.var,
             low=low,
             high=high,
             recall_low=recall_low,
@@ -687,11 +681,6 @@ class PRThresholdCI(Result):
     :class:`PRThresholdDistribution`.
     """
 
-    threshold: np.ndarray
-    recall: np.ndarray
-    precision: np.ndarray
-    mean: np.ndarray
-    var: np.ndarray
     low: np.ndarray
     high: np.ndarray
     recall_low: np.ndarray
@@ -701,6 +690,13 @@ class PRThresholdCI(Result):
     method: str
     clipped: np.ndarray
     law: PRThresholdDistribution
+
+    threshold = from_law("thresholds", "The score thresholds.")
+    recall = from_law("recall", "The data's recall at each threshold.")
+    precision = from_law("precision", "The data's precision at each threshold.")
+    mean = from_law("mean", "Exact bootstrap mean of precision, given ``TP + FP > 0``.")
+    var = from_law("var", "Exact bootstrap variance of precision, given ``TP + FP > 0``.")
+    p_undefined = from_law("p_undefined", "``Pr{TP + FP = 0}``: precision undefined.")
 
     _columns = (
         "recall",
@@ -717,11 +713,6 @@ class PRThresholdCI(Result):
     )
     _settings = ("confidence_level", "axis_level", "method")
     _plot_kind = "pr"
-
-    @property
-    def p_undefined(self) -> np.ndarray:
-        """``Pr{TP + FP = 0}``: the bootstrap chance that precision is undefined."""
-        return self.law.p_undefined
 
     def _summary(self) -> str:
         return (
@@ -836,6 +827,5 @@ def pr_threshold_ci(
     >>> float(ci.recall[0]), float(ci.precision[0])
     (0.5, 0.6666666666666666)
     """
-    level = check_confidence_level(confidence_level)
-    method = _check_pr_method(method)
-    return pr_threshold_distribution(pos_scores, neg_scores, thresholds).ci(level, method)
+    level, method = _check_interval(confidence_level, method)
+    return pr_threshold_distribution(pos_scores, neg_scores, thresholds)._interval(level, method)

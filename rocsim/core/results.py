@@ -20,6 +20,7 @@ core never imports matplotlib and a user without it can still compute everything
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, ClassVar
 
@@ -89,6 +90,37 @@ class Result:
         if self._plot_kind is None:
             raise TypeError(f"{type(self).__name__} is not a curve; it has no plot")
         return import_module(PLOTTING_BACKEND).plot_result(self, ax)
+
+
+def from_law(name: str, doc: str | None = None) -> property:
+    """A value of an interval result read from the law it holds, never copied: an interval is
+    its law and the bounds on it (:class:`Interval`)."""
+    return property(lambda self: getattr(self.law, name), doc=doc or f"The law's ``{name}``.")
+
+
+@dataclass(frozen=True, repr=False)
+class Interval(Result):
+    """The shape of an interval result: the exact bootstrap law it was computed on and the
+    bounds at each of the law's points, clipped to the range of the quantity (``clipped``
+    marks where the method's bound was outside). A kind of interval is then a law, a table of
+    methods ``(law, confidence_level) -> (low, high)`` and a subclass naming what its frame
+    shows of the law (:func:`from_law`)."""
+
+    law: Any
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+    clipped: np.ndarray
+
+    #: Range the bounds are clipped to.
+    _range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+
+    @classmethod
+    def from_bounds(cls, law, low, high, confidence_level: float, method: str):
+        """The interval ``[low, high]`` on ``law``, clipped to :attr:`_range`."""
+        low, high, clipped = clip_bounds(low, high, cls._range)
+        return cls(law, low, high, confidence_level, method, clipped)
 
 
 def _percent(level: float) -> str:

@@ -23,22 +23,20 @@ import numpy as np
 from scipy import stats
 
 from rocsim.core._validation import (
+    SCHEMES,
     check_choice,
     check_confidence_level,
     check_thresholds,
     check_two_classes,
 )
 from rocsim.core.counting import count_at_or_above
-from rocsim.core.intervals import check_method, check_pseudo_count, interval_from_counts
+from rocsim.core.intervals import (
+    check_proportion_method,
+    check_pseudo_count,
+    interval_from_counts,
+)
 from rocsim.core.methods import method_name
-from rocsim.core.results import Result
-
-#: How the bootstrap resamples: each class on its own, or the whole test set.
-BOOTSTRAP_SCHEMES = ("stratified", "full")
-
-#: How test sets are drawn in studies and exact coverage: fixed class sizes, or binomial ones.
-SAMPLING_SCHEMES = ("stratified", "full")
-
+from rocsim.core.results import Result, from_law
 
 try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
     from scipy.special._ufuncs import _binom_pmf as boost_binomial_pmf
@@ -147,21 +145,16 @@ class ThresholdDistribution(Result):
         >>> [law.ci(0.9, m).tpr_low.round(3).tolist() for m in ("score", "percentile")]
         [[0.151], [0.0]]
         """
-        level = check_confidence_level(confidence_level)
-        method = check_method(method)
-        a = check_pseudo_count(method, pseudo_count)
-        if method == "percentile" and self.bootstrap != "stratified":
-            raise ValueError(
-                "method='percentile' needs bootstrap='stratified' (under the full bootstrap "
-                "a rate is a mixture over the class counts, not a binomial)"
-            )
+        level, method, a = _check_interval(confidence_level, method, pseudo_count, self.bootstrap)
+        return self._interval(level, method, a)
+
+    def _interval(self, level: float, method: str | Callable, a: float | None) -> ThresholdCI:
+        """:meth:`ci` on a checked level, method and pseudo-count."""
         axis_level = float(np.sqrt(level))
         tpr_ci = rate_intervals(self.tp, self.n_pos, self.effective_pos, axis_level, method, a)
         fpr_ci = rate_intervals(self.fp, self.n_neg, self.effective_neg, axis_level, method, a)
         return ThresholdCI(
-            thresholds=self.thresholds,
-            fpr=self.fpr,
-            tpr=self.tpr,
+            law=self,
             fpr_low=fpr_ci.low,
             fpr_high=fpr_ci.high,
             tpr_low=tpr_ci.low,
@@ -169,7 +162,6 @@ class ThresholdDistribution(Result):
             confidence_level=level,
             axis_level=axis_level,
             method=method_name(method),
-            bootstrap=self.bootstrap,
             clipped=tpr_ci.clipped | fpr_ci.clipped,
         )
 
@@ -229,12 +221,11 @@ class ThresholdCI(Result):
     ``confidence_level`` when the axes are independent: each axis is at
     ``axis_level = sqrt(confidence_level)`` (Algorithm 4.1, line 4). pROC's ``ci.thresholds``
     gives each axis the level itself, so its rectangles are narrower and hold the point less
-    often than the level says.
+    often than the level says. The law ``law`` (a :class:`ThresholdDistribution`) gives the
+    ``thresholds``, the rates and the ``bootstrap`` scheme.
     """
 
-    thresholds: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
+    law: ThresholdDistribution
     fpr_low: np.ndarray
     fpr_high: np.ndarray
     tpr_low: np.ndarray
@@ -242,8 +233,12 @@ class ThresholdCI(Result):
     confidence_level: float
     axis_level: float
     method: str
-    bootstrap: str
     clipped: np.ndarray
+
+    thresholds = from_law("thresholds", "The score thresholds.")
+    fpr = from_law("fpr", "The data's FPR at each threshold (the bootstrap mean).")
+    tpr = from_law("tpr", "The data's TPR at each threshold (the bootstrap mean).")
+    bootstrap = from_law("bootstrap")
 
     _columns = (
         "thresholds",
@@ -292,7 +287,7 @@ def threshold_distribution(
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     thr = check_thresholds(thresholds)
-    check_choice(bootstrap, BOOTSTRAP_SCHEMES, "bootstrap scheme")
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
     eff_pos, eff_neg = effective_sizes(pos.size, neg.size, bootstrap)
     return ThresholdDistribution(
         thresholds=thr,
@@ -350,8 +345,20 @@ def threshold_ci(
     >>> float(ci.tpr[0]), float(ci.fpr[0])
     (0.5, 0.25)
     """
-    level = check_confidence_level(confidence_level)
-    method = check_method(method)
-    check_pseudo_count(method, pseudo_count)
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
+    level, method, a = _check_interval(confidence_level, method, pseudo_count, bootstrap)
     law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap=bootstrap)
-    return law.ci(level, method, pseudo_count=pseudo_count)
+    return law._interval(level, method, a)
+
+
+def _check_interval(confidence_level, method, pseudo_count, bootstrap: str):
+    """``(level, method, pseudo_count)`` of threshold averaging's intervals, checked once."""
+    level = check_confidence_level(confidence_level)
+    method = check_proportion_method(method)
+    a = check_pseudo_count(method, pseudo_count)
+    if method == "percentile" and bootstrap != "stratified":
+        raise ValueError(
+            "method='percentile' needs bootstrap='stratified' (under the full bootstrap "
+            "a rate is a mixture over the class counts, not a binomial)"
+        )
+    return level, method, a

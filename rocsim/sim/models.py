@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from rocsim.core._validation import check_choice, check_conditions
-from rocsim.core.threshold import SAMPLING_SCHEMES
+from rocsim.core._validation import SCHEMES, check_choice, check_conditions
 
 #: family -> (parameter names, scipy distribution from the parameters)
 FAMILIES = {
@@ -312,7 +311,7 @@ def draw_class_counts(
     ``stratified`` keeps ``n_pos`` and ``n_neg`` (and draws nothing); ``full`` draws
     ``N+ ~ Bin(n, n_pos/n)`` again while a class is empty, counting the redraws.
     """
-    check_choice(sampling, SAMPLING_SCHEMES, "sampling scheme")
+    check_choice(sampling, SCHEMES, "sampling scheme")
     for name, size in (("n_pos", n_pos), ("n_neg", n_neg)):
         if isinstance(size, bool) or int(size) != size or size < 1:
             raise ValueError(f"{name} must be a positive integer, got {size!r}")

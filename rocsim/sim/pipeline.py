@@ -21,11 +21,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core._validation import SCHEMES, check_choice, check_confidence_level
 from rocsim.core.cost import COST_PRIORS, THRESHOLD_RULES
 from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import check_method_function
-from rocsim.core.threshold import BOOTSTRAP_SCHEMES, SAMPLING_SCHEMES
 from rocsim.sim.claims import check_claims, evaluate_claims, load_study_data
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
@@ -168,8 +167,8 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
         check_choice(s["method"], kind.methods, "interval method")
     check_pseudo_count(s["method"], s["pseudo_count"])
     build_model(s["model"])
-    check_choice(s["bootstrap"], BOOTSTRAP_SCHEMES, "bootstrap scheme")
-    check_choice(s["sampling"], SAMPLING_SCHEMES, "sampling scheme")
+    check_choice(s["bootstrap"], SCHEMES, "bootstrap scheme")
+    check_choice(s["sampling"], SCHEMES, "sampling scheme")
     check_choice(s["threshold"], THRESHOLD_RULES, "threshold rule")
     check_choice(s["cost_prior"], COST_PRIORS, "cost_prior")
     _positive_int(s["n"], "n")

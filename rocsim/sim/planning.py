@@ -28,12 +28,11 @@ from scipy import special
 
 from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.coverage import threshold_exact_coverage
-from rocsim.core.intervals import check_method as check_proportion_method
-from rocsim.core.intervals import check_pseudo_count
+from rocsim.core.intervals import check_proportion_method, check_pseudo_count
 from rocsim.core.labels import split_scores
 from rocsim.core.methods import check_method, method_name
 from rocsim.core.results import Result
-from rocsim.core.vertical import VERTICAL_METHODS, nearest_ranks, vertical_ci
+from rocsim.core.vertical import VERTICAL_METHODS, VERTICAL_PROTOCOL, nearest_ranks, vertical_ci
 from rocsim.sim.models import PairedScoreModel, ScoreModel, make_model
 
 #: The averagings :func:`sample_size` plans for.
@@ -634,7 +633,9 @@ def sample_size(
     if averaging == "vertical":
         if axis != "tpr":
             raise ValueError("axis must be 'tpr' for vertical averaging (an interval on TPR)")
-        method = check_method(method, VERTICAL_METHODS, "vertical", "vertical interval method")
+        method = check_method(
+            method, VERTICAL_METHODS, VERTICAL_PROTOCOL, "vertical interval method"
+        )
     else:
         method = check_proportion_method(method)
     replications = _count(replications, "replications", 2)
