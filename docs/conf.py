@@ -114,10 +114,21 @@ html_show_sourcelink = True
 
 #: Section title and one-line summary of each module, in the order of the page.
 MODULES = {
-    "rocsim.analysis": (
-        "Intervals and comparisons",
-        "On labels and scores of your own classifiers, scikit-learn style: ROC bands, "
-        "comparisons of two classifiers, cost curves, precision-recall curves and the AUC.",
+    "rocsim.analysis.roc": (
+        "ROC curves",
+        "On labels and scores of your own classifiers, scikit-learn style: pointwise ROC bands "
+        "and the comparison of two classifiers scored on the same instances.",
+    ),
+    "rocsim.analysis.cost": ("Cost curves", "Normalized expected cost, and its comparison."),
+    "rocsim.analysis.pr": ("Precision-recall curves", "Pointwise precision-recall bands."),
+    "rocsim.analysis.auc": ("Area under the curve", "The AUC, and the paired difference of two."),
+    "rocsim.analysis.results": (
+        "Results",
+        "Typed tables with ``.to_frame()``, a one-line ``repr`` and ``.plot()``.",
+    ),
+    "rocsim.analysis._input": (
+        "Reading the scores",
+        "Labels and scores checked once; the scores' direction and its warning.",
     ),
     "rocsim.analysis.displays": (
         "Displays",

@@ -28,23 +28,20 @@ from importlib import import_module, metadata
 #: ``import rocsim`` and the command line start at once: a Ctrl-C while numpy and scipy load
 #: is then caught by the command, not printed as a traceback.
 _SOURCES = {
-    "rocsim.analysis": (
+    "rocsim.analysis._input": ("DirectionWarning",),
+    "rocsim.analysis.auc": ("auc_ci", "compare_auc"),
+    "rocsim.analysis.cost": ("compare_cost", "cost_curve_ci"),
+    "rocsim.analysis.pr": ("pr_ci",),
+    "rocsim.analysis.results": (
         "AUCComparison",
         "AUCResult",
         "CostBands",
         "CostComparison",
-        "DirectionWarning",
         "PRBands",
         "ROCBands",
         "ROCComparison",
-        "auc_ci",
-        "compare_auc",
-        "compare_cost",
-        "compare_roc",
-        "cost_curve_ci",
-        "pr_ci",
-        "roc_ci",
     ),
+    "rocsim.analysis.roc": ("compare_roc", "roc_ci"),
     "rocsim.analysis.displays": (
         "CostCurveDisplay",
         "PrecisionRecallBandDisplay",

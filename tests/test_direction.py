@@ -57,6 +57,25 @@ def test_lower_equals_negating_the_scores_with_thresholds_on_the_users_scale():
     )
 
 
+@pytest.mark.parametrize("placement", [{"at": [0.2, 0.5]}, {"thresholds": [-0.2, -0.1]}])
+def test_lower_precision_recall_thresholds_are_on_the_users_scale(placement):
+    lower = quiet(
+        lambda: rocsim.pr_ci(
+            Y, -S100B, pos_label="Poor", direction="lower", averaging="threshold", **placement
+        )
+    )
+    flipped = {k: -np.asarray(v) if k == "thresholds" else v for k, v in placement.items()}
+    higher = rocsim.pr_ci(Y, S100B, pos_label="Poor", averaging="threshold", **flipped)
+    frame, expected = lower.to_frame(), higher.to_frame()
+    # positive means score <= threshold: the user's own (negated) thresholds come back
+    np.testing.assert_array_equal(frame["threshold"], -expected["threshold"])
+    assert (frame["threshold"] < 0).all()
+    if "thresholds" in placement:
+        assert frame["threshold"].tolist() == placement["thresholds"]
+    for column in ("recall", "precision", "low", "high", "recall_low", "recall_high"):
+        np.testing.assert_array_equal(frame[column], expected[column])
+
+
 def test_comparing_opposite_directions_warns_and_auto_gives_procs_test():
     with pytest.warns(rocsim.DirectionWarning, match="opposite directions"):
         naive = rocsim.compare_auc(Y, S100B, -NDKA, pos_label="Poor")

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from rocsim.analysis._input import scored
 from rocsim.analysis.results import AUCComparison, AUCResult
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
-from rocsim.core.results import as_float
 from rocsim.core.roc import roc_curve
 
 
@@ -53,15 +54,8 @@ def auc_ci(
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     pos, neg = data.classes()
     ci = auc_interval(pos, neg, confidence_level=confidence_level, method=method)
-    return AUCResult(
-        **{k: as_float(getattr(ci, k)) for k in ("auc", "var", "low", "high")},
-        confidence_level=ci.confidence_level,
-        method=method,
-        n_pos=pos.size,
-        n_neg=neg.size,
-        curves=(roc_curve(pos, neg)[:2],),
-        direction=data.direction,
-    )
+    curves = (roc_curve(pos, neg)[:2],)
+    return AUCResult(**asdict(ci), curves=curves, direction=data.direction)
 
 
 def compare_auc(
@@ -105,13 +99,5 @@ def compare_auc(
     ci = auc_difference_interval(
         pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method
     )
-    keys = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")
-    return AUCComparison(
-        **{k: as_float(getattr(ci, k)) for k in keys},
-        confidence_level=ci.confidence_level,
-        method=method,
-        n_pos=pos1.size,
-        n_neg=neg1.size,
-        curves=(roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2]),
-        direction=data.direction,
-    )
+    curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])
+    return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)

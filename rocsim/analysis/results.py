@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from rocsim.analysis._input import orient
+from rocsim.core.area import AUCDifferenceInterval, AUCInterval
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -262,58 +263,30 @@ class CostComparison(_Table):
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class AUCResult(_Table):
-    """Result of :func:`rocsim.auc_ci`: ``auc, var, low, high`` (Python floats), a one-row
-    ``to_frame()``; ``.plot()`` draws the empirical ROC curve with the AUC in the legend."""
+class AUCResult(AUCInterval):
+    """Result of :func:`rocsim.auc_ci`: the core's :class:`~rocsim.core.area.AUCInterval`
+    (``auc, var, low, high`` as Python floats, a one-row ``to_frame()``) with the empirical
+    ROC curve, which ``.plot()`` draws with the AUC in the legend, and the scores' direction."""
 
-    auc: float
-    var: float
-    low: float
-    high: float
-    confidence_level: float
-    method: str
-    n_pos: int
-    n_neg: int
     curves: tuple[tuple[np.ndarray, np.ndarray], ...]
     direction: str = "higher"
 
-    _columns = ("auc", "var", "low", "high")
+    _settings = (*AUCInterval._settings, "direction")
     _plot_kind = "auc"
-
-    def _summary(self) -> str:
-        return (
-            f"AUC {self.auc:.3f} [{self.low:.3f}, {self.high:.3f}] "
-            f"({self._level_and_method()}, {self._sizes()})"
-        )
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class AUCComparison(_Table):
-    """Result of :func:`rocsim.compare_auc`: ``auc1, auc2, difference = auc1 - auc2, var,
-    low, high, p_value`` (Python floats); ``.plot()`` draws both empirical ROC curves."""
+class AUCComparison(AUCDifferenceInterval):
+    """Result of :func:`rocsim.compare_auc`: the core's
+    :class:`~rocsim.core.area.AUCDifferenceInterval` (``auc1, auc2, difference = auc1 - auc2,
+    var, low, high, p_value`` as Python floats) with both empirical ROC curves, which
+    ``.plot()`` draws, and the scores' directions."""
 
-    auc1: float
-    auc2: float
-    difference: float
-    var: float
-    low: float
-    high: float
-    p_value: float
-    confidence_level: float
-    method: str
-    n_pos: int
-    n_neg: int
     curves: tuple[tuple[np.ndarray, np.ndarray], ...]
     direction: tuple[str, str] = ("higher", "higher")
 
-    _columns = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")
+    _settings = (*AUCDifferenceInterval._settings, "direction")
     _plot_kind = "auc"
-
-    def _summary(self) -> str:
-        return (
-            f"AUC1 - AUC2 {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}], "
-            f"p = {self.p_value:.3g} ({self._level_and_method()}, {self._sizes()})"
-        )
 
 
 @dataclass(frozen=True, repr=False, eq=False)

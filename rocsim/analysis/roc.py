@@ -153,19 +153,7 @@ def roc_ci(
         ci = horizontal_ci(
             pos, neg, ranks, confidence_level=confidence_level, method=method, bootstrap=bootstrap
         )
-        return ROCBands(
-            at=requested,
-            fpr=ci.fpr[index],
-            fpr_low=ci.low[index],
-            fpr_high=ci.high[index],
-            mean=ci.mean[index],
-            tpr=ci.tpr[index],
-            tpr_low=ci.tpr[index],
-            tpr_high=ci.tpr[index],
-            confidence_level=ci.confidence_level,
-            method=ci.method,
-            **common,
-        )
+        return _averaged_bands(ci, requested, index, "fpr", **common)
     requested, ranks, index = ranks_per_request(at, neg.size)
     ci = vertical_ci(
         pos,
@@ -176,19 +164,24 @@ def roc_ci(
         bootstrap=bootstrap,
         side=side,
     )
+    return _averaged_bands(ci, requested, index, "tpr", side=side, **common)
+
+
+def _averaged_bands(ci, requested, index, averaged: str, **fields) -> ROCBands:
+    """The bands of vertical (``averaged="tpr"``) or horizontal (``"fpr"``) averaging: the
+    interval on the averaged rate, the other rate fixed at the data's value, at the points
+    ``index`` of ``ci`` that answer the ``requested`` rates."""
+    fixed = "fpr" if averaged == "tpr" else "tpr"
+    data_rate = getattr(ci, fixed)[index]
     return ROCBands(
         at=requested,
-        fpr=ci.fpr[index],
-        fpr_low=ci.fpr[index],
-        fpr_high=ci.fpr[index],
-        tpr=ci.tpr[index],
         mean=ci.mean[index],
-        tpr_low=ci.low[index],
-        tpr_high=ci.high[index],
         confidence_level=ci.confidence_level,
         method=ci.method,
-        side=side,
-        **common,
+        **{fixed: data_rate, f"{fixed}_low": data_rate, f"{fixed}_high": data_rate},
+        **{averaged: getattr(ci, averaged)[index]},
+        **{f"{averaged}_low": ci.low[index], f"{averaged}_high": ci.high[index]},
+        **fields,
     )
 
 

@@ -541,8 +541,10 @@ def cost_difference_ci(
     thr1 = np.broadcast_to(thr1, w_arr.shape).copy()
     b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
     b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
-    mean, var, low, high = cost_difference_interval_from_counts(
-        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w_arr, level, method, a, bootstrap
+    counts, sizes = (b_pos, c_pos, b_neg, c_neg), (pos1.size, neg1.size)
+    mean, var = _difference_moments(*counts, *sizes, w_arr, bootstrap)
+    low, high = cost_difference_bounds_from_counts(
+        *counts, *sizes, w_arr, level, method, a, bootstrap
     )
     clipped = (low < -1.0) | (high > 1.0)
     return CostDifferenceCI(
@@ -599,43 +601,17 @@ def cost_bounds_from_counts(
     formula = proportion_formula(method)
     tpr_centre, tpr_var = _as_gaussian(formula(tp, n_pos, level, pseudo_count), z)
     fpr_centre, fpr_var = _as_gaussian(formula(fp, n_neg, level, pseudo_count), z)
-    centre, spread = _combine(
-        1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var, w, n_pos, n_neg, bootstrap
-    )
-    half = z * np.sqrt(spread)
-    return centre - half, centre + half
+    classes = (1.0 - tpr_centre, tpr_var, fpr_centre, fpr_var)
+    return _normal_bounds(classes, w, n_pos, n_neg, bootstrap, z)
 
 
-def cost_difference_interval_from_counts(
-    b_pos,
-    c_pos,
-    b_neg,
-    c_neg,
-    n_pos: int,
-    n_neg: int,
-    w,
-    level: float,
-    method: str,
-    pseudo_count,
-    bootstrap: str,
-):
-    """``(mean, var, low, high)`` of ``cost2 - cost1`` from validated discordant counts."""
+def _difference_moments(b_pos, c_pos, b_neg, c_neg, n_pos: int, n_neg: int, w, bootstrap: str):
+    """Exact bootstrap mean and variance of ``cost2 - cost1`` from the discordant counts of
+    each class (``b`` the first classifier alone above its threshold, ``c`` the second)."""
     d_pos, g_pos = (b_pos - c_pos) / n_pos, (b_pos + c_pos) / n_pos
     d_neg, g_neg = (c_neg - b_neg) / n_neg, (b_neg + c_neg) / n_neg
-    mean, var = _combine(
-        d_pos,
-        (g_pos - d_pos**2) / n_pos,
-        d_neg,
-        (g_neg - d_neg**2) / n_neg,
-        w,
-        n_pos,
-        n_neg,
-        bootstrap,
-    )
-    low, high = cost_difference_bounds_from_counts(
-        b_pos, c_pos, b_neg, c_neg, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
-    )
-    return mean, var, low, high
+    pos_var, neg_var = (g_pos - d_pos**2) / n_pos, (g_neg - d_neg**2) / n_neg
+    return _combine(d_pos, pos_var, d_neg, neg_var, w, n_pos, n_neg, bootstrap)
 
 
 def cost_difference_bounds_from_counts(
@@ -651,12 +627,19 @@ def cost_difference_bounds_from_counts(
     pseudo_count,
     bootstrap: str,
 ):
-    """``(low, high)`` of :func:`cost_difference_interval_from_counts` alone, unclipped."""
+    """``(low, high)`` of ``cost2 - cost1`` from validated discordant counts, unclipped (the
+    bounds of :func:`cost_difference_ci` alone)."""
     z = normal_quantile(level)
     formula = paired_formula(method)
     x_centre, x_var = _as_gaussian(formula(b_pos, c_pos, n_pos, level, pseudo_count), z)
     y_centre, y_var = _as_gaussian(formula(c_neg, b_neg, n_neg, level, pseudo_count), z)
-    centre, spread = _combine(x_centre, x_var, y_centre, y_var, w, n_pos, n_neg, bootstrap)
+    return _normal_bounds((x_centre, x_var, y_centre, y_var), w, n_pos, n_neg, bootstrap, z)
+
+
+def _normal_bounds(classes, w, n_pos: int, n_neg: int, bootstrap: str, z: float):
+    """``centre -+ z sd`` of the cost from each class's ``(centre, variance)``, ``classes``
+    being ``(pos_centre, pos_var, neg_centre, neg_var)`` (:func:`_combine`)."""
+    centre, spread = _combine(*classes, w, n_pos, n_neg, bootstrap)
     half = z * np.sqrt(spread)
     return centre - half, centre + half
 

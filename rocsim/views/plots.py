@@ -220,9 +220,10 @@ def draw_difference(ax, comparison, *, color=None, name: str | None = None):
     what = f"{name}: " if name else ""
     label = f"{what}{_level(comparison)} interval"
     band = ax.fill_between(x, low, high, color=line.get_color(), alpha=BAND_ALPHA, label=label)
-    for hit, mark in ((low > 0, "tab:green"), (high < 0, "tab:red")):
+    signs = ((low > 0, "tab:green", "above 0"), (high < 0, "tab:red", "below 0"))
+    for hit, mark, where in signs:
         if hit.any():
-            ax.plot(x[hit], y[hit], "o", ms=3, color=mark, label="interval excludes 0")
+            ax.plot(x[hit], y[hit], "o", ms=3, color=mark, label=f"interval {where}")
     return line, band
 
 
