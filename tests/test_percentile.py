@@ -154,7 +154,9 @@ def test_probabilities_near_0_and_1(path):
     pmf = dense_pmf(law)
     for p in (1e-12, 1e-6, 0.5, 1 - 1e-6, 1 - 1e-9):
         np.testing.assert_array_equal(law.quantile(p), brute_quantile(pmf, p) / law.m_pos)
-    assert np.all(law.quantile(0.0) == 0) and np.all(law.quantile(1.5) == 1)
+    assert np.all(law.quantile(0.0) == 0) and np.all(law.quantile(1.0) == 1)
+    with pytest.raises(ValueError, match="probability in \\[0, 1\\]"):  # was 1.0 (issue 35)
+        law.quantile(1.5)
 
 
 def test_the_bisection_fallback_gives_the_same_bounds(path, monkeypatch):
