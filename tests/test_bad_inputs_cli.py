@@ -2,15 +2,17 @@
 ``rocsim-reproduce``. Each ends with exit status 2, exactly one line on stderr naming the
 option or key at fault, and no output written (``--out`` / ``results_dir`` absent or empty).
 
-Runtime: every case is one subprocess, most of them failing during validation (a few
-``analyze`` cases check that a fixed input now runs). The ``analyze`` cases take about 2-4 s
-each (about 3 minutes in all); the ``study``/``rocsim-reproduce`` cases compose a Hydra
-config first (3-9 s each, about 2 minutes in all) and are marked ``slow`` (run with
+Runtime: the ``analyze`` cases call the command's ``main`` in this process (a new Python for
+each case cost seconds apiece), and a sample of them runs as a new process, as a user runs it
+(``test_analyze_refuses_in_a_new_process``); the ``study``/``rocsim-reproduce`` cases are each
+a new process that composes a Hydra config first and are marked ``slow`` (run with
 ``-m slow``). The data are 20 rows and studies get ``replications=2``.
 Complements ``test_cli.py`` and ``test_cli_analyze.py`` (their cases are not repeated here)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -26,9 +28,33 @@ REPRODUCE = [sys.executable, "-c", "from rocsim.cli import reproduce; reproduce(
 
 
 def run(args, cwd, timeout: float = 300):
+    """The command ``args`` in a new process, as a user runs it."""
+    if args[: len(ANALYZE)] == ANALYZE and not NEW_PROCESS:
+        return run_here(args[len(ANALYZE) :], cwd)
     return subprocess.run(
         [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
+
+
+#: ``rocsim analyze`` cases run in this process unless this is set: its checks and messages
+#: are the same code, without the 3 s start of a new Python each
+#: (test_analyze_refuses_in_a_new_process runs a sample of them as a user does).
+NEW_PROCESS = False
+
+
+def run_here(args, cwd) -> subprocess.CompletedProcess:
+    """``rocsim analyze args`` called in this process, in the folder ``cwd``: the exit status,
+    stdout and stderr it would give (an uncaught exception fails the test, as its traceback
+    would fail the one-line check)."""
+    from rocsim.cli.analyze import main
+
+    out, err, status = io.StringIO(), io.StringIO(), 0
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as stop:
+            status = stop.code
+    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
 def assert_refused(done, word: str, out: Path) -> None:
@@ -103,6 +129,15 @@ def test_analyze_refuses(csv, tmp_path, options, word):
     out = tmp_path / "out"
     done = run([*ANALYZE, csv, "--label", "y", *options, "--out", out], tmp_path)
     assert_refused(done, word, out)
+
+
+@pytest.mark.parametrize(
+    ("options", "word"),
+    [ANALYZE_CASES[0], (["--score", "a", "--foo"], "--foo"), ANALYZE_CASES[-1]],
+)
+def test_analyze_refuses_in_a_new_process(csv, tmp_path, monkeypatch, options, word):
+    monkeypatch.setattr(sys.modules[__name__], "NEW_PROCESS", True)
+    test_analyze_refuses(csv, tmp_path, options, word)
 
 
 def test_analyze_label_column_missing(csv, tmp_path):

@@ -119,6 +119,7 @@ def test_sweep_jobs_write_their_own_results(tmp_path):
     assert tables[0].read_bytes() != tables[1].read_bytes()
 
 
+@pytest.mark.slow  # test_runner checks every study in-process; this is the command line
 def test_same_bytes_for_n_jobs_1_and_2(tmp_path):
     common = ["study=fig4_10", "replications=30", "seed=3", "study.axes.n=[25,250]"]
     for jobs in (1, 2):

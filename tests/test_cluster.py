@@ -356,6 +356,7 @@ def test_ctrl_c_cancels_the_runs_blocks_on_the_cluster(cluster, tmp_path):
         wait_for(lambda: tasks() == 0, 30, "the cluster to drop the run's blocks")
 
 
+@pytest.mark.slow  # every study of the reproduction on the cluster: about 20 s
 def test_reproduce_on_a_cluster_gives_the_local_bytes(cluster, tmp_path):
     """A short ``rocsim-reproduce`` (two studies) on the cluster and locally."""
     common = ["--only", "fig4_2", "fig5_1", "--replications", "10"]

@@ -78,7 +78,13 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize(
-    "kib", [4, pytest.param(100, marks=SLOW), 200, pytest.param(400, marks=SLOW)]
+    "kib",
+    [
+        4,
+        pytest.param(100, marks=SLOW),
+        pytest.param(200, marks=SLOW),
+        pytest.param(400, marks=SLOW),
+    ],
 )
 def test_a_full_disk_is_one_line_naming_the_folder(small_disk, tmp_path, kib):
     disk = small_disk(kib)
@@ -195,6 +201,7 @@ def test_an_edited_coverage_csv_is_said_before_it_is_written_again(tmp_path, cap
     check_set(first.directory)
 
 
+@SLOW  # the refusal is also met in test_two_runs_at_once_one_refused_the_other_whole
 def test_a_second_run_into_a_folder_in_use_is_one_line(tmp_path):
     """The folder's lock is held by another process (this test's): the run is refused at once,
     naming it; once the lock is free, the same command runs."""
@@ -448,7 +455,7 @@ class _Wide:
         return {"cover": cover, "below": ~cover, "above": 0 * cover, "width": data}
 
 
-@pytest.mark.parametrize("reps", [2000, 20000])
+@pytest.mark.parametrize("reps", [2000, pytest.param(20000, marks=SLOW)])
 def test_what_grows_with_the_replication_count_is_one_bit_per_cell(reps):
     """A finished condition keeps R x 99 bits (the claims' per-replication outcomes), not
     the outcome matrices (a float and three booleans per cell: 11 bytes)."""

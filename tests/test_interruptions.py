@@ -92,7 +92,12 @@ def start_busy(results_dir: Path) -> tuple[subprocess.Popen, set[int]]:
     ("send", "status", "line"),
     [
         (lambda p: os.killpg(p.pid, signal.SIGINT), 130, "rocsim: interrupted; rerun"),
-        (lambda p: os.kill(p.pid, signal.SIGTERM), 143, "rocsim: terminated; rerun"),
+        pytest.param(  # the same path as Ctrl-C but for the signal: 20 s, run with -m slow
+            lambda p: os.kill(p.pid, signal.SIGTERM),
+            143,
+            "rocsim: terminated; rerun",
+            marks=pytest.mark.slow,
+        ),
     ],
     ids=["ctrl-c", "sigterm"],
 )

@@ -438,7 +438,7 @@ def test_lane_bounds_split_the_work_into_consecutive_runs():
     np.testing.assert_array_equal(jt._lane_bounds(np.empty(0), 2), [0, 0, 0])
 
 
-@pytest.mark.parametrize("n", [60, 1000, 5001, 40_000])
+@pytest.mark.parametrize("n", [60, 1000, 5001, pytest.param(40_000, marks=pytest.mark.slow)])
 def test_windowed_marginals_equal_the_whole_rows(n):
     # each row is computed in a window around u only, 0 or 1 outside it
     rng = np.random.default_rng(n)

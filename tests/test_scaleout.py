@@ -69,6 +69,7 @@ def sweep(results: Path, *launcher: str) -> Path:
     return table
 
 
+@pytest.mark.slow  # Hydra's submitit launcher in real processes: about 20 s
 def test_submitit_local_launcher_gives_the_local_bytes(tmp_path):
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     basic = sweep(tmp_path / "basic")

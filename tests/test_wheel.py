@@ -126,6 +126,7 @@ def workdir(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> P
     return cwd
 
 
+@pytest.mark.slow  # builds an sdist, then a wheel from it: about 70 s
 def test_sdist_has_the_repository_folders(installed: Installed) -> None:
     with tarfile.open(installed.sdist) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
