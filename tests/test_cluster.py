@@ -28,7 +28,10 @@ from rocsim.sim.pipeline import run_study
 
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals"),
+    pytest.mark.xdist_group("cluster"),  # one cluster for the module's tests, in one worker
+]
 
 SMALL = ["replications=30", "grid.num=9", "runner.progress=false"]
 #: A study whose blocks keep two single-threaded workers busy for several seconds.

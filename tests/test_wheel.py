@@ -28,6 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "custom_method"
 TIMEOUT = 900
+#: The wheel is built and installed once, for the module's tests, in one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("wheel")
 
 #: Files of the wheel that the installed commands need.
 WHEEL_FILES = (
