@@ -59,3 +59,18 @@ def test_best_of_repeats_at_least_its_count_and_then_until_the_budget():
     start = time.perf_counter()
     best = best_of(lambda: time.sleep(0.01), 1, budget=0.05)
     assert best >= 0.01 and time.perf_counter() - start >= 0.05
+
+
+def test_the_cold_start_benchmark_measures_a_new_process_with_an_empty_cache(tmp_path):
+    import bench_cold_start
+
+    assert set(bench_cold_start.calls_names(1000, [1000, 10000])) == set(
+        bench_cold_start.calls(10)
+    )
+    assert not any(
+        c.startswith("sample_size") for c in bench_cold_start.calls_names(10000, [1000, 10000])
+    )
+    cache = tmp_path / "numba"
+    cache.mkdir()
+    row = bench_cold_start.measure(sys.executable, "auc_ci delong", 50, cache)
+    assert 0 < row["import"] < row["first"] + 10 and 0 < row["warm"]

@@ -126,7 +126,7 @@ class Cluster:
             proc.wait(timeout=30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not rebuilt when other tests come between (xdist_group)
 def cluster(tmp_path_factory):
     """One scheduler and two single-threaded workers (`dask worker --nworkers 2`)."""
     running = Cluster(tmp_path_factory.mktemp("cluster"))

@@ -88,7 +88,9 @@ def methods_compared(path: Path) -> set[str]:
     return set(pd.read_csv(path)["method"])
 
 
-@pytest.fixture(scope="module")
+# session, not module: the module's tests share one xdist worker (xdist_group) but may come
+# between others there, and a module fixture would be built again after each gap
+@pytest.fixture(scope="session")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """Build the sdist and, from it, the wheel; install the wheel into a fresh venv."""
     base = tmp_path_factory.mktemp("wheel")
@@ -107,7 +109,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return Installed(wheel=wheels[0], sdist=sdists[0], venv=venv, env=env)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def workdir(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty folder in which the installed commands ran (results checked by the tests)."""
     cwd = tmp_path_factory.mktemp("work")

@@ -1,0 +1,200 @@
+"""A user's first call: ``import rocsim`` and the first call of each public function, each in a
+new Python process, next to the warm call.
+
+Each case runs in a new process whose numba cache folder (``NUMBA_CACHE_DIR``) is a new empty
+one, as on a fresh install, in a container or with a read-only site-packages where numba cannot
+write its cache: every compiled function it needs is compiled on that call. A second new process
+on the same (now written) folder measures the first call once numba's disk cache exists. In both,
+the call is then repeated; the least of those runs is the warm time.
+
+With ``--fresh-install`` the processes run in a new virtual environment holding a wheel of
+this checkout (its dependencies from the running environment): no file of the installed
+package has been used before.
+
+Writes ``benchmarks/results_cold_start.md``. Usage:
+``python benchmarks/bench_cold_start.py [--fresh-install] [--n 1000 10000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+#: The first call may take this much longer than the warm one, at n = 10^3 (issue 36).
+FIRST_CALL_MARGIN = 0.5
+#: ``import rocsim`` should take less.
+IMPORT_TARGET = 0.5
+#: Warm repeats after the first call.
+REPEATS = 3
+
+
+def data(n: int):
+    """Two correlated binormal classifiers (AUC about 0.76 and 0.70), ``n`` instances a class."""
+    import numpy as np
+
+    rng = np.random.default_rng(20261127)
+    y = np.repeat([1, 0], n)
+    shared = rng.normal(size=2 * n)
+    s1 = y * 1.0 + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    s2 = y * 0.75 + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    return y, s1, s2
+
+
+def calls(n: int) -> dict:
+    """Case name -> a call of the public API on data of ``n`` instances per class."""
+    import rocsim
+
+    y, s1, s2 = data(n)
+    model = rocsim.binormal(auc=0.8)
+    return {
+        "roc_ci threshold score": lambda: rocsim.roc_ci(y, s1),
+        "roc_ci vertical score": lambda: rocsim.roc_ci(y, s1, averaging="vertical"),
+        "roc_ci vertical percentile": lambda: rocsim.roc_ci(
+            y, s1, averaging="vertical", method="percentile"
+        ),
+        "roc_ci horizontal score": lambda: rocsim.roc_ci(y, s1, averaging="horizontal"),
+        "compare_roc threshold": lambda: rocsim.compare_roc(y, s1, s2),
+        "compare_roc vertical": lambda: rocsim.compare_roc(y, s1, s2, averaging="vertical"),
+        "pr_ci vertical": lambda: rocsim.pr_ci(y, s1),
+        "pr_ci threshold": lambda: rocsim.pr_ci(y, s1, averaging="threshold"),
+        "cost_curve_ci": lambda: rocsim.cost_curve_ci(y, s1),
+        "compare_cost": lambda: rocsim.compare_cost(y, s1, s2),
+        "auc_ci delong": lambda: rocsim.auc_ci(y, s1),
+        "auc_ci exact_bootstrap": lambda: rocsim.auc_ci(y, s1, method="exact_bootstrap"),
+        "compare_auc": lambda: rocsim.compare_auc(y, s1, s2),
+        "sample_size threshold": lambda: rocsim.sample_size(
+            model, at=0.1, averaging="threshold", width=0.1
+        ),
+    }
+
+
+def child(case: str, n: int) -> None:
+    """In a new process: time ``import rocsim``, the first call of ``case`` and the warm ones;
+    print them as JSON."""
+    start = time.perf_counter()
+    import rocsim  # noqa: F401
+
+    imported = time.perf_counter() - start
+    call = calls(n)[case]
+    start = time.perf_counter()
+    call()
+    first = time.perf_counter() - start
+    warm = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        call()
+        warm.append(time.perf_counter() - start)
+    print(json.dumps({"import": imported, "first": first, "warm": min(warm)}))
+
+
+def measure(python: str, case: str, n: int, cache: Path) -> dict:
+    """:func:`child` in a new process with ``NUMBA_CACHE_DIR=cache``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "MPLBACKEND": "Agg"}
+    env.pop("PYTHONPATH", None)
+    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_cold_start as b; "
+    code += f"b.child({case!r}, {n})"
+    done = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, env=env, cwd=tempfile.gettempdir()
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{case} at n={n} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def fresh_install(folder: Path) -> str:
+    """A new venv in ``folder`` holding a wheel of this checkout; its python."""
+    root = HERE.parent
+    wheels = folder / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(root)],
+        check=True,
+    )
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    wheel = next(wheels.glob("rocsim-*.whl"))
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
+        check=True,
+    )
+    return python
+
+
+def rows(python: str, sizes: list[int], folder: Path) -> list[dict]:
+    out = []
+    for n in sizes:
+        for case in calls_names(n, sizes):
+            cache = Path(tempfile.mkdtemp(dir=folder, prefix="numba-"))
+            cold = measure(python, case, n, cache)
+            written = measure(python, case, n, cache)
+            extra = cold["first"] - cold["warm"]
+            out.append(
+                {
+                    "function": case,
+                    "n per class": n,
+                    "import rocsim (s)": cold["import"],
+                    "first call, empty cache (s)": cold["first"],
+                    "first call, cache written (s)": written["first"],
+                    "warm call (s)": cold["warm"],
+                    "first - warm (s)": extra,
+                    "target": "met" if extra <= FIRST_CALL_MARGIN else "missed",
+                }
+            )
+            print(out[-1], flush=True)
+    return out
+
+
+def calls_names(n: int, sizes: list[int]) -> list[str]:
+    """The cases at size ``n``; ``sample_size`` does not depend on the data: once, at the
+    smallest size."""
+    names = list(calls(10))
+    return names if n == min(sizes) else [c for c in names if not c.startswith("sample_size")]
+
+
+def main() -> None:
+    from _common import machine, table
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fresh-install", action="store_true")
+    parser.add_argument("--n", type=int, nargs="+", default=[1000, 10000])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        python = fresh_install(Path(tmp)) if args.fresh_install else sys.executable
+        measured = rows(python, args.n, Path(tmp))
+    small = [r for r in measured if r["n per class"] == min(args.n)]
+    missed = [r["function"] for r in small if r["target"] == "missed"]
+    slow_import = max(r["import rocsim (s)"] for r in measured)
+    where = "a fresh install (wheel in a new venv)" if args.fresh_install else "this environment"
+    verdict = (
+        f"missed by {len(missed)} of {len(small)}: {', '.join(missed)}."
+        if missed
+        else f"met by all {len(small)}."
+    )
+    lines = [
+        "# First calls in new processes",
+        "",
+        f"Machine: {machine()}; {where}; numba's cache folder new and empty for each case "
+        "(then written, for the next column). "
+        f"Target: first call within {FIRST_CALL_MARGIN} s of the warm call at n = {min(args.n)}; "
+        f"import under {IMPORT_TARGET} s.",
+        "",
+        table(measured),
+        "",
+        f"Slowest `import rocsim`: {slow_import:.3f} s "
+        f"({'met' if slow_import < IMPORT_TARGET else 'missed'}). "
+        f"First-call target at n = {min(args.n)}: " + verdict,
+    ]
+    text = "\n".join(lines) + "\n"
+    (HERE / "results_cold_start.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
