@@ -28,10 +28,7 @@ from rocsim.sim.pipeline import run_study
 
 distributed = pytest.importorskip("distributed")
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals"),
-    pytest.mark.xdist_group("cluster"),  # one cluster for the module's tests, in one worker
-]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
 
 SMALL = ["replications=30", "grid.num=9", "runner.progress=false"]
 #: A study whose blocks keep two single-threaded workers busy for several seconds.
@@ -126,7 +123,7 @@ class Cluster:
             proc.wait(timeout=30)
 
 
-@pytest.fixture(scope="session")  # not rebuilt when other tests come between (xdist_group)
+@pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """One scheduler and two single-threaded workers (`dask worker --nworkers 2`)."""
     running = Cluster(tmp_path_factory.mktemp("cluster"))

@@ -342,7 +342,9 @@ def _terminal_ctrl_c() -> None:
     ],
     ids=["rocsim", "analyze", "reproduce"],
 )
-@pytest.mark.parametrize("delay", [0.3, pytest.param(1.2, marks=SLOW), 2.4])
+@pytest.mark.parametrize(
+    "delay", [0.3, pytest.param(1.2, marks=SLOW), pytest.param(2.4, marks=SLOW)]
+)
 def test_ctrl_c_during_start_up_is_one_line(tmp_path, args, delay):
     """Ctrl-C from a terminal (SIGINT to the process group) while the command imports, composes
     its configs and starts its workers: one line, status 130 (before, a traceback of 20-54

@@ -28,8 +28,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "custom_method"
 TIMEOUT = 900
-#: The wheel is built and installed once, for the module's tests, in one pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("wheel")
 
 #: Files of the wheel that the installed commands need.
 WHEEL_FILES = (
@@ -88,9 +86,7 @@ def methods_compared(path: Path) -> set[str]:
     return set(pd.read_csv(path)["method"])
 
 
-# session, not module: the module's tests share one xdist worker (xdist_group) but may come
-# between others there, and a module fixture would be built again after each gap
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """Build the sdist and, from it, the wheel; install the wheel into a fresh venv."""
     base = tmp_path_factory.mktemp("wheel")
@@ -109,7 +105,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return Installed(wheel=wheels[0], sdist=sdists[0], venv=venv, env=env)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def workdir(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty folder in which the installed commands ran (results checked by the tests)."""
     cwd = tmp_path_factory.mktemp("work")
