@@ -17,6 +17,7 @@ import numpy as np
 
 from rocsim.analysis._input import orient
 from rocsim.core.area import AUCDifferenceInterval, AUCInterval
+from rocsim.core.paired_threshold import ThresholdDifferenceCI
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -162,14 +163,8 @@ class ROCComparison(_Table):
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
             "q",
-            "t1",
-            "t2",
-            "dtpr",
-            "dtpr_low",
-            "dtpr_high",
-            "dfpr",
-            "dfpr_low",
-            "dfpr_high",
+            # the core result's columns (thresholds, differences, bounds) but its clip flags
+            *(c for c in ThresholdDifferenceCI._columns if c != "clipped"),
             "p_first_dominates",
             "p_second_dominates",
             "verdict",
