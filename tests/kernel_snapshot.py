@@ -1,0 +1,167 @@
+"""The arrays of the compiled kernels' snapshot (``tests/data/kernel_snapshot.npz``).
+
+Every compiled loop of the core feeds one of these arrays: the paired vertical law (the
+Lancaster kernel, with and without its kept Krawtchouk tables, both sides, ties), the
+Lancaster series pair by pair, the binomial mixture (quantiles, tables, tail sums), the
+counting kernels (radix sort, merge, chain histograms, merged ROC counts) and the cost curve's
+hull. ``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
+the snapshot was written by the numba kernels, before they were compiled with the package.
+
+Run ``python tests/kernel_snapshot.py`` to write the snapshot again (only when a change of
+the numbers is meant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+SNAPSHOT = Path(__file__).parent / "data" / "kernel_snapshot.npz"
+
+
+def _paired(rng: np.random.Generator, n_pos: int, n_neg: int, rho: float, ties: int = 0):
+    """Two correlated binormal classifiers; ``ties > 0`` rounds the scores to that many
+    decimals (tied scores), ``-1`` to integers."""
+    cov = [[1.0, rho], [rho, 1.0]]
+    pos = rng.multivariate_normal([1.0, 1.3], cov, size=n_pos)
+    neg = rng.multivariate_normal([0.0, 0.0], cov, size=n_neg)
+    if ties:  # -1: integers (an ordinal score), tied everywhere
+        pos, neg = np.round(pos, max(ties, 0)), np.round(neg, max(ties, 0))
+    return pos[:, 0], pos[:, 1], neg[:, 0], neg[:, 1]
+
+
+def _paired_cases() -> Iterator[tuple[str, np.ndarray]]:
+    from rocsim.core import vertical_difference
+
+    designs = [
+        # n+, n-, rho, ties, ranks (None: every 1 .. n- - 1)
+        (7, 9, 0.5, 0, None),
+        (30, 40, 0.8, 1, None),
+        (60, 50, -0.3, 0, None),
+        (200, 200, 0.6, 0, "grid"),
+        (150, 400, 0.9, 2, "grid"),
+        (1000, 1000, 0.6, 0, "grid"),
+        (500, 3000, 0.3, 0, "grid"),
+        (3, 4, 0.0, 0, None),
+        (25, 25, 1.0, 0, None),
+        (80, 120, 0.95, 0, None),
+        (100, 70, 0.4, -1, None),
+        (40, 300, 0.7, 0, "grid"),
+        (300, 300, -0.8, 1, "grid"),
+        (2000, 600, 0.6, 0, "grid"),
+        (250, 1500, 0.99, 0, "grid"),
+        (120, 90, 0.2, 1, None),
+        (700, 700, 0.75, 0, "grid"),
+    ]
+    for index, (n_pos, n_neg, rho, ties, ranks) in enumerate(designs):
+        rng = np.random.default_rng(20261127 + index)
+        pos1, pos2, neg1, neg2 = _paired(rng, n_pos, n_neg, rho, ties)
+        if ranks is None:
+            r = np.arange(1, n_neg)
+        else:
+            r = np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * n_neg), 1, n_neg - 1))
+        for side in ("lower", "upper"):
+            law = vertical_difference(pos1, pos2, neg1, neg2, r.astype(np.int64), side=side)
+            for name in ("mean", "var", "discordance"):
+                yield f"paired{index}_{side}_{name}", np.asarray(getattr(law, name))
+
+
+def _lancaster_cases() -> Iterator[tuple[str, np.ndarray]]:
+    from rocsim.core.joint_thresholds import lancaster_below
+
+    rng = np.random.default_rng(7)
+    for n in (2, 5, 40, 300, 2500):
+        u = rng.integers(0, n, size=64)
+        a = rng.integers(0, n + 1, size=64)
+        b = rng.integers(0, n + 1, size=64)
+        low = np.maximum(0, a + b - n)
+        c = low + (rng.random(64) * (np.minimum(a, b) - low + 1)).astype(np.int64)
+        yield f"lancaster_n{n}", lancaster_below(n, u, a, b, c)
+
+
+def _vertical_cases() -> Iterator[tuple[str, np.ndarray]]:
+    from rocsim.core import vertical_distribution
+    from rocsim.core.mixture import BinomialMixture
+
+    for index, (n_pos, n_neg, ties) in enumerate([(40, 60, 1), (500, 800, 0), (5000, 4000, 2)]):
+        rng = np.random.default_rng(31 + index)
+        pos, neg = np.round(rng.normal(1, 1, n_pos), ties or 12), rng.normal(0, 1, n_neg)
+        if ties:
+            neg = np.round(neg, ties)
+        r = np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * n_neg), 1, n_neg - 1))
+        for side in ("lower", "upper"):
+            law = vertical_distribution(pos, neg, r.astype(np.int64), side=side)
+            yield f"vertical{index}_{side}_mean", np.asarray(law.mean)
+            yield f"vertical{index}_{side}_var", np.asarray(law.var)
+            for p in (0.025, 0.5, 0.975):
+                yield f"vertical{index}_{side}_q{p}", np.asarray(law.quantile(p))
+            for level in (0.9, 0.95):
+                for method in ("percentile", "score", "wald"):
+                    ci = law.ci(level, method)
+                    yield f"vertical{index}_{side}_{method}{level}", np.stack([ci.low, ci.high])
+        rows = np.arange(min(99, r.size))
+        mix = BinomialMixture(
+            rng.random((rows.size, 7)).cumsum(axis=1) / 8, rng.random((rows.size, 7)), n_pos
+        )
+        yield f"mixture{index}_q", mix.q
+        yield f"mixture{index}_w", mix.w
+        yield f"mixture{index}_quantile", np.asarray(mix.quantile(0.3))
+
+
+def _counting_cases() -> Iterator[tuple[str, np.ndarray]]:
+    from rocsim.core.counting import (
+        count_at_or_above,
+        decision_counts,
+        sorted_roc_counts,
+        sorted_scores,
+    )
+
+    rng = np.random.default_rng(11)
+    for n in (3000, 50_000):
+        x = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, size=n)
+        x[: n // 10] = np.round(x[: n // 10], 1)
+        yield f"sorted_{n}", sorted_scores(x)
+        t = np.sort(rng.normal(size=n // 2))
+        yield f"count_{n}", count_at_or_above(x, t)
+        s1, s2 = rng.normal(size=n), rng.normal(size=n)
+        t1 = np.sort(rng.normal(size=200))
+        t2 = np.sort(rng.normal(size=200))
+        yield f"decisions_{n}", np.stack(decision_counts(s1, s2, t1, t2))
+        pos, neg = np.round(rng.normal(1, 1, n), 2), np.round(rng.normal(0, 1, n // 3), 2)
+        thresholds, tp, fp = sorted_roc_counts(pos, neg)
+        yield f"roc_counts_{n}_t", thresholds
+        yield f"roc_counts_{n}_tp", tp
+        yield f"roc_counts_{n}_fp", fp
+
+
+def _cost_cases() -> Iterator[tuple[str, np.ndarray]]:
+    from rocsim.core import cost_ci, cost_envelope
+
+    rng = np.random.default_rng(5)
+    w = np.linspace(0.01, 0.99, 99)
+    for n in (20, 300, 4000):
+        pos, neg = np.round(rng.normal(1, 1, n), 1), rng.normal(0, 1, n)
+        envelope = cost_envelope(pos, neg, w)
+        yield f"cost_envelope_{n}", np.asarray(envelope.cost)
+        ci = cost_ci(pos, neg, w, envelope.threshold)
+        yield f"cost_ci_{n}", np.stack([ci.low, ci.high, ci.var])
+
+
+def cases() -> Iterator[tuple[str, np.ndarray]]:
+    """Every array of the snapshot, by name."""
+    for part in (
+        _paired_cases,
+        _lancaster_cases,
+        _vertical_cases,
+        _counting_cases,
+        _cost_cases,
+    ):
+        yield from part()
+
+
+if __name__ == "__main__":
+    arrays = dict(cases())
+    np.savez_compressed(SNAPSHOT, **arrays)
+    print(f"{len(arrays)} arrays written to {SNAPSHOT}")
