@@ -147,3 +147,14 @@ def write(name: str, lines: list[str]) -> None:
     text = "\n".join(lines)
     (HERE / name).write_text(text)
     print(text)
+
+
+def replace_in_readme(name: str, script: str, lines: list[str]) -> None:
+    """Replace the lines between README.md's two markers of ``name`` by ``lines``: the
+    README quotes the run of ``script`` that wrote them."""
+    start = f"<!-- {name}: written by benchmarks/{script} -->"
+    end = f"<!-- end of {name} -->"
+    readme = HERE.parent / "README.md"
+    head, rest = readme.read_text().split(start)
+    _, tail = rest.split(end)
+    readme.write_text("\n".join([head + start, *lines, end + tail]))

@@ -3,15 +3,18 @@
 
 1. exact bootstrap intervals against a vectorised Monte Carlo percentile bootstrap
    (B = 2000 and 20000, one run each) for threshold averaging, vertical averaging (one
-   classifier, and the paired difference of two) and cost curves (one classifier, and the
-   difference of two), at n = 10^2, 10^3, 10^4, 10^5 per class: times, time ratio, and the
-   largest difference between the Monte Carlo bounds and the exact ones;
+   classifier, and the paired difference of two), precision at fixed recalls (vertical
+   averaging) and cost curves (one classifier, and the difference of two), at n = 10^2, 10^3,
+   10^4, 10^5 per class: times, time ratio, and the largest difference between the Monte Carlo
+   bounds and the exact ones;
 2. the growth exponent in n of each exact algorithm (slope of log time against log n);
 3. accuracy: the exact paired vertical moments (the exact law with the longest sums) against
    a B = 10^5 Monte Carlo bootstrap (``bench_paired.mc_error_rows``);
-4. the full reproduction's wall time, split by study.
+4. the first calls of each public function in new processes on a fresh install, next to the
+   warm calls (``bench_cold_start``);
+5. the full reproduction's wall time, split by study.
 
-It also rewrites the table of README.md's performance section (between its two markers) from
+It also rewrites the tables of README.md's performance section (between their markers) from
 these rows, so the README quotes this run.
 
 Like is compared with like where the exact law allows it: the exact percentile interval
@@ -37,19 +40,21 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import bench_cold_start
 import numpy as np
 from _common import (
-    HERE,
     bench_reproduce,
     best_of,
     machine,
     mc_vertical_tpr,
+    replace_in_readme,
     run_timings,
     table,
     write,
 )
 from bench_cost import mc_statistic
 from bench_paired import mc_error_rows
+from bench_pr import mc_precision
 from bench_threshold import monte_carlo_counts
 from scipy import stats
 
@@ -57,6 +62,7 @@ import rocsim
 from rocsim.analysis import PAIRED_VERTICAL_LIMIT
 from rocsim.cli import available_studies
 from rocsim.core.joint_thresholds import TOLERANCE
+from rocsim.core.precision_recall import nearest_recall_ranks
 from rocsim.sim.io import check_set
 from rocsim.sim.models import make_paired_model
 
@@ -146,6 +152,22 @@ def paired_vertical_mc(data, b, rng) -> Bounds:
     return percentiles(tpr1 - tpr2)
 
 
+def recall_ranks(data) -> np.ndarray:
+    """The ranks of the recalls of the grid, each once (as ``rocsim.pr_ci``)."""
+    return np.unique(nearest_recall_ranks(GRID, data[0].size))
+
+
+def pr_exact(data) -> Bounds:
+    ci = rocsim.core.pr_curve_ci(
+        data[0], data[1], recall_ranks(data), confidence_level=LEVEL, method="percentile"
+    )
+    return ci.low, ci.high
+
+
+def pr_mc(data, b, rng) -> Bounds:
+    return percentiles(mc_precision(data[0], data[1], recall_ranks(data), b, rng))
+
+
 @cache
 def cost_thresholds() -> tuple[np.ndarray, np.ndarray]:
     return MODEL.first.cost_threshold(GRID), MODEL.second.cost_threshold(GRID)
@@ -194,6 +216,7 @@ CASES = [
         paired_vertical_mc,
         largest_n=PAIRED_VERTICAL_LIMIT,
     ),
+    Case("precision-recall, vertical", "exact percentile", pr_exact, pr_mc),
     Case("cost curve", "wald on exact moments", cost_exact, cost_mc),
     Case(
         "cost curve, paired difference", "wald on exact moments", paired_cost_exact, paired_cost_mc
@@ -246,10 +269,6 @@ def growth_exponents(rows: list[dict]) -> list[dict]:
     return out
 
 
-README_START = "<!-- performance table: written by benchmarks/run_all.py -->"
-README_END = "<!-- end of performance table -->"
-
-
 def _power(n: int) -> str:
     return f"10^{round(np.log10(n))}"
 
@@ -277,15 +296,6 @@ def readme_table(rows: list[dict], exponents: list[dict]) -> list[str]:
             f"{slope[r['curve']]:.2f} |"
         )
     return lines
-
-
-def write_readme_table(lines: list[str]) -> None:
-    """Replace the table between the README's two markers by ``lines``."""
-    readme = HERE.parent / "README.md"
-    text = readme.read_text()
-    head, rest = text.split(README_START)
-    _, tail = rest.split(README_END)
-    readme.write_text("\n".join([head + README_START, *lines, README_END + tail]))
 
 
 def reproduction_split(directory: Path | None) -> tuple[str, list[dict]]:
@@ -329,7 +339,8 @@ def main() -> None:
         f"Machine: {machine()}. Data: positives N(1, 1), negatives N(0, 1); the second "
         "classifier's positives N(1.5, 1), correlation 0.6 between the two scores of an "
         f"instance. 99 points (thresholds at total positive ratio 0.01..0.99, FPRs "
-        f"r/n- nearest to 0.01..0.99, operating conditions w = 0.01..0.99); level {LEVEL}; "
+        f"r/n- and recalls r/n+ nearest to 0.01..0.99, operating conditions w = 0.01..0.99); "
+        f"level {LEVEL}; "
         "stratified bootstrap. Monte Carlo: a vectorised percentile bootstrap. Each time is "
         f"the least of repeated runs on the same data: at least 3 warm runs of the exact "
         f"algorithm and 1 of each bootstrap, more while they took under {TIME_BUDGET:g} s "
@@ -356,6 +367,8 @@ def main() -> None:
         table(mc_error_rows()),
         "",
     ]
+    cold_start = bench_cold_start.report(*bench_cold_start.measured_rows(False, [1000, 10000]))
+    lines += ["## First calls in new processes", "", *cold_start, ""]
     if not args.skip_reproduce:
         source, split = reproduction_split(args.reproduction)
         lines += [
@@ -368,7 +381,8 @@ def main() -> None:
         ]
     lines += [f"Benchmark wall time: {time.perf_counter() - started:.0f} s", ""]
     write("results.md", lines)
-    write_readme_table(readme_table(rows, exponents))
+    replace_in_readme("performance table", "run_all.py", readme_table(rows, exponents))
+    replace_in_readme("cold-start table", "bench_cold_start.py", cold_start)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,24 @@ def test_monte_carlo_vertical_tpr_agrees_with_the_exact_law():
     assert np.all(np.abs(diff.mean(axis=0) - paired.mean) <= 4.5 * np.sqrt(paired.var / b))
 
 
+def test_monte_carlo_precision_agrees_with_the_exact_law():
+    # the precision-recall benchmark's bootstrap (classes exchanged), against the exact moments
+    from bench_pr import mc_precision
+
+    rng = np.random.default_rng(6)
+    pos, neg = rng.normal(1, 1, 80), rng.normal(0, 1, 60)
+    r = np.arange(4, 81, 8)
+    b = 4000
+    precision = mc_precision(pos, neg, r, b, rng)
+    law = rocsim.core.pr_distribution(pos, neg, r)
+    z_mean = np.abs(precision.mean(axis=0) - law.mean) / np.sqrt(law.var / b)
+    spread = law.var > 1e-4  # at the top ranks precision is 1 in nearly every draw
+    assert spread.sum() >= 6
+    m4, s2 = ((precision - precision.mean(axis=0)) ** 4).mean(axis=0), precision.var(axis=0)
+    z_var = np.abs(s2 - law.var)[spread] / np.sqrt((m4 - s2**2)[spread] / b)
+    assert np.all(z_mean < 4.5) and np.all(z_var < 4.5), (z_mean.max(), z_var.max())
+
+
 @pytest.mark.parametrize("case", run_all.CASES, ids=lambda c: c.curve)
 def test_every_benchmark_case_runs_and_its_bounds_are_close(case):
     rng = np.random.default_rng(11)
@@ -61,7 +79,7 @@ def test_best_of_repeats_at_least_its_count_and_then_until_the_budget():
     assert best >= 0.01 and time.perf_counter() - start >= 0.05
 
 
-def test_the_cold_start_benchmark_measures_a_new_process_with_an_empty_cache(tmp_path):
+def test_the_cold_start_benchmark_measures_a_new_process():
     import bench_cold_start
 
     assert set(bench_cold_start.calls_names(1000, [1000, 10000])) == set(
@@ -70,7 +88,6 @@ def test_the_cold_start_benchmark_measures_a_new_process_with_an_empty_cache(tmp
     assert not any(
         c.startswith("sample_size") for c in bench_cold_start.calls_names(10000, [1000, 10000])
     )
-    cache = tmp_path / "numba"
-    cache.mkdir()
-    row = bench_cold_start.measure(sys.executable, "auc_ci delong", 50, cache)
+    row = bench_cold_start.measure(sys.executable, "auc_ci delong", 50)
     assert 0 < row["import"] < row["first"] + 10 and 0 < row["warm"]
+    assert row["file"].endswith("__init__.py")

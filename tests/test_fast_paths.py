@@ -481,15 +481,15 @@ def test_single_threaded_limits_every_pool():
         assert all(pool["num_threads"] == 1 for pool in threadpool_info())
 
 
-def test_single_threaded_limits_numba_and_restores_it():
-    import numba
-
+def test_single_threaded_limits_the_compiled_lanes_and_restores_them():
+    """The paired vertical law's OpenMP lanes run on one thread in a replication block."""
+    from rocsim.core import _lancaster
     from rocsim.sim.workers import single_threaded
 
-    before = numba.get_num_threads()
+    before = _lancaster.max_threads()
     with single_threaded():
-        assert numba.get_num_threads() == 1
-    assert numba.get_num_threads() == before
+        assert _lancaster.max_threads() == 1
+    assert _lancaster.max_threads() == before
 
 
 def _overlaps_brute(order1_rank2, a_values, b_values):

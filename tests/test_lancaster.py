@@ -324,27 +324,25 @@ def test_a_classifier_against_itself_has_no_variance_at_any_rank(n, side):
 def test_moments_are_the_same_bits_on_any_number_of_threads():
     """The lanes take consecutive runs of ranks of about equal work; each rank's sums are the
     same whichever thread computes them, including a lane with no rank (one rank, every
-    thread)."""
-    numba = pytest.importorskip("numba")
-    threads = numba.config.NUMBA_NUM_THREADS
-    if threads < 2:
-        pytest.skip("numba has a single thread here: nothing to compare")
+    thread). OpenMP is told how many threads to start (threadpoolctl): two or three run side
+    by side even on one core."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from rocsim.core import _lancaster
+
+    if not any(pool["user_api"] == "openmp" for pool in threadpool_info()):
+        pytest.skip("the kernels are built without OpenMP here: their lanes run in turn")
     data = paired_binormal(400, 0.9, 0.5, seed=4)
-    results = []
     for ranks in (np.arange(1, 400, 7), np.array([200])):
         law, weights, pairs, _ = joint_threshold_law(*data, ranks, "lower")
-        before = numba.get_num_threads()
-        try:
-            numba.set_num_threads(1)
-            one = law.moments(*weights, pairs)
-            numba.set_num_threads(threads)
-            many = law.moments(*weights, pairs)
-        finally:
-            numba.set_num_threads(before)
-        results.append((one, many))
-    for one, many in results:
-        for x, y in zip(one, many, strict=True):
-            np.testing.assert_array_equal(x, y)
+        results = {}
+        for threads in (1, 2, 3):
+            with threadpool_limits(limits=threads, user_api="openmp"):
+                assert _lancaster.max_threads() == threads  # the limit reached the kernels
+                results[threads] = law.moments(*weights, pairs)
+        for threads in (2, 3):
+            for one, many in zip(results[1], results[threads], strict=True):
+                np.testing.assert_array_equal(one, many)
 
 
 def _band(law, first_column, order, budget):

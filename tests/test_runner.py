@@ -120,6 +120,20 @@ def test_the_code_hash_sees_a_comment(tmp_path):
     assert source_hash([folder], "1.0", {"sim/claims.py"}) == skipped
 
 
+def test_the_code_hash_sees_the_compiled_kernels_sources(tmp_path):
+    """A change to a compiled kernel changes what the cache is keyed by, as a Python
+    module's does: the wheel carries the .pyx beside the compiled module."""
+    from rocsim.core import joint_thresholds
+
+    core = Path(joint_thresholds.__file__).parent
+    assert (core / "_lancaster.pyx").is_file()
+    folder = Path(shutil.copytree(core, tmp_path / "core"))
+    before = source_hash([folder], "1.0")
+    kernel = folder / "_lancaster.pyx"
+    kernel.write_text(kernel.read_text() + "# a comment\n")
+    assert source_hash([folder], "1.0") != before
+
+
 @pytest.mark.parametrize("name", available_studies())
 def test_every_study_gives_the_same_bytes_for_one_or_two_jobs(small_study, tmp_path, name):
     """Whatever BLAS threading the main process has: runs pin BLAS to one thread."""

@@ -37,7 +37,9 @@ WHEEL_FILES = (
     "rocsim/studies/__init__.py",
 )
 #: Files of the sdist, relative to its top folder ``rocsim-<version>/``.
-SDIST_FILES = ("configs/config.yaml", "studies/__init__.py")
+SDIST_FILES = ("configs/config.yaml", "studies/__init__.py", "setup.py")
+#: The compiled kernels (``rocsim/core/_*.pyx``), compiled when the wheel is built.
+KERNELS = sorted(path.stem for path in (ROOT / "rocsim" / "core").glob("_*.pyx"))
 
 
 @dataclass(frozen=True)
@@ -132,12 +134,35 @@ def test_sdist_has_the_repository_folders(installed: Installed) -> None:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     for name in SDIST_FILES:
         assert name in names, f"{name} not in {installed.sdist.name}"
+    for kernel in KERNELS:
+        assert f"rocsim/core/{kernel}.pyx" in names, f"{kernel}.pyx not in the sdist"
 
 
 def test_wheel_carries_configs_and_studies_under_rocsim(installed: Installed) -> None:
     names = zipfile.ZipFile(installed.wheel).namelist()
     for name in WHEEL_FILES:
         assert name in names, f"{name} not in {installed.wheel.name}"
+
+
+def test_wheel_carries_the_compiled_kernels_and_needs_no_compiler(installed: Installed) -> None:
+    """Each kernel is an extension module of the wheel (compiled when it was built, from the
+    sdist); the installed package imports them with no numba and no Cython in its venv."""
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    assert len(KERNELS) >= 4
+    for kernel in KERNELS:
+        assert any(
+            n.startswith(f"rocsim/core/{kernel}.") and n.endswith((".so", ".pyd")) for n in names
+        ), f"{kernel} not compiled into {installed.wheel.name}"
+        # its source too: the code hash of the results' cache reads it
+        assert f"rocsim/core/{kernel}.pyx" in names
+    code = (
+        "import importlib.util as u, rocsim.core._lancaster, rocsim.core._counting; "
+        "print(u.find_spec('numba'), u.find_spec('Cython'), rocsim.core._lancaster.__file__)"
+    )
+    done = check(run([installed.bin("python"), "-c", code], installed.venv, installed.env))
+    numba, cython, where = done.stdout.split()
+    assert numba == cython == "None"
+    assert where.startswith(str(installed.venv))
     strays = [n for n in names if n.startswith(("studies/", "configs/"))]
     assert not strays, f"top-level entries in the wheel: {strays}"
 

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from rocsim.core import _hull
 from rocsim.core._validation import (
     SCHEMES,
     as_real_array,
@@ -282,26 +282,9 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the upper convex hull of points sorted by ``x`` then ``y`` (both
     non-decreasing, as along a ROC curve), collinear points dropped (Andrew's monotone chain,
     compiled: the same floating-point test as in Python, to the last rounding)."""
-    return _monotone_chain(
+    return _hull.monotone_chain(
         np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float)
     )
-
-
-@numba.njit(cache=True)
-def _monotone_chain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    hull = np.empty(x.size, dtype=np.int64)
-    top = 0
-    for k in range(x.size):
-        while top >= 2:
-            i, j = hull[top - 2], hull[top - 1]
-            # drop j unless it lies strictly above the segment from i to k
-            if (x[j] - x[i]) * (y[k] - y[i]) - (y[j] - y[i]) * (x[k] - x[i]) >= 0:
-                top -= 1
-            else:
-                break
-        hull[top] = k
-        top += 1
-    return hull[:top].copy()
 
 
 # --- exact bootstrap moments and intervals ---------------------------------------------------

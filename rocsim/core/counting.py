@@ -7,11 +7,9 @@ its score is ``>= t`` (:ref:`reading-ties`), so ties go to the positive side.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-
 import numpy as np
 
+from rocsim.core import _counting
 from rocsim.core._validation import check_thresholds, check_two_classes
 
 
@@ -64,8 +62,9 @@ def sorted_scores(scores: np.ndarray) -> np.ndarray:
     (here ``-0.0`` first; ``np.sort`` leaves them as they come): for arrays that are only
     compared with thresholds (``-0.0 == 0.0``), the same counts.
 
-    Large arrays are sorted by a compiled radix sort on the bits of the floats (linear in the
-    size; a simulation sorts each class of every test set), small ones by ``np.sort``.
+    Large arrays are sorted by a compiled radix sort on the bits of the floats
+    (:mod:`rocsim.core._counting`; linear in the size, and a simulation sorts each class of
+    every test set), small ones by ``np.sort``.
 
     Examples
     --------
@@ -74,7 +73,7 @@ def sorted_scores(scores: np.ndarray) -> np.ndarray:
     """
     if scores.size < _RADIX_MIN:
         return np.sort(scores)
-    return _compiled(_radix_sort)(np.ascontiguousarray(scores, dtype=np.float64))
+    return _counting.radix_sort(np.ascontiguousarray(scores, dtype=np.float64))
 
 
 def _count_below(ordered: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -85,79 +84,7 @@ def _count_below(ordered: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     if thresholds.size < _RADIX_MIN or not np.all(thresholds[:-1] <= thresholds[1:]):
         return np.searchsorted(ordered, thresholds, side="left")
     as_float = (np.ascontiguousarray(a, dtype=np.float64) for a in (ordered, thresholds))
-    return _compiled(_merge_below)(*as_float)
-
-
-@cache
-def _compiled(function: Callable) -> Callable:
-    """``function`` compiled by numba (imported only when a large array needs it)."""
-    import numba
-
-    return numba.njit(cache=True)(function)
-
-
-def _merge_below(ordered: np.ndarray, ascending: np.ndarray) -> np.ndarray:
-    """For sorted ``ordered`` and ascending ``ascending`` (no NaN): ``below[j]``, the count
-    of ``ordered`` strictly below ``ascending[j]``, by one merge of the two."""
-    below = np.empty(ascending.size, dtype=np.int64)
-    i = 0
-    for j in range(ascending.size):
-        while i < ordered.size and ordered[i] < ascending[j]:
-            i += 1
-        below[j] = i
-    return below
-
-
-def _chain_histograms(rank1: np.ndarray, rank2: np.ndarray, size: int) -> np.ndarray:
-    """``reached[k, j]``: the instances of rank ``j`` on the first axis (``k = 0``), the
-    second (``k = 1``) and the lower of the two (``k = 2``, both decisions), in one pass."""
-    reached = np.zeros((3, size + 1), dtype=np.int64)
-    for i in range(rank1.size):
-        reached[0, rank1[i]] += 1
-        reached[1, rank2[i]] += 1
-        reached[2, min(rank1[i], rank2[i])] += 1
-    return reached
-
-
-#: Bits per pass of :func:`_radix_sort` (six passes cover the 64 bits of a float).
-_RADIX_BITS = 11
-
-
-def _radix_sort(x: np.ndarray) -> np.ndarray:
-    """Least-significant-digit radix sort of float64 ``x`` (no NaN) by their bits, mapped to
-    unsigned integers that order as the floats do (negatives: every bit flipped; others: the
-    sign bit set). A pass whose digit all keys share is skipped."""
-    n = x.size
-    top = np.uint64(1) << np.uint64(63)
-    bits = x.view(np.uint64)
-    keys = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        keys[i] = ~bits[i] if bits[i] & top else bits[i] | top
-    size = 1 << _RADIX_BITS
-    mask = np.uint64(size - 1)
-    passes = (64 + _RADIX_BITS - 1) // _RADIX_BITS
-    counts = np.zeros((passes, size), dtype=np.int64)
-    for i in range(n):
-        for d in range(passes):
-            counts[d, (keys[i] >> np.uint64(_RADIX_BITS * d)) & mask] += 1
-    source, target = keys, np.empty_like(keys)
-    for d in range(passes):
-        shift = np.uint64(_RADIX_BITS * d)
-        count = counts[d]
-        if count[(source[0] >> shift) & mask] == n:
-            continue  # every key has this digit: the order stays
-        total = 0
-        for b in range(size):
-            total, count[b] = total + count[b], total
-        for i in range(n):
-            b = (source[i] >> shift) & mask
-            target[count[b]] = source[i]
-            count[b] += 1
-        source, target = target, source
-    out = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        out[i] = source[i] & ~top if source[i] & top else ~source[i]
-    return out.view(np.float64)
+    return _counting.merge_below(*as_float)
 
 
 #: Fewest scores for which :func:`_ranks` looks them up by buckets rather than by bisection,
@@ -258,7 +185,9 @@ def decision_counts(
     if thresholds1.size and np.all(ascending2[1:] >= ascending2[:-1]):
         # the pairs form a chain: instance i passes pairs 0 .. rank - 1 of it on each axis
         rank1, rank2 = _ranks(ascending1, scores1), _ranks(ascending2, scores2)
-        reached = _compiled(_chain_histograms)(rank1, rank2, ascending1.size)
+        reached = _counting.chain_histograms(
+            *(np.ascontiguousarray(r, dtype=np.int64) for r in (rank1, rank2)), ascending1.size
+        )
         counts = np.empty((3, ascending1.size), dtype=np.int64)
         counts[:, order] = np.cumsum(reached[:, ::-1], axis=1)[:, ::-1][:, 1:]
         return counts[0], counts[1], counts[2]
@@ -305,36 +234,12 @@ def sorted_roc_counts(pos: np.ndarray, neg: np.ndarray):
     ordered_pos, ordered_neg = sorted_scores(pos), sorted_scores(neg)
     if _has_zero(ordered_pos) or _has_zero(ordered_neg):
         return roc_counts(pos, neg)
-    return _compiled(_merged_counts)(ordered_pos, ordered_neg)
+    return _counting.merged_counts(ordered_pos, ordered_neg)
 
 
 def _has_zero(ordered: np.ndarray) -> bool:
     at = np.searchsorted(ordered, 0.0)
     return bool(at < ordered.size and ordered[at] == 0.0)
-
-
-def _merged_counts(ordered_pos: np.ndarray, ordered_neg: np.ndarray):
-    """``(thresholds, tp, fp)`` of :func:`roc_counts` from the ascending scores of each class:
-    the distinct scores from the top, each with the positives and negatives at or above it."""
-    size = ordered_pos.size + ordered_neg.size
-    thresholds = np.empty(size, dtype=np.float64)
-    tp = np.empty(size, dtype=np.int64)
-    fp = np.empty(size, dtype=np.int64)
-    i, j, k = ordered_pos.size, ordered_neg.size, 0
-    while i > 0 or j > 0:
-        if j == 0 or (i > 0 and ordered_pos[i - 1] >= ordered_neg[j - 1]):
-            value = ordered_pos[i - 1]
-        else:
-            value = ordered_neg[j - 1]
-        while i > 0 and ordered_pos[i - 1] == value:
-            i -= 1
-        while j > 0 and ordered_neg[j - 1] == value:
-            j -= 1
-        thresholds[k] = value
-        tp[k] = ordered_pos.size - i
-        fp[k] = ordered_neg.size - j
-        k += 1
-    return thresholds[:k].copy(), tp[:k].copy(), fp[:k].copy()
 
 
 def counts_at(pos_scores, neg_scores, thresholds) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from rocsim.core._validation import (
     SCHEMES,
@@ -26,6 +25,7 @@ from rocsim.core._validation import (
     check_conditions,
     check_confidence_level,
 )
+from rocsim.core.binomial import binomial_ppf
 from rocsim.core.cost import (
     COST_METHODS,
     cost_bounds_from_counts,
@@ -120,10 +120,10 @@ def binomial_coverage(trials: int, p_true, interval: IntervalOfCounts) -> AxisCo
 def binomial_support(trials: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``x`` of shape (g, width) covering all but ``TAIL_MASS`` of each tail of
     ``Bin(trials, p[g])``, and their probabilities (0 on the padding beyond a row's range)."""
-    lo = stats.binom.ppf(TAIL_MASS, trials, p)
+    lo = binomial_ppf(TAIL_MASS, trials, p)
     # the upper end as the lower end of trials - X ~ Bin(trials, 1 - p): scipy's isf of so
     # small a mass computes ppf(1 - mass) = ppf(1), which is trials whatever p
-    hi = trials - stats.binom.ppf(TAIL_MASS, trials, 1 - p)
+    hi = trials - binomial_ppf(TAIL_MASS, trials, 1 - p)
     lo = np.nan_to_num(lo, nan=0.0).astype(np.int64)
     hi = np.nan_to_num(hi, nan=trials).astype(np.int64)
     width = int(np.max(hi - lo)) + 1

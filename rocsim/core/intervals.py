@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from rocsim.core._validation import (
     as_real_array,
@@ -23,6 +23,7 @@ from rocsim.core._validation import (
     check_confidence_level,
     check_counts,
 )
+from rocsim.core.binomial import binomial_ppf
 from rocsim.core.methods import (
     PROBE_LEVEL,
     MethodProtocol,
@@ -142,8 +143,8 @@ def _percentile(x, n, level, a):
         )
     tail = (1.0 - level) / 2.0
     p = np.clip(np.asarray(x, dtype=float) / n, 0.0, 1.0)
-    low = stats.binom.ppf(tail - QUANTILE_SLACK, n, p)
-    high = stats.binom.ppf(1.0 - tail - QUANTILE_SLACK, n, p)
+    low = binomial_ppf(tail - QUANTILE_SLACK, n, p)
+    high = binomial_ppf(1.0 - tail - QUANTILE_SLACK, n, p)
     return low / n, high / n
 
 

@@ -18,11 +18,11 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-import numba
 import numpy as np
 from scipy import special
 
-from rocsim.core.threshold import boost_binomial_pmf
+from rocsim.core import _mixture
+from rocsim.core.binomial import boost_binomial_pmf
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17
@@ -195,27 +195,6 @@ def _scratch(shape: tuple[int, ...], slot: str, dtype: type = float) -> np.ndarr
     return buffers[slot][:size].reshape(shape)
 
 
-@numba.njit(cache=True)
-def _merge_runs(q, w):  # pragma: no cover - compiled
-    """The components of :class:`BinomialMixture`: row by row, the entries with ``w > 0``,
-    a component starting at a row's first one and wherever ``q`` changes, its weight the sum
-    of its run's, left to right. Returns their ``q``, weights and the count of each row."""
-    rows, width = q.shape
-    out_q, out_w = np.empty(rows * width), np.empty(rows * width)
-    per_row = np.zeros(rows, dtype=np.int64)
-    size = 0
-    for i in range(rows):
-        for j in range(width):
-            if not w[i, j] > 0:
-                continue
-            if per_row[i] == 0 or q[i, j] != out_q[size - 1]:
-                out_q[size], out_w[size] = q[i, j], 0.0
-                per_row[i] += 1
-                size += 1
-            out_w[size - 1] += w[i, j]
-    return out_q[:size].copy(), out_w[:size].copy(), per_row
-
-
 class BinomialMixture:
     """Row-wise mixtures ``F_i(l) = sum_c w[i, c] B(l; m, q[i, c])`` (eq. 4.12), with equal
     ``q`` within a row merged: ``q`` only changes where a positive falls between two
@@ -225,7 +204,9 @@ class BinomialMixture:
 
     def __init__(self, q: np.ndarray, w: np.ndarray, m: int) -> None:
         self.m, self.rows = m, q.shape[0]
-        self.q, self.w, per_row = _merge_runs(q, w)
+        self.q, self.w, per_row = _mixture.merge_runs(
+            *(np.ascontiguousarray(a, dtype=float) for a in (q, w))
+        )
         nonempty = per_row > 0
         self.count = per_row[nonempty]
         self.full = bool(np.all(nonempty)) and self.q.size > 0
@@ -456,27 +437,17 @@ class _TableCdf:
         entry of ``(l, k)`` is ``l width + k - l + half + 1``, clipped to the row's sentinels
         where a row's ``k`` reach beyond the band around ``l``."""
         mix = self.mix
-        return _table_sums(
-            self.flat, self.width, self.key, mix.w, mix.first, mix.count, rows, points, mix.m
+        return _mixture.table_sums(
+            self.flat,
+            self.width,
+            self.key,
+            mix.w,
+            mix.first,
+            mix.count,
+            np.ascontiguousarray(rows, dtype=np.int64),
+            np.ascontiguousarray(points, dtype=np.int64),
+            mix.m,
         )
-
-
-@numba.njit(cache=True)
-def _table_sums(flat, width, key, weight, first, count, rows, points, m):  # pragma: no cover
-    """``sum_c weight[c] flat[l width + clip(key[c] - l, 0, width - 1)]`` over the components
-    ``c`` of row ``rows[k]`` at each ``l = clip(points[k, j], 0, m)`` (:meth:`_TableCdf.values`):
-    one pass, no index arrays. Summed left to right: within the ``4 eps count`` of
-    :attr:`_TableCdf.error`."""
-    out = np.empty(points.shape)
-    for k in range(rows.size):
-        lo, hi = first[rows[k]], first[rows[k]] + count[rows[k]]
-        for j in range(points.shape[1]):
-            at = min(max(points[k, j], 0), m)
-            total = 0.0
-            for c in range(lo, hi):
-                total += flat[at * width + min(max(key[c] - at, 0), width - 1)] * weight[c]
-            out[k, j] = total
-    return out
 
 
 def _row_components(mix: BinomialMixture, rows: np.ndarray, count: np.ndarray):
@@ -689,28 +660,9 @@ def _segment_tails(mix: BinomialMixture, anchor: np.ndarray) -> np.ndarray:
     """``S_c``: the weight of the components from ``c`` to the end of its segment (segments
     start where ``anchor`` holds), from each row's tail sums (within a few eps of each row's
     weight, at most 1: kept above 0 for the logs)."""
-    return _segment_tail_sums(mix.w, mix.first, mix.count, anchor)
-
-
-@numba.njit(cache=True)
-def _segment_tail_sums(w, first, count, anchor):  # pragma: no cover - compiled
-    """:func:`_segment_tails` row by row: the row's sums from its end (last component first),
-    then each component's less the one at the next anchor (or 0 at the row's end), floored
-    at 1e-300. One pass per row, no table padded to the longest row."""
-    out = np.empty(w.size)
-    suffix = np.zeros(count.max() + 1 if count.size else 1)
-    for start, size in zip(first, count):
-        total = 0.0
-        suffix[size] = 0.0
-        for p in range(size - 1, -1, -1):
-            total += w[start + p]
-            suffix[p] = total
-        end = size  # the next anchor after the components seen so far, or the row's end
-        for p in range(size - 1, -1, -1):
-            out[start + p] = max(suffix[p] - suffix[end], 1e-300)
-            if anchor[start + p]:
-                end = p
-    return out
+    return _mixture.segment_tail_sums(
+        mix.w, mix.first, mix.count, np.ascontiguousarray(anchor, dtype=bool).view(np.uint8)
+    )
 
 
 def _pieces(a: np.ndarray, b: np.ndarray, m: int):

@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from rocsim.core._validation import (
     check_confidence_level,
     check_paired,
     check_thresholds,
 )
+from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import decision_counts
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
@@ -62,8 +63,8 @@ def _split_law(b: np.ndarray, c: np.ndarray, n: int, m: int, band: bool = False)
         s = np.minimum(start[:, None] + np.arange(2 * half.max() + 1)[None, :], m)
         # windows clipped at m repeat s = m: count it once
         first = np.diff(s, axis=1, prepend=-1) > 0
-        return s, np.where(first, stats.binom.pmf(s, m, g[:, None]), 0.0), theta[:, None]
-    return s, stats.binom.pmf(s, m, g[:, None]), theta[:, None]
+        return s, np.where(first, binomial_pmf(s, m, g[:, None]), 0.0), theta[:, None]
+    return s, binomial_pmf(s, m, g[:, None]), theta[:, None]
 
 
 def difference_tails(b, c, n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -74,7 +75,7 @@ def difference_tails(b, c, n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.n
     s, weight, theta = _split_law(b, c, n, m, band=True)
     # B - C = 2B - S: positive when B >= floor(S/2) + 1, zero when S is even and B = S/2
     above = special.bdtrc(s // 2, s, theta)
-    tie = np.where(s % 2 == 0, stats.binom.pmf(s // 2, s, theta), 0.0)
+    tie = np.where(s % 2 == 0, binomial_pmf(s // 2, s, theta), 0.0)
     greater = np.sum(weight * above, axis=1)
     equal = np.sum(weight * tie, axis=1)
     return greater, equal, np.maximum(1.0 - greater - equal, 0.0)
@@ -90,7 +91,7 @@ def difference_pmf(b, c, n: int, m: int) -> np.ndarray:
     out = np.zeros((b.size, 2 * m + 1))
     for total in range(m + 1):
         first = np.arange(total + 1)
-        cond = stats.binom.pmf(first[None, :], total, theta)
+        cond = binomial_pmf(first[None, :], total, theta)
         out[:, 2 * first - total + m] += weight[:, total : total + 1] * cond
     return out
 

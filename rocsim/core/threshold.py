@@ -20,8 +20,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy import stats
 
+from rocsim.core import binomial as binom
 from rocsim.core._validation import (
     SCHEMES,
     check_choice,
@@ -38,18 +38,13 @@ from rocsim.core.intervals import (
 from rocsim.core.methods import method_name
 from rocsim.core.results import Result, from_law
 
-try:  # Boost's binomial pmf: the ufunc behind scipy.stats.binom.pmf, without its checks
-    from scipy.special._ufuncs import _binom_pmf as boost_binomial_pmf
-except ImportError:  # pragma: no cover - a private name, may move in a later scipy
-    boost_binomial_pmf = stats.binom.pmf
-
 
 def binomial_pmf(x, trials: int, p):
     """``scipy.stats.binom.pmf(x, trials, p)`` for counts ``0 <= x <= trials`` and
     ``0 <= p <= 1``, without its argument checks and broadcasting: on valid arguments it
     returns Boost's pmf clipped to [0, 1], so this returns the same values (an exact
     coverage evaluates millions of them, a table per class size and grid point)."""
-    return np.clip(boost_binomial_pmf(x, trials, p), 0.0, 1.0)
+    return np.clip(binom.boost_binomial_pmf(x, trials, p), 0.0, 1.0)
 
 
 @lru_cache(maxsize=256)
@@ -203,8 +198,8 @@ class ThresholdDistribution(Result):
             sizes = [(int(kk), int(total - kk), float(pk)) for kk, pk in zip(k, prob)]
         law: dict[tuple[Fraction, Fraction], float] = {}
         for m_pos, m_neg, weight in sizes:
-            pmf_pos = stats.binom.pmf(np.arange(m_pos + 1), m_pos, p_pos)
-            pmf_neg = stats.binom.pmf(np.arange(m_neg + 1), m_neg, p_neg)
+            pmf_pos = binom.binomial_pmf(np.arange(m_pos + 1), m_pos, p_pos)
+            pmf_neg = binom.binomial_pmf(np.arange(m_neg + 1), m_neg, p_neg)
             for b, pb in enumerate(pmf_neg):
                 for a, pa in enumerate(pmf_pos):
                     key = (Fraction(b, m_neg), Fraction(a, m_pos))

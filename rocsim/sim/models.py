@@ -15,16 +15,24 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 from rocsim.core._validation import SCHEMES, check_choice, check_conditions
 
 #: family -> (parameter names, scipy distribution from the parameters)
+#: (``scipy.stats`` is imported when a distribution is first built: it takes longer to import
+#: than a first call of rocsim may take, and binormal classes rarely need it)
 FAMILIES = {
-    "binormal": (("mu", "sd"), lambda mu, sd: stats.norm(loc=mu, scale=sd)),
-    "beta": (("a", "b"), lambda a, b: stats.beta(a, b)),
-    "exponential": (("mean",), lambda mean: stats.expon(scale=mean)),
+    "binormal": (("mu", "sd"), lambda mu, sd: _stats().norm(loc=mu, scale=sd)),
+    "beta": (("a", "b"), lambda a, b: _stats().beta(a, b)),
+    "exponential": (("mean",), lambda mean: _stats().expon(scale=mean)),
 }
+
+
+def _stats():
+    from scipy import stats
+
+    return stats
 
 
 class _ScipyFunctions:
@@ -86,6 +94,19 @@ class ClassDistribution(_ScipyFunctions):
         if self.family == "binormal":
             return special.ndtr(_standardized(t, *self.params))
         return self.dist.cdf(t)
+
+    def isf(self, u):
+        """Inverse survival function; of a normal class ``mu - sd ndtri(u)`` as
+        ``scipy.stats.norm`` computes it (``inf`` at 0, ``-inf`` at 1, NaN outside), as
+        :meth:`sf`."""
+        if self.family != "binormal":
+            return self.dist.isf(u)
+        mu, sd = self.params
+        u = np.asarray(u, dtype=float)
+        inside = (u > 0) & (u < 1)
+        out = np.where(u == 0, np.inf, np.where(u == 1, -np.inf, np.nan))
+        out[inside] = -special.ndtri(u[inside]) * sd + mu
+        return out[()] if out.ndim == 0 else out
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """Draw ``size`` scores with ``rng`` (never the global random state)."""
@@ -208,6 +229,8 @@ class ScoreModel:
                 f"ratio of {q:g} in double precision (its scores overflow: are its "
                 "parameters too large?)"
             )
+        from scipy import optimize
+
         return optimize.brentq(excess, a, b, xtol=1e-13, rtol=4 * np.finfo(float).eps)
 
     def cost(self, w, t) -> np.ndarray:
@@ -248,6 +271,8 @@ class ScoreModel:
         grid = grid[np.isfinite(grid)]
         best = np.argmin(self.cost(w[:, None], grid[None, :]), axis=1)
         out = np.empty(w.size)
+        from scipy import optimize
+
         for k, (wk, j) in enumerate(zip(w, best)):
             lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
             found = optimize.minimize_scalar(

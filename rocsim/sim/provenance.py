@@ -26,12 +26,15 @@ READERS = frozenset({"sim/claims.py"})
 
 
 def source_hash(folders: Iterable[Path], salt: str = "", skip: Iterable[str] = ()) -> str:
-    """Digest of ``salt`` and of every ``*.py`` file directly in ``folders`` (names and
-    bytes, in a fixed order), except those named ``<folder name>/<file>`` in ``skip``."""
+    """Digest of ``salt`` and of every source file directly in ``folders`` (names and
+    bytes, in a fixed order): the Python modules and the compiled kernels' Cython sources
+    (``*.pyx``, which the wheel carries beside the compiled modules), except those named
+    ``<folder name>/<file>`` in ``skip``."""
     digest = hashlib.sha256(salt.encode())
     skip = set(skip)
     for folder in folders:
-        for path in sorted(Path(folder).glob("*.py")):
+        sources = [*Path(folder).glob("*.py"), *Path(folder).glob("*.pyx")]
+        for path in sorted(sources):
             if f"{Path(folder).name}/{path.name}" in skip:
                 continue
             digest.update(f"\0{Path(folder).name}/{path.name}\0".encode())

@@ -3,7 +3,7 @@
 The local engine is joblib's loky pool (:func:`local_engine`): its workers end with the process
 that started them from the moment they start (:func:`exit_with_parent`), leave Ctrl-C to it,
 and return results in the order the blocks were sent. Every block, in a worker or in the main
-process, runs with single-threaded BLAS and numba (:func:`single_threaded`) and with glibc
+process, runs with single-threaded BLAS and OpenMP (:func:`single_threaded`) and with glibc
 keeping freed memory (:func:`keep_freed_memory`). A cluster's workers are the cluster's own
 (:mod:`rocsim.sim.cluster`): none of this process guard applies to them.
 """
@@ -33,26 +33,18 @@ _controller: tuple[int, ThreadpoolController] | None = None
 @contextmanager
 def single_threaded() -> Iterator[None]:
     """``threadpool_limits(limits=1)``: every BLAS/OpenMP pool of the process on one thread for
-    the ``with`` block, then as before; numba's compiled kernels too (the paired vertical law runs
-    its ranks on every core), so that joblib's workers do not each start a pool per core.
+    the ``with`` block, then as before; the compiled paired vertical law's OpenMP lanes too (it
+    runs its ranks on every core), so that joblib's workers do not each start a pool per core.
 
     Finding the pools means scanning the process's shared libraries (milliseconds, once per
     replication block); the pools are found again only when modules were imported since, the
     way a new library gets loaded.
     """
     global _controller
-    numba = sys.modules.get("numba")  # imported with the kernels that use it
-    before = numba.get_num_threads() if numba is not None else None
-    if numba is not None:  # first: it may load its threading library, a pool to find below
-        numba.set_num_threads(1)
-    try:
-        if _controller is None or _controller[0] != len(sys.modules):
-            _controller = (len(sys.modules), ThreadpoolController())
-        with _controller[1].limit(limits=1):
-            yield
-    finally:
-        if numba is not None:
-            numba.set_num_threads(before)
+    if _controller is None or _controller[0] != len(sys.modules):
+        _controller = (len(sys.modules), ThreadpoolController())
+    with _controller[1].limit(limits=1):
+        yield
 
 
 #: ``mallopt`` parameters of glibc, and the values :func:`keep_freed_memory` gives them.
