@@ -15,7 +15,10 @@ Vertical averaging: precision at the fixed recall ``r/m+`` (``r = 1..m+``)
     and, given ``T_r = p_(c)``, ``FP ~ Bin(m-, f_c)`` with ``f_c`` the share of negatives
     scoring ``>= p_(c)``. So ``FP`` is the binomial mixture of eq. 4.12, and precision, a
     decreasing function of it, has ``Pr{precision <= r/(r+j)} = Pr{FP >= j}``. Summing over the
-    rank ``c`` is exact with ties, as in :mod:`rocsim.core.vertical`.
+    rank ``c`` is exact with ties, as in :mod:`rocsim.core.vertical`. The quantiles are the
+    mixture's (:class:`~rocsim.core.mixture.BinomialMixture`); the mean and variance of
+    precision are sums over the components of each binomial's, by a series in its central
+    moments with a proven remainder (:func:`_fast_moments`): neither builds the pmf of FP.
 
 Threshold averaging: fixed score thresholds ``t``
     ``TP ~ Bin(m+, p+)`` and ``FP ~ Bin(m-, p-)``, independent (eqs. 4.3-4.4, ``p+`` and ``p-``
@@ -34,12 +37,13 @@ the support, so that a law concentrated near 1 keeps its digits), never ``E[X^2]
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from rocsim.core._validation import (
     check_confidence_level,
@@ -47,6 +51,7 @@ from rocsim.core._validation import (
     check_thresholds,
     check_two_classes,
 )
+from rocsim.core.binomial import binomial_pmf, boost_binomial_pmf
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import (
@@ -65,8 +70,23 @@ from rocsim.core.vertical import (
     wald_on_moments,
 )
 
-#: Values of the FP pmf built at once when summing the moments (32 MB of float64).
+#: Values of the FP pmf built at once by :func:`_dense_moments` (32 MB of float64).
 _PMF_VALUES = 2**22
+#: Bound on the error of :func:`_fast_moments`' variance, relative to it; the least error it
+#: aims at.
+_TARGET, _TARGET_FLOOR = 2.0**-50, 1e-100
+#: Numbers of terms of the series of :func:`_fast_moments` tried, in turn; the first only
+#: for components whose sd of FP is below ``_FIRST_ORDER_SPREAD`` times ``r + k`` (the others
+#: need more terms: a shortcut, the bounds decide).
+_ORDERS, _FIRST_ORDER_SPREAD = (8, 16, 24, 32), 0.01
+#: Largest ``m-`` whose tables of central moments and moment bounds at every count are kept
+#: (:func:`_binomial_tables`; 5 MB at the largest), as the rank weights are: they depend on
+#: ``m-`` only.
+_TABLE_LIMIT = 2**14
+#: Components of :func:`_fast_moments` taken at once (memory: a few arrays of 12 values each).
+_COMPONENTS = 2**15
+#: Steps of the binomial pmf's ratio recurrence from each of Boost's values (:func:`_window_pmf`).
+_RUN = 32
 #: Cells of the (TP, FP) grid evaluated at once under threshold averaging: 512 kB of float64,
 #: which stay in cache (a block of 8 MB runs about 6 times slower).
 _GRID_CELLS = 2**16
@@ -166,7 +186,8 @@ class PRDistribution(Result):
     precision : ndarray
         The data's precision at that recall: ``r / (r + FP)`` at its ``r``-th largest positive.
     mean, var : ndarray
-        Bootstrap mean and variance of precision.
+        Bootstrap mean and variance of precision, computed on first access (the percentile
+        interval does not need them; :func:`_fast_moments`).
     fp_mean, fp_var : ndarray
         Bootstrap mean and variance of ``FP`` (the mixture of eq. 4.12).
     m_pos, m_neg : int
@@ -178,8 +199,6 @@ class PRDistribution(Result):
     r: np.ndarray
     recall: np.ndarray
     precision: np.ndarray
-    mean: np.ndarray
-    var: np.ndarray
     fp_mean: np.ndarray
     fp_var: np.ndarray
     m_pos: int
@@ -198,6 +217,20 @@ class PRDistribution(Result):
         )
 
     @property
+    def mean(self) -> np.ndarray:
+        """Bootstrap mean of precision."""
+        return self._moments[0]
+
+    @property
+    def var(self) -> np.ndarray:
+        """Bootstrap variance of precision."""
+        return self._moments[1]
+
+    @cached_property
+    def _moments(self) -> tuple[np.ndarray, np.ndarray]:
+        return _fast_moments(self.r, self._q, self._w, self.m_neg, self.fp_mean, self.fp_var)
+
+    @property
     def score_size(self) -> np.ndarray:
         """``m`` of the score interval: ``r / mean``, the number of predicted positives that
         makes the mean precision a proportion of the ``r`` true positives."""
@@ -206,8 +239,8 @@ class PRDistribution(Result):
     @cached_property
     def pmf(self) -> np.ndarray:
         """``pmf[i, j] = Pr{FP = j} = Pr{precision = r_i / (r_i + j)}`` for ``j = 0..m-``
-        (eq. 4.12); rows sum to 1. Built on first access (the moments are summed block by
-        block without keeping it)."""
+        (eq. 4.12); rows sum to 1. Built on first access (the moments and quantiles do not
+        need it)."""
         return mixture_pmf(self._q, self._w, self.m_neg)
 
     @property
@@ -263,6 +296,359 @@ def _precision_moments(r: np.ndarray, pmf: np.ndarray) -> tuple[np.ndarray, np.n
     return mean, var
 
 
+def _dense_moments(
+    r: np.ndarray, q: np.ndarray, w: np.ndarray, m: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of precision from the dense pmf of FP (:func:`mixture_pmf`, ``m + 1``
+    values a row), a block of rows at a time: the reference :func:`_fast_moments` is tested
+    against, and its fallback."""
+    mean, var = np.empty(r.size), np.empty(r.size)
+    rows = max(1, _PMF_VALUES // (m + 1))
+    for start in range(0, r.size, rows):  # the pmf a block of rows at a time: memory
+        block = slice(start, start + rows)
+        pmf = mixture_pmf(q[block], w[block], m)
+        mean[block], var[block] = _precision_moments(r[block], pmf)
+    return mean, var
+
+
+def _fast_moments(
+    r: np.ndarray, q: np.ndarray, w: np.ndarray, m: int, fp_mean: np.ndarray, fp_var: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of precision ``g(FP) = r / (r + FP)``, ``FP ~ sum_c w_c Bin(m, q_c)``
+    (one row of ``q``, ``w`` a rank ``r``): the dense pmf's (:func:`_dense_moments`), to a
+    proven bound, without the pmf.
+
+    By components: with ``h_c = E[g(X)] - g0`` and ``v_c = Var[g(X)]`` under ``X ~ Bin(m,
+    q_c)`` (``g0`` the precision at the rounded mean of FP), ``E[g] = g0 + shift``, ``shift =
+    sum_c w_c h_c``, and ``Var[g] = sum_c w_c v_c + sum_c w_c (h_c - shift)^2``: sums of
+    non-negative terms, as :func:`_precision_moments`. ``q = 0`` and ``q = 1`` are the points
+    ``FP = 0`` and ``FP = m``; equal ``q`` of a row are merged.
+
+    A component ``q = k / m`` (``k`` an integer: a share of the negatives) has mean ``k``;
+    with ``D = r + k``, ``c = r / D`` and ``d = X - k``, ``g(X) - g0 = c ((k0 - k) / (r + k0)
+    - d / (D + d))``, so ``h = c ((k0 - k) / (r + k0) + S1)`` and ``v = c^2 (S2 - S1^2)``
+    with ``S1 = E[-d / (D + d)]`` and ``S2 = E[d^2 / (D + d)^2]``. In ``y = d / D``
+    (``1 + y = (r + X) / D >= r / D``), exactly
+
+        -y / (1 + y) = sum_{p=1}^{P} (-y)^p + (-y)^(P+1) / (1 + y),
+        y^2 / (1 + y)^2 = sum_{p=2}^{P+1} (p - 1) (-y)^p + y^2 (-y)^P ((P + 1) + P y) / (1 + y)^2,
+
+    so ``S1`` and ``S2`` are sums of the central moments ``mu_p = E[d^p]`` of ``Bin(m, q)``
+    (:func:`_central_moments`) over ``D^p``, with remainders at most ``(D / r) E|d|^(P+1) /
+    D^(P+1)`` and ``(D / r)^2 ((P + 1) E|d|^(P+2) / D^(P+2) + P E|d|^(P+3) / D^(P+3))``. The
+    absolute moments are bounded through the moment generating function: for every ``t > 0``,
+    ``E|d|^n <= n! t^-n E[e^(t |d|)] <= 2 n! t^-n exp(s^2 (e^t - 1 - t))``, ``s^2 = m q (1 -
+    q)`` (Bennett's lemma; :func:`_log_moment_bound`). ``P`` is the first of
+    :data:`_ORDERS` whose remainders are below the row's targets; a component none reaches
+    (``d`` not small beside ``D``: a small rank and few false positives) is summed directly
+    on the window ``k -+ t`` of ``Bin(m, q)`` with ``t^2 / (2 (s^2 + t / 3)) = L``: by
+    Bernstein's inequality it leaves out less than ``2 e^-L`` of the mass, and ``|g - g(k)|
+    <= 1``, so ``h`` errs by less than ``2 e^-L`` and ``v`` by less than ``7 e^-L``
+    (:func:`_direct_values`).
+
+    With ``e1`` the largest error of a row's ``h`` and ``ev = sum_c w_c |error of v_c|``, the
+    mean errs by at most ``e1`` and the variance by ``ev + 2 e1 sqrt(between) + e1^2``,
+    ``between`` the second sum (exact arithmetic; rounding comes on top). The targets are
+    :data:`_TARGET` times a guess of each row's variance (:func:`_moment_guess`); rows whose
+    bound then exceeds :data:`_TARGET` times the variance found are computed again with
+    targets from it, and once more, densely.
+    """
+    r = r.astype(float)
+    k0 = np.clip(np.rint(fp_mean), 0, m)
+    guess = _moment_guess(r, fp_mean, fp_var)
+    mean, var, bound = _moments_to(r, q, w, m, k0, guess)
+    again = np.flatnonzero(~(bound <= _TARGET * var))
+    if again.size:
+        floor = np.maximum(var[again] - bound[again], 0) / 4
+        sub = (r[again], q[again], w[again], m, k0[again], floor)
+        mean[again], var[again], bound[again] = _moments_to(*sub)
+        dense = again[~(bound[again] <= _TARGET * var[again])]
+        if dense.size:
+            mean[dense], var[dense] = _dense_moments(r[dense], q[dense], w[dense], m)
+    return mean, var
+
+
+def _moment_guess(r: np.ndarray, fp_mean: np.ndarray, fp_var: np.ndarray) -> np.ndarray:
+    """A guess at each row's variance of precision, meant to be low: the variance of FP times
+    the squared slope of ``r / (r + j)`` three sds of FP above its mean."""
+    return fp_var * np.square(r / np.square(r + fp_mean + 3 * np.sqrt(fp_var) + 1))
+
+
+def _moments_to(r, q, w, m, k0, guess):
+    """Mean, variance and error bound (:func:`_fast_moments`), every component's errors chosen
+    for a variance of at least ``guess``: below ``_TARGET guess / 2`` on ``v`` and ``_TARGET
+    sqrt(guess) / 5`` on ``h``, which keep the bound below ``_TARGET`` times the variance
+    wherever it is at least ``guess``."""
+    ends = (q == 0, q == 1)  # FP = 0 and FP = m exactly
+    end_mass = [np.einsum("ij,ij->i", w, at) for at in ends]
+    end_h = [k0 / (r + k0), r * (k0 - m) / ((r + m) * (r + k0))]  # g(0) - g0, g(m) - g0
+    row, k, weight = _components(q, w, ~(ends[0] | ends[1]) & (w > 0), m)
+    h, v, eh, ev = (np.zeros(k.size) for _ in range(4))
+    targets = np.maximum(_TARGET * guess, _TARGET_FLOOR)
+    need = (targets / 2, np.sqrt(targets) * np.sqrt(_TARGET) / 5)
+    for block in range(0, k.size, _COMPONENTS):  # memory: a few arrays of 12 values each
+        at = slice(block, block + _COMPONENTS)
+        rows = row[at]
+        h[at], v[at], eh[at], ev[at] = _component_moments(
+            r[rows], k[at], k0[rows], m, need[0][rows], need[1][rows]
+        )
+
+    def per_row(values: np.ndarray) -> np.ndarray:  # sum of w * values over each row
+        return np.bincount(row, weight * values, r.size).astype(float, copy=False)
+
+    shift = per_row(h) + end_mass[0] * end_h[0] + end_mass[1] * end_h[1]
+    between = per_row(np.square(h - shift[row]))
+    for mass, value in zip(end_mass, end_h):
+        between += mass * np.square(value - shift)
+    e1 = np.zeros(r.size)
+    if k.size:
+        first = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])  # rows ascending
+        e1[row[first]] = np.maximum.reduceat(eh, first)
+    var = per_row(v) + between
+    bound = per_row(ev) + 2 * e1 * np.sqrt(between) + e1**2
+    return np.clip(r / (r + k0) + shift, r / (r + m), 1.0), var, bound
+
+
+def _components(q, w, inner, m: int):
+    """The components with ``0 < q < 1`` (``inner``), equal ``q`` of a row merged: their row,
+    count ``k = m q`` and weight."""
+    rows, cols = np.nonzero(inner)  # row by row, q ascending
+    qv = q[rows, cols]
+    first = np.flatnonzero(np.r_[True, (rows[1:] != rows[:-1]) | (qv[1:] != qv[:-1])])
+    first = first[first < rows.size]  # none at all: no component
+    weight = np.add.reduceat(w[rows, cols], first) if first.size else np.empty(0)
+    return rows[first], np.rint(qv[first] * m), weight
+
+
+def _component_moments(r, k, k0, m: int, need_v, need_h):
+    """``h``, ``v`` and bounds on their errors (below ``need_h``, ``need_v``) of components
+    ``k / m`` of rows ``r``, ``k0``: the series of :func:`_fast_moments` to the first order of
+    :data:`_ORDERS` that gets there, else directly (:func:`_direct_values`)."""
+    terms, eh, ev = _orders(r, k, m, need_v, need_h)
+    h, v = np.empty(k.size), np.empty(k.size)
+    series = np.flatnonzero(terms)
+    if series.size:
+        moments, index = _moment_rows(k[series].astype(np.int64), m, terms[series])
+        for size in np.unique(terms[series]).tolist():
+            pick = terms[series] == size
+            at = series[pick]
+            columns = moments[:, : size + 2][index[pick]]  # mu_0 .. mu_(size + 1)
+            h[at], v[at] = _series(r[at], k[at], k0[at], columns, size)
+    direct = np.flatnonzero(terms == 0)
+    if direct.size:
+        # a hair above the least L, so that the rounding of the logarithm cannot cross it
+        log_tail = np.log(np.maximum(2 / need_h[direct], 7 / need_v[direct])) + 1e-9
+        h[direct], v[direct] = _direct_values(r[direct], k[direct], k0[direct], m, log_tail)
+        eh[direct], ev[direct] = 2 * np.exp(-log_tail), 7 * np.exp(-log_tail)
+    return h, v, eh, ev
+
+
+def _distinct(values: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``values`` (integers in ``0..m``), ascending, and the index of each value
+    among them (``np.unique`` without its sort)."""
+    present = np.zeros(m + 1, dtype=bool)
+    present[values] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
+
+
+def _orders(r, k, m: int, need_v, need_h):
+    """Per component, the first number of terms ``P`` of :data:`_ORDERS` whose remainders keep
+    the errors of ``h`` and ``v`` below ``need_h`` and ``need_v`` (0: none does), and those
+    errors.
+
+    With ``c = r / D`` the remainders of :func:`_fast_moments` give ``h`` an error of at most
+    ``e_h = B(P + 1)`` and ``c^2 S2`` one of at most ``(P + 1) B(P + 2) + P B(P + 3)``,
+    ``B(n)`` the bound of :func:`_log_moment_bound` on ``E|X - k|^n / D^n``; as ``v = c^2 (S2 -
+    S1^2)`` and ``|c S1| <= E|d| / D <= sd / D``, ``v`` errs by at most that plus ``2 (sd /
+    D) e_h + e_h^2``. An order is taken when each of the three parts is below ``need_v / 3``
+    (compared in logarithms); each order is tried on the components the ones before missed,
+    the first only where ``sd / D <= _FIRST_ORDER_SPREAD``.
+    """
+    log_bound, index = _bound_rows(k.astype(np.int64), m)
+    powers = _powers(_ORDERS)
+    log_d = np.log(r + k)
+    log_spread = np.log(2 * np.sqrt(k * (1 - k / m)) / (r + k))
+    log_third, log_need_h = np.log(need_v / 3), np.log(need_h)
+    terms, err_h, err_v = np.zeros(k.size, dtype=np.int64), np.ones(k.size), np.ones(k.size)
+    # components whose sd is not small beside D need more terms than the first order's
+    wide = log_spread > np.log(2 * _FIRST_ORDER_SPREAD)
+    pending = np.flatnonzero(~wide)
+    for tried, size in enumerate(_ORDERS):
+        if tried == 1:
+            pending = np.concatenate([pending, np.flatnonzero(wide)])
+        if not pending.size:
+            continue
+        n = size + np.arange(1, 4)
+        # the logs of the bounds on E|X - k|^n / D^n
+        log_b = log_bound[:, np.searchsorted(powers, n)][index[pending]]
+        log_b -= n * log_d[pending, None]
+        log_h = log_b[:, 0]
+        # log(a + b) <= log 2 + max(log a, log b)
+        log_s2 = np.log(2) + np.maximum(np.log(size + 1) + log_b[:, 1], np.log(size) + log_b[:, 2])
+        third = log_third[pending]
+        done = (log_h <= log_need_h[pending]) & (log_s2 <= third) & (2 * log_h <= third)
+        done &= log_spread[pending] + log_h <= third
+        taken = pending[done]
+        terms[taken], err_h[taken] = size, np.exp(log_h[done])
+        err_v[taken] = np.exp(log_s2[done]) + np.exp(log_spread[taken]) * err_h[taken]
+        err_v[taken] += err_h[taken] ** 2
+        pending = pending[~done]
+    return terms, err_h, err_v  # where no order does, the caller sets the direct sums' errors
+
+
+@cache
+def _powers(orders: tuple[int, ...]) -> np.ndarray:
+    """The exponents ``P + 1``, ``P + 2``, ``P + 3`` of the orders ``P``."""
+    return np.unique(np.array(orders)[:, None] + np.arange(1, 4))
+
+
+def _bound_rows(k: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The logs of :func:`_log_moment_bound` at the :func:`_powers` of :data:`_ORDERS` for the
+    counts ``k``: ``table[index[i]]`` is the row of ``k[i]``."""
+    if m <= _TABLE_LIMIT:
+        return _binomial_tables(m, _ORDERS)[1], k
+    sizes, index = _distinct(np.minimum(k, m - k), m)  # the same for k and m - k
+    return _log_moment_bound(_powers(_ORDERS), (sizes * (m - sizes) / m)[:, None]), index
+
+
+def _moment_rows(k: np.ndarray, m: int, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The central moments of ``Bin(m, k / m)`` to ``terms + 1`` at least, for the counts ``k``
+    (series of ``terms`` terms): ``table[index[i]]`` is the row of ``k[i]``."""
+    if m <= _TABLE_LIMIT:
+        return _binomial_tables(m, _ORDERS)[0], k
+    counts, index = _distinct(k, m)
+    top = np.zeros(counts.size, dtype=np.int64)
+    for size in _ORDERS:  # ascending: the last write at a count is its largest order
+        top[index[terms == size]] = size + 1
+    return _central_moments(counts, m, top), index
+
+
+@lru_cache(maxsize=4)
+def _binomial_tables(m: int, orders: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """For every count ``k = 0..m``: the central moments of ``Bin(m, k / m)`` to the largest
+    of ``orders`` plus 1 (:func:`_central_moments`) and the logs of the moment bounds at their
+    :func:`_powers` (:func:`_log_moment_bound`); rows ``0`` and ``m`` unused. Cached,
+    read-only, as the rank weights: every data set of a simulation shares them."""
+    k = np.arange(1, m)
+    moments = np.zeros((m + 1, orders[-1] + 2))
+    moments[1:m] = _central_moments(k, m, np.full(k.size, orders[-1] + 1))
+    bounds = np.zeros((m + 1, _powers(orders).size))
+    bounds[1:m] = _log_moment_bound(_powers(orders), (k * (m - k) / m)[:, None])
+    moments.setflags(write=False)
+    bounds.setflags(write=False)
+    return moments, bounds
+
+
+def _log_moment_bound(n: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """``log(2 n! t^-n exp(lam (e^t - 1 - t)))`` >= ``log E|X - m q|^n``, ``X ~ Bin(m, q)``,
+    ``lam = m q (1 - q)``, at the ``t`` where ``t (e^t - 1) = n / lam`` (the least bound;
+    Newton's steps: any ``t > 0`` gives a bound). ``E|d|^n <= n! t^-n E[e^(t |d|)]`` and, by
+    Bennett's lemma (each centred Bernoulli term is at most 1 in modulus), ``E[e^(+-t d)] <=
+    exp(lam (e^t - 1 - t))``."""
+    ratio = n / lam
+    # both starts are above the root (t (e^t - 1) >= t^2), where Newton's steps on this convex
+    # increasing function go down to it monotonically
+    t = np.where(ratio < 2, np.sqrt(ratio), np.log1p(ratio))
+    for _ in range(3):
+        grow = np.expm1(t)
+        t = t - (t * grow - ratio) / (grow + t * (grow + 1))
+    return np.log(2) + special.gammaln(n + 1.0) - n * np.log(t) + lam * (np.expm1(t) - t)
+
+
+def _central_moments(k: np.ndarray, m: int, top: np.ndarray) -> np.ndarray:
+    """``mu[i, p] = E[(X - k_i)^p]``, ``p = 0..top_i`` (0 past it), ``X ~ Bin(m, k_i / m)``.
+
+    The cumulants of ``X`` are ``m`` times those of ``Y = B - q`` (``B`` Bernoulli), found
+    from ``E[Y^j] = q (1 - q)^j + (1 - q) (-q)^j``; then the moments from the cumulants
+    (``E[Y^n] = sum_i C(n - 1, i - 1) kappa_i E[Y^(n - i)]``, the same for ``X``). Rows are
+    taken by decreasing ``top``, so that each step runs on a leading slice.
+    """
+    order = np.argsort(-top, kind="stable")
+    q = k[order] / m
+    most = int(top.max())
+    rows = np.searchsorted(-top[order], -np.arange(most + 1), side="right")  # top >= n
+    j = np.arange(most + 1)
+    raw = q[:, None] * (1 - q[:, None]) ** j + (1 - q[:, None]) * (-q[:, None]) ** j  # E[Y^j]
+    cumulant = np.zeros_like(raw)
+    for n in range(2, most + 1):
+        at = slice(0, rows[n])
+        cumulant[at, n] = raw[at, n] - np.einsum(
+            "ki,ki,i->k", cumulant[at, 2:n], raw[at, n - 2 : 0 : -1], _binomials(n)[1 : n - 1]
+        )
+    cumulant *= m
+    moment = raw  # E[Y^j] is not needed any more
+    moment[:, 1:] = 0.0
+    for n in range(2, most + 1):
+        at = slice(0, rows[n])
+        moment[at, n] = np.einsum(
+            "ki,ki,i->k", cumulant[at, 2 : n + 1], moment[at, n - 2 :: -1], _binomials(n)[1:]
+        )
+    out = np.empty_like(moment)
+    out[order] = moment
+    return out
+
+
+@cache
+def _binomials(n: int) -> np.ndarray:
+    """``C(n - 1, i)``, ``i = 0..n - 1``, as floats (exact: ``n`` stays small)."""
+    return np.array([math.comb(n - 1, i) for i in range(n)], dtype=float)
+
+
+def _series(r, k, k0, moments, terms: int) -> tuple[np.ndarray, np.ndarray]:
+    """``h`` and ``v`` (:func:`_fast_moments`) from the central moments, ``terms`` terms."""
+    inverse = 1 / (r + k)
+    s1, s2 = np.zeros(k.size), np.zeros(k.size)
+    power = inverse * inverse
+    for p in range(2, terms + 2):  # S1 to p = terms, S2 to p = terms + 1
+        term = moments[:, p] * power if p % 2 == 0 else -moments[:, p] * power
+        if p <= terms:
+            s1 += term
+        s2 += (p - 1) * term
+        power *= inverse
+    c = r * inverse
+    return c * ((k0 - k) / (r + k0) + s1), c * c * (s2 - s1 * s1)
+
+
+def _direct_values(r, k, k0, m: int, log_tail) -> tuple[np.ndarray, np.ndarray]:
+    """``h`` and ``v`` (:func:`_fast_moments`) summed on the windows ``k -+ t``, ``t^2 / (2
+    (s^2 + t / 3)) = L`` (``log_tail``), of ``Bin(m, k / m)``."""
+    x = k / m
+    t = log_tail / 3 + np.sqrt(np.square(log_tail / 3) + 2 * log_tail * k * (1 - x))
+    lo = np.maximum(np.ceil(k - t), 0).astype(np.int64)
+    width = np.minimum(np.floor(k + t), m).astype(np.int64) - lo + 1
+    pmf = _window_pmf(x, lo, width, m)
+    j = lo[:, None] + np.arange(pmf.shape[1], dtype=float)[None, :]
+    gap = k[:, None] - j  # exact in floats
+    ratio = gap / (r[:, None] + j)
+    s1 = np.einsum("kj,kj->k", pmf, ratio)
+    s2 = np.einsum("kj,kj,kj->k", pmf, ratio, ratio)
+    c = r / (r + k)
+    return c * ((k0 - k) / (r + k0) + s1), c * c * (s2 - s1 * s1)
+
+
+def _window_pmf(x, lo, width, m):
+    """``pmf[k, i] = Bin(lo_k + i; m, x_k)`` for ``i < width_k`` (0 past it), in runs of
+    :data:`_RUN` values: each run starts from Boost's pmf and steps by ``b(j + 1) = b(j) (m -
+    j) x / ((j + 1) (1 - x))`` (a few roundings a step, at most :data:`_RUN` steps). A run's
+    first value is its least left of the mode and its largest right of it, so that an
+    underflow there could only zero values below the next run's first."""
+    runs = -(-int(width.max()) // _RUN)
+    start = (lo[:, None] + _RUN * np.arange(runs)).ravel().astype(float)
+    node = np.repeat(np.arange(x.size), runs)
+    j = start[None, :] + np.arange(_RUN - 1.0)[:, None]
+    ratio = np.subtract(m, j)
+    ratio *= (x / (1 - x))[node]
+    j += 1
+    ratio /= j
+    pmf = np.empty((_RUN, start.size))
+    pmf[0] = np.where(start <= m, boost_binomial_pmf(np.minimum(start, m), m, x[node]), 0.0)
+    for step in range(1, _RUN):  # the row-wise product: fast where cumprod is not
+        np.multiply(pmf[step - 1], ratio[step - 1], out=pmf[step])
+    pmf = pmf.reshape(_RUN, x.size, runs).transpose(1, 2, 0).reshape(x.size, runs * _RUN)
+    pmf[np.arange(runs * _RUN)[None, :] >= width[:, None]] = 0.0
+    return pmf
+
+
 def _vertical_law(pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray) -> PRDistribution:
     """The law at distinct ranks (validated data)."""
     n_pos, n_neg = pos.size, neg.size
@@ -278,20 +664,12 @@ def _vertical_law(pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray) -> PRDist
     fp_var = n_neg * np.einsum("ij,ij->i", w, f * (1 - f)) + n_neg**2 * np.einsum(
         "ij,ij->i", w, np.square(centred)
     )
-    mean, var = np.empty(ranks.size), np.empty(ranks.size)
-    rows = max(1, _PMF_VALUES // (n_neg + 1))
-    for start in range(0, ranks.size, rows):  # the pmf a block of rows at a time: memory
-        block = slice(start, start + rows)
-        pmf = mixture_pmf(f[block], w[block], n_neg)
-        mean[block], var[block] = _precision_moments(ranks[block], pmf)
     fp_data = count_at_or_above(neg, pos_desc[ranks - 1])  # negatives >= r-th positive
     recall, precision, _ = pr_curve(pos, neg)
     return PRDistribution(
         r=ranks,
         recall=ranks / n_pos,
         precision=ranks / (ranks + fp_data),
-        mean=mean,
-        var=var,
         fp_mean=fp_mean,
         fp_var=fp_var,
         m_pos=n_pos,
@@ -304,7 +682,7 @@ def _vertical_law(pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray) -> PRDist
 
 def _take(law: PRDistribution, index: np.ndarray) -> PRDistribution:
     """``law`` at the rows ``index`` (repeats allowed)."""
-    rows = ("r", "recall", "precision", "mean", "var", "fp_mean", "fp_var", "_q", "_w")
+    rows = ("r", "recall", "precision", "fp_mean", "fp_var", "_q", "_w")
     return replace(law, **{name: getattr(law, name)[index] for name in rows})
 
 
@@ -428,7 +806,7 @@ def _binomial_windows(counts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarra
     lo = np.clip(np.floor(n * p - reach), 0, n).astype(np.int64)
     hi = np.clip(np.ceil(n * p + reach), 0, n).astype(np.int64)
     k = lo[:, None] + np.arange(int(np.max(hi - lo)) + 1)[None, :]
-    pmf = np.where(k <= hi[:, None], stats.binom.pmf(np.minimum(k, n), n, p[:, None]), 0.0)
+    pmf = np.where(k <= hi[:, None], binomial_pmf(np.minimum(k, n), n, p[:, None]), 0.0)
     return lo, pmf
 
 
