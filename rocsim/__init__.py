@@ -22,7 +22,7 @@ follows one protocol (:mod:`rocsim.core.results`): ``.to_frame()``, a one-line `
 ``.plot()`` for curves.
 """
 
-from importlib import import_module, metadata
+from importlib import import_module
 
 #: Where each public name lives. The modules are imported on first use (PEP 562), so that
 #: ``import rocsim`` and the command line start at once: a Ctrl-C while numpy and scipy load
@@ -132,6 +132,9 @@ _SUBPACKAGES = ("analysis", "cli", "core", "sim", "studies", "views")
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     if name in _SUBPACKAGES:
         return import_module(f"rocsim.{name}")
     if name in _MOVED:
@@ -165,7 +168,12 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
 
 
-try:
-    __version__ = metadata.version("rocsim")
-except metadata.PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "0+unknown"
+def _version() -> str:
+    """The installed distribution's version, read on first use of ``rocsim.__version__``:
+    ``importlib.metadata`` takes longer to import than the rest of ``import rocsim``."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("rocsim")
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
