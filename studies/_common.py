@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -110,3 +111,42 @@ def rectangle_outcome(
         "coverage_fpr": cover_fpr,
         "mean_width_fpr": fpr_high - fpr_low,
     }
+
+
+def first_row(outcomes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The outcomes of the first replication of a block (``analyse`` from ``analyse_block``)."""
+    return {name: values[0] for name, values in outcomes.items()}
+
+
+def analyse_in_groups(
+    block: list, method, analyse_group: Callable, sizes: Callable[[Any], tuple[int, ...]]
+) -> dict[str, np.ndarray]:
+    """The outcomes of a whole block, stacked per outcome: ``analyse_group`` on the data sets
+    of ``block`` that share their class sizes (``sizes(data)``; random under full sampling),
+    one group after the other, its rows put back in the block's order. A user's ``method``
+    (a function) is given one data set at a time, as its protocol promises."""
+    if callable(method):
+        groups = [[i] for i in range(len(block))]
+    else:
+        by_size: dict[tuple[int, ...], list[int]] = {}
+        for i, data in enumerate(block):
+            by_size.setdefault(sizes(data), []).append(i)
+        groups = list(by_size.values())
+    out: dict[str, np.ndarray] = {}
+    for rows in groups:
+        for name, values in analyse_group([block[i] for i in rows]).items():
+            values = np.asarray(values)
+            if name not in out:
+                out[name] = np.empty((len(block), *values.shape[1:]), dtype=values.dtype)
+            out[name][rows] = values
+    return out
+
+
+def class_sizes_of(data) -> tuple[int, int]:
+    """``(n+, n-)`` of a test set ``(pos, neg, ...)`` of one classifier."""
+    return data[0].size, data[1].size
+
+
+def paired_class_sizes_of(data) -> tuple[int, int]:
+    """``(n+, n-)`` of a paired test set ``(pos1, pos2, neg1, neg2)``."""
+    return data[0].size, data[2].size

@@ -43,12 +43,16 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    analyse_in_groups,
     class_sizes,
+    class_sizes_of,
+    first_row,
     grid_values,
     interval_options,
     interval_outcome,
     model_from_settings,
     outcome_settings,
+    paired_class_sizes_of,
     paired_model_from_settings,
 )
 from rocsim.studies.paired import _PairedStudy
@@ -152,16 +156,28 @@ class CostStudy:
         return draw_test_set(p.model, p.n_pos, p.n_neg, condition.settings["sampling"], rng)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        return first_row(self.analyse_block(condition, setup, [data]))
+
+    def analyse_block(self, condition: Condition, setup: Setup, block) -> dict[str, np.ndarray]:
+        """:meth:`analyse` of every test set of ``block``, stacked: the interval formulas run
+        once on the counts of all the test sets of equal class sizes (a user's method, once
+        per test set)."""
         s, p = condition.settings, setup.payload
-        (pos, neg), redraws = check_two_classes(*data[:2]), data[2]
-        empirical = s["threshold"] == "empirical"
-        thresholds = "empirical" if empirical else p.thresholds[0]
-        # rocsim.core.cost_ci's intervals, checked once per replication, without the moments
-        low, high, thresholds = cost_bounds(pos, neg, p.w, thresholds, *_checked(s))
-        target = setup.target
-        if not _fixed_target(s):
-            (target,) = _replication_targets(s, p, (thresholds,), pos.size, neg.size)
-        return {**interval_outcome(target, low, high), "redraws": np.int64(redraws)}
+        options = _checked(s)
+        thresholds = "empirical" if s["threshold"] == "empirical" else p.thresholds[0]
+
+        def analyse_group(group) -> dict[str, np.ndarray]:
+            samples = [check_two_classes(*data[:2]) for data in group]
+            # rocsim.core.cost_ci's intervals, checked once per block, without the moments
+            low, high, thr = cost_bounds(samples, p.w, thresholds, *options)
+            target = setup.target
+            if not _fixed_target(s):
+                n_pos, n_neg = samples[0][0].size, samples[0][1].size
+                target = np.stack([_replication_targets(s, p, (t,), n_pos, n_neg)[0] for t in thr])
+            redraws = np.array([data[2] for data in group], dtype=np.int64)
+            return {**interval_outcome(target, low, high), "redraws": redraws}
+
+        return analyse_in_groups(block, options[1], analyse_group, class_sizes_of)
 
     def exact_beside(self, condition: Condition, limit: int) -> bool:
         """Whether to compute the exact coverage beside a simulation: it exists for a fixed
@@ -208,14 +224,26 @@ class PairedCostStudy(_PairedStudy):
         )
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        return first_row(self.analyse_block(condition, setup, [data]))
+
+    def analyse_block(self, condition: Condition, setup: Setup, block) -> dict[str, np.ndarray]:
+        """:meth:`analyse` of every paired test set of ``block``, stacked, as
+        :meth:`CostStudy.analyse_block`."""
         s, p = condition.settings, setup.payload
-        scores = check_paired(*data)
-        empirical = s["threshold"] == "empirical"
-        t1, t2 = ("empirical", "empirical") if empirical else p.thresholds
-        # rocsim.core.cost_difference_ci's intervals, as in CostStudy.analyse
-        low, high, t1, t2 = cost_difference_bounds(*scores, p.w, t1, t2, *_checked(s, True))
-        target = setup.target
-        if not _fixed_target(s):
-            cost1, cost2 = _replication_targets(s, p, (t1, t2), data[0].size, data[2].size)
-            target = cost2 - cost1
-        return interval_outcome(target, low, high)
+        options = _checked(s, True)
+        t1, t2 = ("empirical", "empirical") if s["threshold"] == "empirical" else p.thresholds
+
+        def analyse_group(group) -> dict[str, np.ndarray]:
+            samples = [check_paired(*data) for data in group]
+            # rocsim.core.cost_difference_ci's intervals, as in CostStudy.analyse_block
+            low, high, thr1, thr2 = cost_difference_bounds(samples, p.w, t1, t2, *options)
+            target = setup.target
+            if not _fixed_target(s):
+                n_pos, n_neg = samples[0][0].size, samples[0][2].size
+                costs = [
+                    _replication_targets(s, p, (a, b), n_pos, n_neg) for a, b in zip(thr1, thr2)
+                ]
+                target = np.stack([cost2 - cost1 for cost1, cost2 in costs])
+            return interval_outcome(target, low, high)
+
+        return analyse_in_groups(block, options[1], analyse_group, paired_class_sizes_of)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocsim.core._validation import check_paired, check_thresholds
 from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS, PAIRED_PROTOCOL
-from rocsim.core.paired_threshold import threshold_difference_ci
+from rocsim.core.paired_threshold import check_paired_interval, threshold_difference_bounds
 from rocsim.core.paired_vertical import (
     VERTICAL_DIFFERENCE_METHODS,
     VERTICAL_DIFFERENCE_PROTOCOL,
@@ -27,12 +28,15 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, draw_class_counts
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    analyse_in_groups,
     class_sizes,
+    first_row,
     fpr_grid,
     grid_values,
     interval_options,
     interval_outcome,
     outcome_settings,
+    paired_class_sizes_of,
     paired_model_from_settings,
     rectangle_outcome,
 )
@@ -99,16 +103,24 @@ class PairedThresholdStudy(_PairedStudy):
         )
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
-        s, p = condition.settings, setup.payload
-        ci = threshold_difference_ci(*data, p.t1, p.t2, **interval_options(s, "pseudo_count"))
-        return rectangle_outcome(
-            setup.target,
-            setup.extra["target_fpr"],
-            ci.dtpr_low,
-            ci.dtpr_high,
-            ci.dfpr_low,
-            ci.dfpr_high,
+        return first_row(self.analyse_block(condition, setup, [data]))
+
+    def analyse_block(self, condition: Condition, setup: Setup, block) -> dict[str, np.ndarray]:
+        """:meth:`analyse` of every paired test set of ``block``, stacked: the interval
+        formulas run once on the discordant counts of all the test sets of equal class sizes
+        (:func:`rocsim.core.paired_threshold.threshold_difference_bounds`)."""
+        p, options = setup.payload, interval_options(condition.settings, "pseudo_count")
+        level, method, a = check_paired_interval(
+            options["confidence_level"], options["method"], options["pseudo_count"]
         )
+        t1, t2 = check_thresholds(p.t1, "t1"), check_thresholds(p.t2, "t2")
+
+        def analyse_group(group) -> dict[str, np.ndarray]:
+            samples = [check_paired(*data) for data in group]
+            bounds = threshold_difference_bounds(samples, t1, t2, level, method, a)
+            return rectangle_outcome(setup.target, setup.extra["target_fpr"], *bounds)
+
+        return analyse_in_groups(block, method, analyse_group, paired_class_sizes_of)
 
 
 class PairedVerticalStudy(_PairedStudy):

@@ -13,14 +13,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocsim.core._validation import check_two_classes
 from rocsim.core.coverage import mix_rectangles, sampling_class_sizes, threshold_exact_parts
 from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, PROPORTION_METHODS, PROPORTION_PROTOCOL
-from rocsim.core.threshold import threshold_ci
+from rocsim.core.threshold import check_threshold_interval, threshold_bounds
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    analyse_in_groups,
     class_sizes,
+    class_sizes_of,
+    first_row,
     grid_values,
     interval_options,
     model_from_settings,
@@ -69,21 +73,31 @@ class ThresholdStudy:
         return draw_test_set(p.model, p.n_pos, p.n_neg, condition.settings["sampling"], rng)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
-        pos, neg, redraws = data
-        s = condition.settings
-        options = interval_options(s, "bootstrap", "pseudo_count")
-        ci = threshold_ci(pos, neg, setup.payload.thresholds, **options)
-        return {
-            **rectangle_outcome(
-                setup.target,
-                setup.extra["target_fpr"],
-                ci.tpr_low,
-                ci.tpr_high,
-                ci.fpr_low,
-                ci.fpr_high,
-            ),
-            "redraws": np.int64(redraws),
-        }
+        return first_row(self.analyse_block(condition, setup, [data]))
+
+    def analyse_block(self, condition: Condition, setup: Setup, block) -> dict[str, np.ndarray]:
+        """:meth:`analyse` of every test set of ``block``, stacked: the interval formulas run
+        once on the counts of all the test sets of equal class sizes
+        (:func:`rocsim.core.threshold.threshold_bounds`)."""
+        options = interval_options(condition.settings, "bootstrap", "pseudo_count")
+        bootstrap = options["bootstrap"]
+        level, method, a = check_threshold_interval(
+            options["confidence_level"], options["method"], options["pseudo_count"], bootstrap
+        )
+
+        def analyse_group(group) -> dict[str, np.ndarray]:
+            samples = [check_two_classes(*data[:2]) for data in group]
+            thresholds = setup.payload.thresholds
+            tpr_low, tpr_high, fpr_low, fpr_high = threshold_bounds(
+                samples, thresholds, level, method, a, bootstrap
+            )
+            target_fpr = setup.extra["target_fpr"]
+            outcome = rectangle_outcome(
+                setup.target, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
+            )
+            return {**outcome, "redraws": np.array([data[2] for data in group], dtype=np.int64)}
+
+        return analyse_in_groups(block, method, analyse_group, class_sizes_of)
 
     def exact_beside(self, condition: Condition, limit: int) -> bool:
         """Whether to compute the exact coverage beside a simulation (quickly enough): under

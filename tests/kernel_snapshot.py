@@ -3,7 +3,7 @@
 Every compiled loop of the core feeds one of these arrays: the paired vertical law (the
 Lancaster kernel, with and without its kept Krawtchouk tables, both sides, ties), the
 Lancaster series pair by pair, the binomial mixture (quantiles, tables, tail sums), the
-counting kernels (radix sort, merge, chain histograms, merged ROC counts) and the cost curve's
+counting kernels (radix sort, merge, chain counts, merged ROC counts) and the cost curve's
 hull. ``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
 the snapshot was written by the numba kernels, before they were compiled with the package.
 

@@ -108,3 +108,65 @@ def test_cost_prior_only_matters_when_the_class_share_varies(small_study, tmp_pa
 def test_unknown_cost_prior_is_answered_with_the_valid_ones():
     with pytest.raises(ValueError, match="sample, population"):
         study_conditions(compose_study("fig5_4", ["cost_prior=bogus"]))
+
+
+def _user_wald(x, n, confidence_level):
+    """A user's proportion method (the Wald interval), to check it is called per test set."""
+    assert np.ndim(x) == 1, "a user's method gets one test set's counts"
+    half = 1.6448536269514722 * np.sqrt(x / n * (1 - x / n) / n)
+    return x / n - half, x / n + half
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides"),
+    [
+        ("fig5_1", ()),
+        ("fig5_4", ()),  # full sampling: class sizes vary by test set
+        ("fig5_5", ("cost_prior=population",)),
+        ("fig5_8", ("threshold=empirical",)),
+        ("fig5_3", ()),
+        ("fig5_11", ("threshold=empirical",)),
+        ("fig5_6", ()),
+        ("fig4_2", ()),  # threshold averaging
+        ("fig4_3", ("interval=percentile",)),
+        ("fig4_4", ("sampling=full", "bootstrap=full")),
+        ("fig4_10", ()),
+        ("fig4_5", ()),  # paired threshold averaging
+        ("fig4_5", ("interval=wald",)),
+    ],
+)
+def test_a_block_analysed_at_once_gives_each_test_sets_outcomes(name, overrides):
+    """``analyse_block`` (the runner's path) gives, bit for bit, the outcomes of ``analyse``
+    on each test set alone, in order, for every kind of cost and threshold condition (one
+    classifier or two)."""
+    from rocsim.sim.runner import replication_rng
+    from rocsim.studies import get_kind
+
+    cfg = compose_study(name, ["grid.num=9", "size=n25", *overrides])
+    kind = get_kind(cfg["study"]["kind"])
+    for condition in study_conditions(cfg)[:3]:
+        setup = kind.setup(condition)
+        block = [
+            kind.generate(condition, setup, replication_rng(7, condition, r)) for r in range(9)
+        ]
+        together = kind.analyse_block(condition, setup, block)
+        alone = [kind.analyse(condition, setup, data) for data in block]
+        assert set(together) == set(alone[0])
+        for outcome, values in together.items():
+            expected = np.stack([np.asarray(row[outcome]) for row in alone])
+            assert values.dtype == expected.dtype
+            assert values.tobytes() == expected.tobytes(), outcome
+
+
+def test_a_users_cost_method_is_given_one_test_set_at_a_time():
+    from rocsim.sim.runner import replication_rng
+    from rocsim.studies import get_kind
+
+    cfg = compose_study("fig5_1", ["grid.num=5", "size=n25"])
+    kind = get_kind(cfg["study"]["kind"])
+    condition = study_conditions(cfg)[0]
+    condition.settings["method_target"] = {"_target_": f"{__name__}._user_wald"}
+    setup = kind.setup(condition)
+    block = [kind.generate(condition, setup, replication_rng(3, condition, r)) for r in range(4)]
+    together = kind.analyse_block(condition, setup, block)
+    assert together["cover"].shape == (4, 5)

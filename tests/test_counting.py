@@ -13,6 +13,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 from rocsim.core import auc, count_at_or_above, counts_at, roc_counts, roc_curve
+from rocsim.core.counting import _PLACE_MIN
 
 
 def brute_count(scores, thresholds):
@@ -63,6 +64,19 @@ def test_count_at_or_above_seeded_unsorted_with_infinities(seed):
     np.testing.assert_array_equal(counts, brute_count(scores, thresholds))
     assert counts[thresholds == -np.inf].tolist() == [500, 500]
     assert counts[thresholds == np.inf].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("size", [_PLACE_MIN[0] - 1, _PLACE_MIN[0]])
+def test_count_at_or_above_both_ways_give_the_same_integers(size):
+    """Below ``_PLACE_MIN`` scores the scores are sorted, from it on placed among the
+    thresholds: the counts are those of a plain searchsorted either way (ties, infinities,
+    unsorted and repeated thresholds)."""
+    rng = np.random.default_rng(size)
+    scores = np.round(rng.normal(size=size), 2)
+    thresholds = np.concatenate([scores[:40], [-np.inf, np.inf, 0.0, 0.0], rng.normal(size=20)])
+    thresholds = rng.permutation(thresholds)
+    expected = size - np.searchsorted(np.sort(scores), thresholds, side="left")
+    np.testing.assert_array_equal(count_at_or_above(scores, thresholds), expected)
 
 
 def test_count_at_or_above_ties_go_to_positive_side():

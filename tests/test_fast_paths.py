@@ -89,7 +89,7 @@ def test_sorted_roc_counts_are_roc_counts():
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize("chain", [True, False])
+@pytest.mark.parametrize("chain", [True, False, "ascending", "descending"])
 def test_decision_counts_are_brute_force(chain):
     rng = np.random.default_rng(3)
     for _ in range(2000):
@@ -98,7 +98,8 @@ def test_decision_counts_are_brute_force(chain):
         h = int(rng.integers(0, 15))
         t1, t2 = (rng.choice([-np.inf, np.inf, *range(-6, 6)], h).astype(float) for _ in "12")
         if chain:  # thresholds ordered alike, as on a grid of conditions
-            order = rng.permutation(h)
+            order = {"ascending": np.arange(h), "descending": np.arange(h)[::-1]}
+            order = order.get(chain, rng.permutation(h))
             t1, t2 = np.sort(t1)[order], np.sort(t2)[order]
         first, second, both = decision_counts(s1, s2, t1, t2)
         np.testing.assert_array_equal(first, count_at_or_above(s1, t1))

@@ -320,3 +320,33 @@ def test_a_study_finished_in_the_background_writes_the_same_files(small_study, t
     assert set(check_set(later.directory)) == set(check_set(direct.directory))
     for name in ("coverage.csv", "claims.csv"):
         assert (later.directory / name).read_bytes() == (direct.directory / name).read_bytes()
+
+
+def test_a_rerun_keeps_the_figure_drawn_from_the_same_table(small_study, tmp_path):
+    """A rerun whose table, settings and code are those the figure was drawn from copies the
+    figure instead of drawing it again; anything else that changes the figure redraws it: a
+    setting the title shows, a figure file edited by hand."""
+    from rocsim.sim.io import check_set
+    from rocsim.sim.pipeline import run_study
+    from rocsim.views.figures import save_study_figure
+
+    drawn = []
+
+    def draw(table, cfg, out_dir):
+        drawn.append(cfg["study"]["title"])
+        return save_study_figure(table, cfg, out_dir)
+
+    out = tmp_path / "fig5_1"
+    cfg = small_study("fig5_1", "grid.num=5")
+    run_study(cfg, out, draw=draw)
+    first = {name: (out / name).read_bytes() for name in ("coverage.png", "coverage.pdf")}
+    run_study(cfg, out, draw=draw)
+    assert len(drawn) == 1
+    assert {name: (out / name).read_bytes() for name in first} == first
+    assert {"coverage.png", "coverage.pdf"} <= set(check_set(out))
+    run_study(small_study("fig5_1", "grid.num=5", "study.title=Another"), out, draw=draw)
+    assert drawn[-1] == "Another"
+    (out / "coverage.png").write_bytes(b"edited")
+    run_study(small_study("fig5_1", "grid.num=5", "study.title=Another"), out, draw=draw)
+    assert len(drawn) == 3
+    assert (out / "coverage.png").read_bytes()[:4] == b"\x89PNG"

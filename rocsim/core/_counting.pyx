@@ -66,16 +66,49 @@ def merge_below(const double[::1] ordered, const double[::1] ascending):
     return out
 
 
-def chain_histograms(const int64_t[::1] rank1, const int64_t[::1] rank2, Py_ssize_t size):
-    """``reached[k, j]``: the instances of rank ``j`` on the first axis (``k = 0``), the
-    second (``k = 1``) and the lower of the two (``k = 2``, both decisions), in one pass."""
-    out = np.zeros((3, size + 1), dtype=np.int64)
-    cdef int64_t[:, ::1] reached = out
-    cdef Py_ssize_t i
-    for i in range(rank1.shape[0]):
-        reached[0, rank1[i]] += 1
-        reached[1, rank2[i]] += 1
-        reached[2, min(rank1[i], rank2[i])] += 1
+cdef inline Py_ssize_t _at_or_below(const double[::1] ascending, double key) noexcept nogil:
+    """How many of ``ascending`` are ``<= key`` (``np.searchsorted(..., side="right")``), by a
+    bisection without branches on the comparisons (a conditional move each step): random
+    keys would mispredict half of the branches of a plain bisection."""
+    cdef Py_ssize_t base = 0, size = ascending.shape[0], half
+    if size == 0:
+        return 0
+    while size > 1:
+        half = size >> 1
+        base = base + half if ascending[base + half] <= key else base
+        size -= half
+    return base + (ascending[base] <= key)
+
+
+def chain_counts(
+    const double[::1] scores1,
+    const double[::1] scores2,
+    const double[::1] ascending1,
+    const double[::1] ascending2,
+):
+    """``counts[k, j]``: the instances with ``scores1 >= ascending1[j]`` (``k = 0``), with
+    ``scores2 >= ascending2[j]`` (``k = 1``) and with both (``k = 2``), for threshold pairs
+    ascending on both axes (a chain). Instance ``i`` passes the pairs below its rank on each
+    axis, the number of thresholds at or below its score: one bisection per instance and
+    axis, a histogram of the ranks (both: of the lower rank) and its sums from the top."""
+    cdef Py_ssize_t h = ascending1.shape[0], i, j, r1, r2
+    reached_array = np.zeros((3, h + 1), dtype=np.int64)
+    out = np.empty((3, h), dtype=np.int64)
+    cdef int64_t[:, ::1] reached = reached_array, counts = out
+    cdef int64_t total
+    cdef int k
+    with nogil:
+        for i in range(scores1.shape[0]):
+            r1 = _at_or_below(ascending1, scores1[i])
+            r2 = _at_or_below(ascending2, scores2[i])
+            reached[0, r1] += 1
+            reached[1, r2] += 1
+            reached[2, min(r1, r2)] += 1
+        for k in range(3):
+            total = 0
+            for j in range(h - 1, -1, -1):
+                total += reached[k, j + 1]
+                counts[k, j] = total
     return out
 
 

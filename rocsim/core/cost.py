@@ -54,7 +54,13 @@ from rocsim.core._validation import (
     check_thresholds,
     check_two_classes,
 )
-from rocsim.core.counting import count_at_or_above, roc_counts, sorted_roc_counts
+from rocsim.core.counting import (
+    chain_order,
+    count_at_or_above,
+    roc_counts,
+    sorted_roc_counts,
+    stacked_counts,
+)
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     AGRESTI_PSEUDO_COUNT,
@@ -651,35 +657,59 @@ def check_cost_interval(
     )
 
 
-def cost_bounds(pos, neg, w, thresholds, level, method, pseudo_count, bootstrap: str):
-    """``(low, high, thresholds)`` of :func:`cost_ci` for validated inputs: finite 1-D scores,
-    a 1-D array ``w`` of conditions, thresholds of its shape or ``"empirical"``, and the
-    :func:`check_cost_interval` options. The simulation studies' path: one call per replication,
-    the same values without the checks and the moments."""
-    thr = thresholds
-    if isinstance(thresholds, str):
-        thr = _empirical_thresholds(pos, neg, w, bootstrap)
-    tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
+def cost_bounds(samples, w, thresholds, level, method, pseudo_count, bootstrap: str):
+    """``(low, high, thresholds)`` of :func:`cost_ci` for validated inputs, one row per test
+    set of ``samples`` (``(pos, neg)`` pairs of finite 1-D scores, all of the same class
+    sizes): a 1-D array ``w`` of conditions, thresholds of its shape or ``"empirical"``, and
+    the :func:`check_cost_interval` options. The simulation studies' path: the same values
+    without the checks and the moments, the formulas evaluated on all the test sets' counts
+    at once (elementwise: each row as it would be alone)."""
+    thr = [_thresholds(pos, neg, w, thresholds, bootstrap) for pos, neg in samples]
+    tp = stacked_counts([count_at_or_above(pos, t) for (pos, _), t in zip(samples, thr)])
+    fp = stacked_counts([count_at_or_above(neg, t) for (_, neg), t in zip(samples, thr)])
+    n_pos, n_neg = _class_sizes(samples)
     low, high = cost_bounds_from_counts(
-        tp, fp, pos.size, neg.size, w, level, method, pseudo_count, bootstrap
+        tp, fp, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
     )
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), thr
+    low, high = (np.reshape(v, (len(samples), -1)) for v in (low, high))
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), np.stack(thr)
 
 
-def cost_difference_bounds(
-    pos1, pos2, neg1, neg2, w, t1, t2, level, method, pseudo_count, bootstrap: str
-):
-    """``(low, high, t1, t2)`` of :func:`cost_difference_ci` for validated inputs, as
-    :func:`cost_bounds` (each classifier's thresholds an array of ``w``'s shape or
-    ``"empirical"``)."""
-    thr1 = _empirical_thresholds(pos1, neg1, w, bootstrap) if isinstance(t1, str) else t1
-    thr2 = _empirical_thresholds(pos2, neg2, w, bootstrap) if isinstance(t2, str) else t2
-    b_pos, c_pos = discordant_counts(pos1, pos2, thr1, thr2)
-    b_neg, c_neg = discordant_counts(neg1, neg2, thr1, thr2)
+def cost_difference_bounds(samples, w, t1, t2, level, method, pseudo_count, bootstrap: str):
+    """``(low, high, t1, t2)`` of :func:`cost_difference_ci` for validated inputs, one row per
+    paired test set of ``samples`` (``(pos1, pos2, neg1, neg2)``), as :func:`cost_bounds`
+    (each classifier's thresholds an array of ``w``'s shape or ``"empirical"``)."""
+    thr1 = [_thresholds(p1, n1, w, t1, bootstrap) for p1, _, n1, _ in samples]
+    thr2 = [_thresholds(p2, n2, w, t2, bootstrap) for _, p2, _, n2 in samples]
+    # the same thresholds for every test set (oracle): their order found once
+    fixed = not isinstance(t1, str) and not isinstance(t2, str)
+    order = chain_order(thr1[0], thr2[0]) if fixed else None
+    counts = [
+        (*discordant_counts(p1, p2, a, b, order), *discordant_counts(n1, n2, a, b, order))
+        for (p1, p2, n1, n2), a, b in zip(samples, thr1, thr2)
+    ]
+    b_pos, c_pos, b_neg, c_neg = (stacked_counts(column) for column in zip(*counts))
+    n_pos, n_neg = _class_sizes([(p1, n1) for p1, _, n1, _ in samples])
     low, high = cost_difference_bounds_from_counts(
-        b_pos, c_pos, b_neg, c_neg, pos1.size, neg1.size, w, level, method, pseudo_count, bootstrap
+        b_pos, c_pos, b_neg, c_neg, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
     )
-    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), thr1, thr2
+    low, high = (np.reshape(v, (len(samples), -1)) for v in (low, high))
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0), np.stack(thr1), np.stack(thr2)
+
+
+def _thresholds(pos, neg, w, thresholds, bootstrap: str) -> np.ndarray:
+    """The given thresholds, or the test set's own (``"empirical"``)."""
+    if isinstance(thresholds, str):
+        return _empirical_thresholds(pos, neg, w, bootstrap)
+    return thresholds
+
+
+def _class_sizes(samples) -> tuple[int, int]:
+    """``(n+, n-)`` shared by every ``(pos, neg)`` of ``samples``."""
+    sizes = {(pos.size, neg.size) for pos, neg in samples}
+    if len(sizes) != 1:
+        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
+    return sizes.pop()
 
 
 def _combine(x_mean, x_var, y_mean, y_var, w, n_pos: int, n_neg: int, bootstrap: str):

@@ -16,9 +16,11 @@ from rocsim.core._validation import check_thresholds, check_two_classes
 def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """Number of ``scores`` that are ``>= t`` for every ``t`` in ``thresholds``.
 
-    Runs in ``O(n log h)`` for ``n`` scores and ``h`` thresholds: each score is placed among
-    the sorted thresholds once, so the scores never need sorting. With many thresholds
-    (``h > n/4``) the scores are sorted instead and the thresholds looked up in them.
+    The scores are sorted (a compiled radix sort from :data:`_RADIX_MIN` scores on,
+    :func:`sorted_scores`) and each threshold is looked up in them. Only for very many scores
+    and few thresholds (:data:`_PLACE_MIN`) is each score placed among the sorted thresholds
+    instead (``O(n log h)``, no sort): below that, the bisection per score costs more than the
+    sort (``benchmarks/bench_counting.py`` times both). Both give the same integers.
 
     Parameters
     ----------
@@ -37,21 +39,27 @@ def count_at_or_above(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     >>> count_at_or_above(np.array([0.1, 0.5, 0.5, 0.9]), np.array([0.5, 1.0, 0.0]))
     array([3, 0, 4])
     """
-    if 4 * thresholds.size > scores.size:
-        # many thresholds (an ROC curve, vertical averaging): sorting the scores is cheaper
-        ordered = sorted_scores(scores)
-        return scores.size - _count_below(ordered, thresholds)
+    if scores.size < _PLACE_MIN[0] or thresholds.size >= _PLACE_MIN[1]:
+        return scores.size - _count_below(sorted_scores(scores), thresholds)
+    return _count_by_placing(scores, thresholds)
+
+
+def _count_by_placing(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """:func:`count_at_or_above` by placing each score among the sorted thresholds."""
     order = np.argsort(thresholds, kind="stable")
     ascending = thresholds[order]
     # rank[i] = number of thresholds <= scores[i]; score i reaches thresholds ascending[:rank[i]]
     rank = _ranks(ascending, scores)
     reached = np.bincount(rank, minlength=ascending.size + 1)
     # thresholds ascending[j] is reached by every score whose rank exceeds j
-    at_or_above = np.cumsum(reached[::-1])[::-1][1:]
     counts = np.empty(ascending.size, dtype=np.int64)
-    counts[order] = at_or_above
+    counts[order] = np.cumsum(reached[::-1])[::-1][1:]
     return counts
 
+
+#: ``(scores, thresholds)``: :func:`count_at_or_above` places the scores among the thresholds
+#: from this many scores on, for fewer thresholds than this (benchmarks/bench_counting.py).
+_PLACE_MIN = (2**19, 2**10)
 
 #: Fewest scores that :func:`sorted_scores` sorts by radix rather than by ``np.sort``.
 _RADIX_MIN = 2048
@@ -162,7 +170,11 @@ def count_jointly_at_or_above(
 
 
 def decision_counts(
-    scores1: np.ndarray, scores2: np.ndarray, thresholds1: np.ndarray, thresholds2: np.ndarray
+    scores1: np.ndarray,
+    scores2: np.ndarray,
+    thresholds1: np.ndarray,
+    thresholds2: np.ndarray,
+    order: np.ndarray | slice | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(first, second, both)``: instances with ``scores1 >= t1``, with ``scores2 >= t2``, and
     with both, at every threshold pair ``(t1, t2)`` of ``zip(thresholds1, thresholds2)``.
@@ -172,7 +184,8 @@ def decision_counts(
     that passes a pair passes every pair below it, so each instance is placed among the pairs
     once per axis and the counts are cumulative histograms: ``O((n + h) log h)``. Otherwise
     every instance is compared with every pair, ``O(n h)`` in blocks of instances. Both give
-    the same integers.
+    the same integers. ``order``: the thresholds' :func:`chain_order` if known already (the
+    simulation studies count many test sets at the same thresholds).
 
     Examples
     --------
@@ -180,16 +193,15 @@ def decision_counts(
     ...                 np.array([2., 0.]), np.array([2., 0.]))
     (array([2, 3]), array([2, 3]), array([1, 3]))
     """
-    order = np.lexsort((thresholds2, thresholds1))  # by t1, ties by t2
-    ascending1, ascending2 = thresholds1[order], thresholds2[order]
-    if thresholds1.size and np.all(ascending2[1:] >= ascending2[:-1]):
+    if order is None:
+        order = chain_order(thresholds1, thresholds2)
+    if order is not False:
         # the pairs form a chain: instance i passes pairs 0 .. rank - 1 of it on each axis
-        rank1, rank2 = _ranks(ascending1, scores1), _ranks(ascending2, scores2)
-        reached = _counting.chain_histograms(
-            *(np.ascontiguousarray(r, dtype=np.int64) for r in (rank1, rank2)), ascending1.size
-        )
-        counts = np.empty((3, ascending1.size), dtype=np.int64)
-        counts[:, order] = np.cumsum(reached[:, ::-1], axis=1)[:, ::-1][:, 1:]
+        counts = np.empty((3, thresholds1.size), dtype=np.int64)
+        scores = (np.ascontiguousarray(a, dtype=np.float64) for a in (scores1, scores2))
+        thresholds = (thresholds1, thresholds2)
+        pairs = (np.ascontiguousarray(t[order], dtype=np.float64) for t in thresholds)
+        counts[:, order] = _counting.chain_counts(*scores, *pairs)
         return counts[0], counts[1], counts[2]
     both = np.zeros(thresholds1.size, dtype=np.int64)
     block = max(1, 2**22 // max(thresholds1.size, 1))
@@ -198,6 +210,31 @@ def decision_counts(
         above2 = scores2[start : start + block, None] >= thresholds2[None, :]
         both += np.count_nonzero(above1 & above2, axis=0)
     return count_at_or_above(scores1, thresholds1), count_at_or_above(scores2, thresholds2), both
+
+
+def chain_order(thresholds1: np.ndarray, thresholds2: np.ndarray) -> np.ndarray | slice | bool:
+    """The order that sorts the threshold pairs ascending on both axes at once, or ``False``
+    if none does (not a chain, :func:`decision_counts`). Pairs given in ascending or
+    descending order on both axes (a grid of operating conditions) are taken as they come or
+    reversed, without a sort."""
+    if thresholds1.size == 0:
+        return False
+    # compared, not subtracted: infinite thresholds (w = 0 or 1) have no difference
+    if (thresholds1[1:] >= thresholds1[:-1]).all() and (thresholds2[1:] >= thresholds2[:-1]).all():
+        return slice(None)
+    if (thresholds1[1:] <= thresholds1[:-1]).all() and (thresholds2[1:] <= thresholds2[:-1]).all():
+        return slice(None, None, -1)
+    order = np.lexsort((thresholds2, thresholds1))  # by t1, ties by t2
+    ascending2 = thresholds2[order]
+    return order if (ascending2[1:] >= ascending2[:-1]).all() else False
+
+
+def stacked_counts(rows: list[np.ndarray]) -> np.ndarray:
+    """The counts of several test sets stacked, one row each, or the one test set's counts as
+    they are: the simulation studies evaluate the interval formulas on many test sets at once
+    (elementwise, so each row as it would be alone), and a user's interval method is given
+    one test set's 1-D counts, as its protocol says."""
+    return rows[0] if len(rows) == 1 else np.stack(rows)
 
 
 def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

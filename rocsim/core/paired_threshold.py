@@ -29,7 +29,7 @@ from rocsim.core._validation import (
     check_thresholds,
 )
 from rocsim.core.binomial import binomial_pmf
-from rocsim.core.counting import decision_counts
+from rocsim.core.counting import chain_order, decision_counts, stacked_counts
 from rocsim.core.intervals import (
     AGRESTI_MIN_PSEUDO_COUNT,
     check_paired_method,
@@ -41,11 +41,12 @@ from rocsim.core.results import Result, from_law
 
 
 def discordant_counts(
-    scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray, t2: np.ndarray
+    scores1: np.ndarray, scores2: np.ndarray, t1: np.ndarray, t2: np.ndarray, order=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(b, c)``: instances judged positive (score ``>=`` threshold) by the first classifier
-    only, and by the second only, at each threshold pair (categories (a) and (b) of 4.3.2)."""
-    first, second, both = decision_counts(scores1, scores2, t1, t2)
+    only, and by the second only, at each threshold pair (categories (a) and (b) of 4.3.2);
+    ``order`` as in :func:`rocsim.core.counting.decision_counts`."""
+    first, second, both = decision_counts(scores1, scores2, t1, t2, order)
     return first - both, second - both
 
 
@@ -137,7 +138,7 @@ class ThresholdDifferenceDistribution(Result):
     ) -> ThresholdDifferenceCI:
         """Rectangles from this law (:func:`threshold_difference_ci`), each axis at
         ``sqrt(confidence_level)``, without counting again."""
-        level, method, a = _check_interval(confidence_level, method, pseudo_count)
+        level, method, a = check_paired_interval(confidence_level, method, pseudo_count)
         return self._interval(level, method, a)
 
     def _interval(
@@ -339,12 +340,32 @@ def threshold_difference_ci(
     >>> ci.dtpr.tolist(), ci.dfpr.round(4).tolist()
     ([0.0], [0.0])
     """
-    level, method, a = _check_interval(confidence_level, method, pseudo_count)
+    level, method, a = check_paired_interval(confidence_level, method, pseudo_count)
     law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
     return law._interval(level, method, a)
 
 
-def _check_interval(confidence_level, method, pseudo_count):
+def threshold_difference_bounds(samples, t1, t2, level: float, method, pseudo_count):
+    """``(dtpr_low, dtpr_high, dfpr_low, dfpr_high)`` of :func:`threshold_difference_ci` for
+    validated inputs, one row per paired test set of ``samples`` (``(pos1, pos2, neg1,
+    neg2)``, all of the same class sizes) at the validated threshold pairs ``t1, t2``, the
+    options checked by :func:`check_paired_interval`. The simulation studies' path: the
+    interval formulas evaluated once on every test set's discordant counts (elementwise, so
+    each row as it would be alone)."""
+    sizes = {(sample[0].size, sample[2].size) for sample in samples}
+    if len(sizes) != 1:
+        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
+    axis, order = float(np.sqrt(level)), chain_order(t1, t2)
+    bounds = []
+    for k, n_class in zip((0, 2), sizes.pop()):
+        counts = [discordant_counts(*sample[k : k + 2], t1, t2, order) for sample in samples]
+        b, c = (stacked_counts(list(column)) for column in zip(*counts))
+        ci = paired_interval_from_counts(b, c, n_class, axis, method, pseudo_count)
+        bounds += [np.reshape(ci.low, (len(samples), -1)), np.reshape(ci.high, (len(samples), -1))]
+    return tuple(bounds)
+
+
+def check_paired_interval(confidence_level, method, pseudo_count):
     """``(level, method, pseudo_count)`` of the paired rectangles, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_paired_method(method)

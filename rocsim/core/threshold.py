@@ -29,7 +29,7 @@ from rocsim.core._validation import (
     check_thresholds,
     check_two_classes,
 )
-from rocsim.core.counting import count_at_or_above
+from rocsim.core.counting import count_at_or_above, stacked_counts
 from rocsim.core.intervals import (
     check_proportion_method,
     check_pseudo_count,
@@ -140,7 +140,9 @@ class ThresholdDistribution(Result):
         >>> [law.ci(0.9, m).tpr_low.round(3).tolist() for m in ("score", "percentile")]
         [[0.151], [0.0]]
         """
-        level, method, a = _check_interval(confidence_level, method, pseudo_count, self.bootstrap)
+        level, method, a = check_threshold_interval(
+            confidence_level, method, pseudo_count, self.bootstrap
+        )
         return self._interval(level, method, a)
 
     def _interval(self, level: float, method: str | Callable, a: float | None) -> ThresholdCI:
@@ -341,12 +343,33 @@ def threshold_ci(
     (0.5, 0.25)
     """
     check_choice(bootstrap, SCHEMES, "bootstrap scheme")
-    level, method, a = _check_interval(confidence_level, method, pseudo_count, bootstrap)
+    level, method, a = check_threshold_interval(confidence_level, method, pseudo_count, bootstrap)
     law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap=bootstrap)
     return law._interval(level, method, a)
 
 
-def _check_interval(confidence_level, method, pseudo_count, bootstrap: str):
+def threshold_bounds(samples, thresholds, level: float, method, pseudo_count, bootstrap: str):
+    """``(tpr_low, tpr_high, fpr_low, fpr_high)`` of :func:`threshold_ci` for validated
+    inputs, one row per test set of ``samples`` (``(pos, neg)`` pairs of finite 1-D scores of
+    the same class sizes), the options checked as :func:`threshold_ci` checks them. The
+    simulation studies' path: the interval formulas evaluated once on every test set's counts
+    (elementwise, so each row as it would be alone; a user's method is given one test set's
+    1-D counts when ``samples`` holds one)."""
+    sizes = {(pos.size, neg.size) for pos, neg in samples}
+    if len(sizes) != 1:
+        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
+    n_pos, n_neg = sizes.pop()
+    eff_pos, eff_neg = effective_sizes(n_pos, n_neg, bootstrap)
+    axis_level = float(np.sqrt(level))
+    bounds = []
+    for k, n_class, effective in ((0, n_pos, eff_pos), (1, n_neg, eff_neg)):
+        counts = stacked_counts([count_at_or_above(sample[k], thresholds) for sample in samples])
+        ci = rate_intervals(counts, n_class, effective, axis_level, method, pseudo_count)
+        bounds += [np.reshape(ci.low, (len(samples), -1)), np.reshape(ci.high, (len(samples), -1))]
+    return tuple(bounds)
+
+
+def check_threshold_interval(confidence_level, method, pseudo_count, bootstrap: str):
     """``(level, method, pseudo_count)`` of threshold averaging's intervals, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_proportion_method(method)

@@ -6,6 +6,7 @@ so tests and notebooks can call :func:`run_study` directly.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 import sys
@@ -44,7 +45,7 @@ from rocsim.sim.io import (
     write_outcomes,
 )
 from rocsim.sim.models import PairedScoreModel
-from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_state
+from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_state, views_hash
 from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
@@ -237,13 +238,18 @@ def run_study(
                 )
             run.table = table
             data_keys = {c.label: c.data_key() for c in conditions}
+            csv = table.to_csv(index=False)
+            figure = _figure_key(csv, cfg, code) if draw is not None else None
+            kept = _drawn_figure(out_dir, figure)  # read before begin_set removes it
             begin_set(out_dir, OUTPUT_FILES)
-            names = _write_outputs(out_dir, table, cfg, run, wall, code, data_keys)
+            names = _write_outputs(out_dir, csv, table, cfg, run, wall, code, data_keys, figure)
             claims = evaluate_study_claims(cfg, out_dir)
             atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
             names.append("claims.csv")
+            for name, data in kept.items():
+                atomic_write(out_dir / name, lambda p, d=data: p.write_bytes(d))
             if draw is not None:
-                names += [Path(p).name for p in draw(table, cfg, out_dir)]
+                names += list(kept) or [Path(p).name for p in draw(table, cfg, out_dir)]
             seal_set(out_dir, names)
             for folder in (out_dir, out_dir / ".cache"):
                 remove_stale_parts(folder, started_at)
@@ -269,6 +275,41 @@ def _say_if_edited(out_dir: Path) -> None:
             f"{out_dir / edited[0]} was changed since its run wrote it; writing the study's "
             "outputs again"
         )
+
+
+#: The files of a study's figure (:func:`rocsim.views.figures.save_study_figure`).
+FIGURE_FILES = ("coverage.png", "coverage.pdf")
+
+#: Settings that do not change a study's figure (nor its table): where and how it ran.
+_NOT_DRAWN = ("n_jobs", "results_dir", "runner")
+
+
+def _figure_key(csv: str, cfg: Mapping[str, Any], code) -> str:
+    """What a study's figure is drawn from: its table (``coverage.csv``'s text), its settings
+    but where and how it ran, the code that computed the table and the code that draws it
+    (:func:`rocsim.sim.provenance.views_hash`)."""
+    settings = {k: v for k, v in cfg.items() if k not in _NOT_DRAWN}
+    digest = hashlib.sha256(csv.encode())
+    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
+    digest.update(json.dumps(code, sort_keys=True).encode() + views_hash().encode())
+    return digest.hexdigest()
+
+
+def _drawn_figure(out_dir: Path, key: str | None) -> dict[str, bytes]:
+    """The figure files of the complete, unedited set in ``out_dir`` if they were drawn from
+    what ``key`` says (their run's ``meta.json`` records it): drawing the same figure again
+    costs about a second of a rerun's time per study and gives the same picture. Empty
+    otherwise."""
+    if key is None or changed_files(out_dir):
+        return {}
+    try:
+        listed = set(check_set(out_dir))
+        drawn_from = json.loads((out_dir / "meta.json").read_text()).get("figure_key")
+    except (ValueError, OSError):
+        return {}
+    if drawn_from != key or not listed.issuperset(FIGURE_FILES):
+        return {}
+    return {name: (out_dir / name).read_bytes() for name in FIGURE_FILES}
 
 
 def _code_tags(conditions: list[Condition]) -> dict[str, str | None]:
@@ -388,10 +429,12 @@ def _model_label(spec) -> str:
 
 
 def _write_outputs(
-    out_dir: Path, table, cfg, run: RunResult, wall: float, code, data_keys
+    out_dir: Path, csv: str, table, cfg, run: RunResult, wall: float, code, data_keys, figure
 ) -> list[str]:
-    """Write the tables, the outcomes and ``meta.json``; return their file names."""
-    atomic_write(out_dir / "coverage.csv", lambda p: table.to_csv(p, index=False))
+    """Write the tables (``csv``: the text of ``coverage.csv``), the outcomes and
+    ``meta.json`` (``figure``: what the figure is drawn from, :func:`_figure_key`); return
+    their file names."""
+    atomic_write(out_dir / "coverage.csv", lambda p: p.write_text(csv))
     atomic_write(out_dir / "coverage.parquet", lambda p: table.to_parquet(p, index=False))
     names = ["coverage.csv", "coverage.parquet", "meta.json"]
     if cfg["coverage"] == "simulate":  # per replication, for paired comparisons and windows
@@ -412,6 +455,7 @@ def _write_outputs(
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         **code,
+        "figure_key": figure,
         **git_state(),
         "blas_threads": blas_threads(),
         "command": sys.argv,

@@ -51,6 +51,22 @@ def code_hash() -> str:
     return source_hash(folders, __version__, READERS)
 
 
+@functools.cache
+def views_hash() -> str:
+    """Digest of rocsim's version, matplotlib's and the source of the views (what draws a
+    study's figure from its table): a figure is reused only where all three are unchanged."""
+    from importlib import metadata
+
+    from rocsim import __version__
+
+    try:
+        drawing = metadata.version("matplotlib")
+    except metadata.PackageNotFoundError:
+        drawing = "no matplotlib"
+    views = Path(importlib.import_module("rocsim.views").__file__).parent
+    return source_hash([views], f"{__version__} matplotlib {drawing}")
+
+
 def extension_hash(settings: Iterable[Mapping[str, Any]]) -> str:
     """Digest of the source files of the user's ``_target_`` modules named in ``settings``
     (conditions' settings); empty when they name none."""

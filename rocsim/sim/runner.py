@@ -18,8 +18,10 @@ the first replications) they already hold.
 Memory: a condition's replications are folded into a :class:`Tally` as they arrive; what
 grows with the replication count is one bit per replication and grid point of each
 condition (the claims' per-replication outcomes), nothing else.
-Optional kind methods: ``outcome_settings`` (the settings the analysis reads; all by default)
-and ``exact_split`` / ``exact_part`` / ``exact_join`` (exact coverage in parts, :func:`_exact`).
+Optional kind methods: ``outcome_settings`` (the settings the analysis reads; all by default),
+``analyse_block`` (``analyse`` of a block's data sets at once, stacked: the same outcomes as
+one ``analyse`` per data set, with the per-call work shared) and ``exact_split`` /
+``exact_part`` / ``exact_join`` (exact coverage in parts, :func:`_exact`).
 """
 
 from __future__ import annotations
@@ -106,9 +108,17 @@ def run_block(
     they start, :mod:`rocsim.sim.workers`).
     """
     keep_freed_memory()
-    rows = []
     data_key = int(condition.data_key(), 16)  # replication_rng's key, digested once per block
+    analyse_block = getattr(kind, "analyse_block", None)
     with single_threaded():
+        if analyse_block is not None:  # the whole block's data sets, analysed at once
+            block = [
+                kind.generate(condition, setup, _replication_rng(seed, data_key, r))
+                for r in range(start, stop)
+            ]
+            outcomes = analyse_block(condition, setup, block)
+            return {name: np.asarray(values) for name, values in outcomes.items()}
+        rows = []
         for r in range(start, stop):
             data = kind.generate(condition, setup, _replication_rng(seed, data_key, r))
             rows.append(kind.analyse(condition, setup, data))
