@@ -1,12 +1,15 @@
 """Benchmark and brute-force checks of ``rocsim.sim.planning.sample_size``; prints markdown.
 
 1. Time of one call (wall and CPU seconds, one run each) for threshold averaging (exact) and
-   vertical averaging (simulated, default replications), and the number of ``n`` visited.
+   vertical averaging (from the laws, the default, and simulated with the default
+   replications), and the number of ``n`` visited.
 2. Threshold averaging, brute force: every ``n`` from 1 up to the answer by exact expected
    width, and ``n`` around the answer by the mean width over simulated test sets.
-3. Vertical averaging, brute force: ``n`` around the answer by independent simulation, the
-   crossing of a straight line through the simulated widths against the function's ``n``.
-4. Stability of the vertical answer over seeds, with and without common random numbers.
+3. Vertical averaging, brute force: ``n`` around the answer (from the laws) by independent
+   simulation, the crossing of a straight line through the simulated widths against the
+   function's ``n``.
+4. Stability of the simulated vertical answer over seeds, with and without common random
+   numbers (the answer from the laws has no seed).
 
 Usage: ``python benchmarks/bench_sample_size.py [--quick]``
 """
@@ -32,6 +35,7 @@ def timed(**kwargs) -> dict:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return {
         "averaging": plan.averaging,
+        "computed": plan.computed,
         "at": plan.at,
         "width": plan.width,
         "n": plan.n,
@@ -110,7 +114,7 @@ def vertical_brute_force(reps: int, step: int) -> list[str]:
     return [
         f"## Vertical averaging: AUC 0.8, FPR {at}, TPR width {target}, 95%",
         "",
-        f"sample_size: n = {plan.n}, expected width {plan.expected_width:.5f} "
+        f"sample_size ({plan.computed}): n = {plan.n}, expected width {plan.expected_width:.5f} "
         f"(se {plan.width_se:.5f}), coverage {plan.coverage:.3f} (se {plan.coverage_se:.3f}); "
         f"brute force ({reps} independent test sets per n): straight-line crossing "
         f"n = {crossing:.1f}, one standard error of n about {sigma:.1f}.",
@@ -124,7 +128,9 @@ def stability(seeds: int) -> list[str]:
     rows = []
     for crn in (True, False):
         ns = [
-            sample_size(0.8, at=0.1, width=0.2, seed=s, common_random_numbers=crn).n
+            sample_size(
+                0.8, at=0.1, width=0.2, seed=s, common_random_numbers=crn, computation="simulate"
+            ).n
             for s in range(seeds)
         ]
         rows.append(
@@ -135,7 +141,15 @@ def stability(seeds: int) -> list[str]:
                 "sd": float(np.std(ns, ddof=1)),
             }
         )
-    return ["## Vertical answer over seeds (AUC 0.8, FPR 0.1, width 0.2)", "", table(rows), ""]
+    law = sample_size(0.8, at=0.1, width=0.2).n
+    return [
+        "## Simulated vertical answer over seeds (AUC 0.8, FPR 0.1, width 0.2)",
+        "",
+        f"From the laws (no seed): n = {law}.",
+        "",
+        table(rows),
+        "",
+    ]
 
 
 def main() -> None:
@@ -144,7 +158,9 @@ def main() -> None:
     quick = parser.parse_args().quick
     widths = (0.1, 0.05) if quick else (0.1, 0.05, 0.02)
     rows = [timed(at=0.1, averaging="threshold", width=w) for w in widths]
-    rows += [timed(at=0.1, width=w) for w in ((0.2, 0.1) if quick else (0.2, 0.1, 0.05))]
+    vertical_widths = (0.2, 0.1) if quick else (0.2, 0.1, 0.05)
+    rows += [timed(at=0.1, width=w) for w in vertical_widths]
+    rows += [timed(at=0.1, width=w, computation="simulate") for w in vertical_widths]
     lines = [f"# sample_size ({machine()})", "", table(rows), ""]
     lines += threshold_brute_force(5000 if quick else 50_000)
     lines += vertical_brute_force(300 if quick else 2000, 8 if quick else 2)

@@ -240,7 +240,12 @@ LAYERS = (
 
 #: Modules that define no public name but whose docstrings the reference cites: listed with the
 #: others under "Modules" (their docstring only).
-EXTRA_MODULES = ("rocsim.core.methods", "rocsim.core.joint_thresholds", "rocsim.sim.runner")
+EXTRA_MODULES = (
+    "rocsim.core.methods",
+    "rocsim.core.joint_thresholds",
+    "rocsim.sim.runner",
+    "rocsim.sim.vertical_law",
+)
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).
 CANONICAL = {

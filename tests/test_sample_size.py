@@ -1,5 +1,9 @@
 """sample_size (rocsim.sim.planning): the smallest test set whose expected interval width at one
-ROC point meets a target, checked against brute-force scans over n with simulated test sets."""
+ROC point meets a target, checked against brute-force scans over n with simulated test sets.
+
+Vertical averaging computes from the laws of the test set by default; the tests of the
+simulation itself pass ``computation="simulate"``. The law computation has its own file,
+``tests/test_vertical_sample_size_law.py``."""
 
 from __future__ import annotations
 
@@ -155,15 +159,25 @@ def test_threshold_fpr_axis_depends_on_the_negatives_only():
     assert abs(plan.n_neg - base.n_neg) <= 1
 
 
-# --- vertical averaging: simulated, checked by brute force -----------------------------------
+# --- vertical averaging: law and simulation, checked by brute force ---------------------------
 
 
-def _check_vertical_against_brute_force(target, reps_function, reps_brute, scan_step, seed):
+def _check_vertical_against_brute_force(
+    target, reps_function, reps_brute, scan_step, seed, computation="simulate"
+):
     at, level = 0.2, 0.95
-    plan = sample_size(0.8, at=at, width=target, replications=reps_function, seed=seed)
+    plan = sample_size(
+        0.8,
+        at=at,
+        width=target,
+        replications=reps_function,
+        seed=seed,
+        computation=computation,
+    )
     model = binormal(auc=0.8)
     frame = plan.to_frame()
-    assert not frame["exact"].any() and set(frame["computed"]) == {"simulated"}
+    computed = "simulated" if computation == "simulate" else "law (approximate)"
+    assert not frame["exact"].any() and set(frame["computed"]) == {computed}
     assert plan.expected_width <= target
     rng = np.random.default_rng(seed + 1000)
     span = max(12, int(0.08 * plan.n))
@@ -194,8 +208,9 @@ def _check_vertical_against_brute_force(target, reps_function, reps_brute, scan_
     return plan
 
 
-def test_vertical_answer_agrees_with_a_brute_force_scan_smoke():
-    _check_vertical_against_brute_force(0.3, 200, 300, 4, seed=3)
+@pytest.mark.parametrize("computation", ["simulate", "law"])
+def test_vertical_answer_agrees_with_a_brute_force_scan_smoke(computation):
+    _check_vertical_against_brute_force(0.3, 200, 300, 4, seed=3, computation=computation)
 
 
 @pytest.mark.slow
@@ -205,7 +220,7 @@ def test_vertical_answer_agrees_with_a_brute_force_scan():
 
 
 def test_vertical_coverage_and_point_are_those_of_the_rank():
-    plan = sample_size(0.8, at=0.1, width=0.3, replications=100)
+    plan = sample_size(0.8, at=0.1, width=0.3, replications=100, computation="simulate")
     r = nearest_ranks([0.1], plan.n_neg)[0]
     model = binormal(auc=0.8)
     assert plan.fpr == pytest.approx(r / plan.n_neg)
@@ -215,13 +230,20 @@ def test_vertical_coverage_and_point_are_those_of_the_rank():
         math.sqrt(plan.coverage * (1 - plan.coverage) / 99), rel=1e-9
     )
     assert plan.replications == 100 and not plan.exact
+    law = sample_size(0.8, at=0.1, width=0.3)
+    r = nearest_ranks([0.1], law.n_neg)[0]
+    assert law.fpr == pytest.approx(r / law.n_neg)
+    assert law.tpr == pytest.approx(float(model.pos.sf(model.neg.isf(r / law.n_neg))))
+    assert law.coverage_se == law.width_se == 0 and law.replications is None and not law.exact
 
 
 def test_vertical_results_do_not_depend_on_the_search_path():
     # the width at a given n is the same whichever search visits it (streams keyed by seed,
     # replication and class, or by n without common random numbers)
     for crn in (True, False):
-        kwargs = dict(width=0.3, replications=60, seed=5, common_random_numbers=crn)
+        kwargs = dict(
+            width=0.3, replications=60, seed=5, common_random_numbers=crn, computation="simulate"
+        )
         a = sample_size(0.8, at=0.1, **kwargs).to_frame().set_index("n_pos")
         b = sample_size(0.8, at=0.1, min_n=13, **kwargs).to_frame().set_index("n_pos")
         shared = a.index.intersection(b.index)
@@ -234,7 +256,7 @@ def test_common_random_numbers_nest_the_test_sets():
     # replication j's test set of size n is the first n draws of its streams: the widths
     # move smoothly with n, in steps far below the Monte Carlo error of each width (what is
     # left is mostly the true sawtooth of the rank r = round(at n-))
-    kwargs = dict(at=0.25, width=0.25, replications=100, seed=1)
+    kwargs = dict(at=0.25, width=0.25, replications=100, seed=1, computation="simulate")
     for crn in (True, False):
         plan = sample_size(0.8, common_random_numbers=crn, **kwargs)
         assert plan.to_frame()["meets"].iloc[-1] and plan.expected_width <= 0.25
@@ -267,7 +289,7 @@ def test_any_score_model_works():
     model = ScoreModel.from_distributions(stats.gamma(3.0), stats.gamma(1.5))
     plan = sample_size(model, at=0.2, averaging="threshold", width=0.15)
     assert plan.tpr == pytest.approx(float(model.tpr(model.neg.isf(0.2))))
-    vertical = sample_size(model, at=0.2, width=0.35, replications=50)
+    vertical = sample_size(model, at=0.2, width=0.35, replications=50, computation="simulate")
     assert vertical.n >= 5 and vertical.expected_width <= 0.35
 
 
@@ -287,6 +309,7 @@ def test_pilot_data_model():
     # vertical averaging draws test sets from the pilot's scores (ties and all)
     vertical = sample_size((y, s), at=0.2, width=0.3, replications=60)
     assert vertical.expected_width <= 0.3 and not vertical.exact
+    assert vertical.computed == "simulated"  # no law for a step-function ROC curve
     # labels other than 0/1
     labels = np.where(y == 1, "case", "control")
     named = sample_size((labels, s), at=0.2, averaging="threshold", width=0.15, pos_label="case")
@@ -332,7 +355,7 @@ def test_result_protocol():
 
 
 def test_same_seed_same_table_other_seed_other_table():
-    kwargs = dict(at=0.1, width=0.3, replications=40)
+    kwargs = dict(at=0.1, width=0.3, replications=40, computation="simulate")
     a = sample_size(0.8, seed=11, **kwargs).to_frame()
     b = sample_size(0.8, seed=11, **kwargs).to_frame()
     c = sample_size(0.8, seed=12, **kwargs).to_frame()
@@ -376,6 +399,7 @@ def test_unreachable_width_names_width_and_max_n():
         (dict(axis="both", averaging="threshold"), "axis"),
         (dict(replications=1), "replications"),
         (dict(replications=2.5), "replications"),
+        (dict(computation="exact"), "computation"),
         (dict(seed=-1), "seed"),
         (dict(min_n=0), "min_n"),
         (dict(max_n=0), "max_n"),

@@ -8,9 +8,14 @@ wide?" for the two averagings of the thesis:
   is ``Bin(n+, S+(t))`` (negatives: ``Bin(n-, S-(t))``), so the expected width
   ``sum_x Pr{X = x} width(x)`` and the coverage are exact finite sums
   (:func:`rocsim.core.coverage.threshold_exact_coverage`): nothing is simulated;
-- vertical averaging (Algorithm 4.3): the interval's width depends on the whole test set, so
-  the expected width and the coverage are estimated by simulating test sets from the model
-  and computing :func:`rocsim.core.vertical_ci` on each.
+- vertical averaging (Algorithm 4.3): the interval's width depends on the whole test set.
+  For the ``score``, ``wald`` and ``agresti`` intervals (functions of the bootstrap mean ``e``
+  and spread ``D`` of TPR) the mean and variance of ``e`` and the mean of ``D`` are computed
+  exactly from the laws of the test set's order statistics, and the expected width and the
+  coverage from them under a stated approximation (:mod:`rocsim.sim.vertical_law`):
+  deterministic, no test set drawn (``computation="law"``). Otherwise (``percentile``, a
+  method of your own, pilot data, or ``computation="simulate"``) they are estimated by
+  simulating test sets from the model and computing :func:`rocsim.core.vertical_ci` on each.
 
 The sim layer builds on :mod:`rocsim.core` and :mod:`rocsim.sim.models` only.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -34,6 +40,7 @@ from rocsim.core.methods import check_method, method_name
 from rocsim.core.results import Result
 from rocsim.core.vertical import VERTICAL_METHODS, VERTICAL_PROTOCOL, nearest_ranks, vertical_ci
 from rocsim.sim.models import PairedScoreModel, ScoreModel, make_model
+from rocsim.sim.vertical_law import LAW_METHODS, law_moments, law_width_coverage
 
 #: The averagings :func:`sample_size` plans for.
 AVERAGINGS = ("vertical", "threshold")
@@ -41,12 +48,22 @@ AVERAGINGS = ("vertical", "threshold")
 #: The axis whose interval width is the criterion (threshold averaging; vertical: TPR only).
 AXES = ("tpr", "fpr")
 
+#: How vertical averaging's width and coverage are computed: from the laws of the test set
+#: (:mod:`rocsim.sim.vertical_law`) or by simulating test sets.
+COMPUTATIONS = ("law", "simulate")
+
 #: Default number of simulated test sets per candidate ``n`` (vertical averaging).
 DEFAULT_REPLICATIONS = 400
 
+#: Law computation: with fewer positives than this expected on one side of the threshold
+#: (``n+ tau`` or ``n+ (1 - tau)``), ``e`` has an atom at 1 or 0 and is far from normal;
+#: :func:`sample_size` warns when its answer is such a size.
+LAW_FEW_POSITIVES = 5.0
+
 #: Downward scan after the bisection: it stops after this many consecutive ``n`` whose
-#: expected width exceeds the target (exact widths, cheap; simulated widths, costly).
+#: expected width exceeds the target (exact and law widths, cheap; simulated widths, costly).
 LOOKBACK_EXACT = 25
+LOOKBACK_LAW = LOOKBACK_EXACT
 LOOKBACK_SIMULATED = 5
 
 #: Default largest ``n+`` searched.
@@ -182,10 +199,15 @@ class Candidate:
     tpr: float
     exact: bool
     stage: str
+    law: bool = False
 
     @property
     def computed(self) -> str:
-        return "exact" if self.exact else "simulated"
+        """``"exact"`` (finite sums), ``"law (approximate)"`` (from the laws of the test set,
+        :mod:`rocsim.sim.vertical_law`) or ``"simulated"``."""
+        if self.exact:
+            return "exact"
+        return "law (approximate)" if self.law else "simulated"
 
 
 _CANDIDATE_COLUMNS = (
@@ -210,11 +232,13 @@ class SampleSize(Result):
     """Result of :func:`sample_size`: the planned class sizes and the search that found them.
 
     ``n`` (= ``n_pos``) positives and ``n_neg = ceil(ratio * n)`` negatives; ``expected_width``,
-    ``coverage`` (and their standard errors, 0 when exact) at that size; ``fpr``, ``tpr``: the
-    true point the interval is about (vertical: the FPR ``r / n-`` of the rank and the true TPR
-    there; threshold: the true rates at the model's threshold ``threshold``).
+    ``coverage`` (and their Monte Carlo standard errors, 0 when nothing was simulated) at that
+    size; ``fpr``, ``tpr``: the true point the interval is about (vertical: the FPR ``r / n-``
+    of the rank and the true TPR there; threshold: the true rates at the model's threshold
+    ``threshold``); ``computed``: how (``"exact"``, ``"law (approximate)"`` or
+    ``"simulated"``); ``replications``: simulated test sets per ``n`` (None unless simulated).
     ``to_frame()``: one row per candidate ``n`` visited, ascending (``meets``: expected width
-    ``<= width``; ``computed``: ``"exact"`` or ``"simulated"``); the design in ``.attrs``.
+    ``<= width``; ``computed`` as above); the design in ``.attrs``.
     """
 
     n_pos: int
@@ -238,6 +262,7 @@ class SampleSize(Result):
     replications: int | None
     seed: Any
     candidates: tuple[Candidate, ...] = field(default=())
+    computed: str = "exact"
 
     _columns: ClassVar[tuple[str, ...]] = _CANDIDATE_COLUMNS
     _settings: ClassVar[tuple[str, ...]] = (
@@ -251,6 +276,7 @@ class SampleSize(Result):
         "method",
         "ratio",
         "model",
+        "computed",
         "replications",
         "seed",
     )
@@ -389,10 +415,8 @@ def _streams(design: _Design, n: int) -> list[tuple[np.random.Generator, np.rand
 def _vertical_candidate(design: _Design, n: int, stage: str) -> Candidate:
     """Simulated mean width and coverage of :func:`rocsim.core.vertical_ci` at the FPR rank."""
     model = design.model
-    n_neg = negatives_for(n, design.ratio)
-    r = nearest_ranks([design.at], n_neg)
-    fpr = float(r[0] / n_neg)
-    tpr = float(np.asarray(model.pos.sf(model.neg.isf(fpr))).reshape(-1)[0])
+    n_neg, rank, fpr, tpr = _vertical_point(design, n)
+    r = np.array([rank])
     widths = np.empty(design.replications)
     covered = np.empty(design.replications)
     for j, (rng_pos, rng_neg) in enumerate(_streams(design, n)):
@@ -424,6 +448,65 @@ def _vertical_candidate(design: _Design, n: int, stage: str) -> Candidate:
         exact=False,
         stage=stage,
     )
+
+
+def _vertical_point(design: _Design, n: int) -> tuple[int, int, float, float]:
+    """``n-``, the FPR rank ``r`` nearest ``at * n-``, its FPR ``r / n-`` and the true TPR
+    there."""
+    model = design.model
+    n_neg = negatives_for(n, design.ratio)
+    r = int(nearest_ranks([design.at], n_neg)[0])
+    fpr = r / n_neg
+    tpr = float(np.asarray(model.pos.sf(model.neg.isf(fpr))).reshape(-1)[0])
+    return n_neg, r, fpr, tpr
+
+
+def _vertical_law_candidate(design: _Design, n: int, stage: str) -> Candidate:
+    """Expected width and coverage of :func:`rocsim.core.vertical_ci` at the FPR rank from the
+    laws of the test set (:mod:`rocsim.sim.vertical_law`): no simulation."""
+    model = design.model
+    n_neg, r, fpr, tpr = _vertical_point(design, n)
+    law = law_moments(lambda u: model.pos.sf(model.neg.isf(u)), n, n_neg, r)
+    width, cover = law_width_coverage(law, tpr, design.level, design.method, design.pseudo_count)
+    return Candidate(
+        n_pos=n,
+        n_neg=n_neg,
+        expected_width=width,
+        width_se=0.0,
+        coverage=cover,
+        coverage_se=0.0,
+        axis_coverage=cover,
+        fpr=fpr,
+        tpr=tpr,
+        exact=False,
+        stage=stage,
+        law=True,
+    )
+
+
+def _law_applies(model: ScoreModel, method) -> bool:
+    """The law computation covers the moment methods on continuous score models; pilot data
+    (step-function ROC curves with ties), ``percentile`` and a user's method are simulated."""
+    continuous = not isinstance(model.pos, EmpiricalDistribution) and not isinstance(
+        model.neg, EmpiricalDistribution
+    )
+    return continuous and isinstance(method, str) and method in LAW_METHODS
+
+
+def _warn_if_few_positives(best: Candidate) -> None:
+    """Warn when the law's answer expects fewer than :data:`LAW_FEW_POSITIVES` positives on
+    one side of the threshold (its normal approximation of ``e`` is poor there)."""
+    above, below = best.n_pos * best.tpr, best.n_pos * (1 - best.tpr)
+    if min(above, below) < LAW_FEW_POSITIVES:
+        side = "below" if below < above else "above"
+        warnings.warn(
+            f"at n = {best.n_pos} only {min(above, below):.2g} positives are expected {side} "
+            f"the threshold (TPR {best.tpr:.4g}): the law computation's normal approximation "
+            "is poor there (the width may be off by several percent); check with "
+            "computation='simulate'",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -492,6 +575,7 @@ def sample_size(
     min_n: int | None = None,
     max_n: int | None = None,
     pos_label=None,
+    computation: str = "law",
 ) -> SampleSize:
     """Smallest test set whose expected confidence interval width at one ROC point is at most
     ``width``.
@@ -529,23 +613,25 @@ def sample_size(
     ratio : float, default 1.0
         Negatives per positive: ``n- = ceil(ratio * n)``.
     replications : int, default 400
-        Simulated test sets per candidate ``n`` (vertical averaging; unused by threshold
-        averaging, which is exact).
+        Simulated test sets per candidate ``n`` (only when vertical averaging simulates: see
+        ``computation``; threshold averaging is exact).
     seed : int or sequence of int, default 0
-        Entropy of ``numpy.random.SeedSequence(seed)``, the only source of randomness; the
-        same seed gives the same table (``None``: fresh entropy, recorded in ``.seed``).
+        Entropy of ``numpy.random.SeedSequence(seed)``, the only source of randomness of a
+        simulation; the same seed gives the same table (``None``: fresh entropy, recorded in
+        ``.seed``). Unused when nothing is simulated.
     axis : {"tpr", "fpr"}, default "tpr"
         Threshold averaging: the rectangle side whose width is the criterion (``fpr``:
         depends on ``n-`` only). Vertical averaging: ``tpr`` only.
     pseudo_count : float, optional
         For ``method="agresti"`` (default 2).
     common_random_numbers : bool, default True
-        Vertical averaging: replication ``j`` draws its scores from the same two streams at
-        every ``n`` (child ``(0, j, class)`` of the seed), so the test sets of replication
-        ``j`` are nested in ``n`` and the simulated ``W(n)`` is nearly as smooth in ``n`` as
-        the true one (differences between ``n`` are estimated far more precisely than each
-        ``W(n)``). ``False``: each candidate ``n`` has its own stream (child ``(1, n)``),
-        independent between ``n``. Either way the results do not depend on the search path.
+        Simulated vertical averaging: replication ``j`` draws its scores from the same two
+        streams at every ``n`` (child ``(0, j, class)`` of the seed), so the test sets of
+        replication ``j`` are nested in ``n`` and the simulated ``W(n)`` is nearly as smooth
+        in ``n`` as the true one (differences between ``n`` are estimated far more precisely
+        than each ``W(n)``). ``False``: each candidate ``n`` has its own stream (child
+        ``(1, n)``), independent between ``n``. Either way the results do not depend on the
+        search path.
     min_n, max_n : int, optional
         Search range of ``n``. Default ``min_n``: 1 (threshold); vertical, the smallest ``n``
         with ``n- >= max(2, ceil(1 / min(at, 1 - at)))``, the first test set that places a
@@ -554,14 +640,30 @@ def sample_size(
     pos_label : optional
         Label of the positives in pilot data (needed unless the labels are 0/1, -1/1 or
         booleans, as everywhere in rocsim).
+    computation : {"law", "simulate"}, default "law"
+        Vertical averaging only. ``law``: for the ``score``, ``wald`` and ``agresti`` intervals
+        on a score model (a float or a ScoreModel), the expected width and the coverage are
+        computed from the laws of the test set, deterministically (Notes; ``computed`` says
+        ``"law (approximate)"``); for the other cases, where no such computation exists
+        (``percentile``, a method of your own, pilot data, whose ROC curve is a step
+        function), test sets are simulated instead, as with ``simulate``. ``simulate``: always
+        simulate ``replications`` test sets per ``n``.
 
     Returns
     -------
     SampleSize
         ``.n`` (= ``.n_pos``), ``.n_neg``, the design, ``expected_width``, ``coverage`` (and
-        standard errors) at ``n``; ``.to_frame()``: every candidate visited, with columns
-        ``n_pos, n_neg, expected_width, width_se, coverage, coverage_se, axis_coverage,
-        fpr, tpr, exact, computed, meets, stage``.
+        Monte Carlo standard errors: 0 unless simulated) at ``n``, ``.computed``;
+        ``.to_frame()``: every candidate visited, with columns ``n_pos, n_neg,
+        expected_width, width_se, coverage, coverage_se, axis_coverage, fpr, tpr, exact,
+        computed, meets, stage``.
+
+    Warns
+    -----
+    UserWarning
+        ``computation="law"``: when the answer expects fewer than :data:`LAW_FEW_POSITIVES`
+        positives on one side of the threshold (``n+ tau`` or ``n+ (1 - tau)``), where the
+        law's normal approximation is poor (Notes).
 
     Notes
     -----
@@ -571,12 +673,43 @@ def sample_size(
     :func:`rocsim.core.threshold_ci`, and ``coverage`` the exact probability that the rectangle
     holds ``(S-(t), S+(t))`` (``axis_coverage``: that the one side holds its rate), both from
     :func:`rocsim.core.coverage.threshold_exact_coverage` (``exact`` is True). Vertical
-    averaging: ``W(n)`` is the mean of ``high - low`` of :func:`rocsim.core.vertical_ci` at the
-    rank ``r`` over ``replications`` simulated test sets, ``width_se`` its standard error (standard
-    deviation / sqrt(replications)); ``coverage`` the share of test sets whose interval holds
-    the true TPR at FPR ``r / n-``, ``S+(S-^-1(r / n-))`` (as in the vertical coverage
-    studies), ``coverage_se`` its standard error (``exact`` is False, ``computed`` says
-    "simulated").
+    averaging: ``W(n)`` is the expected ``high - low`` of :func:`rocsim.core.vertical_ci` at
+    the rank ``r`` and ``coverage`` the probability that it holds the true TPR at FPR
+    ``r / n-``, ``tau = R(r / n-)`` with ``R(u) = S+(S-^-1(u))`` (as in the vertical coverage
+    studies); ``exact`` is False.
+
+    Vertical averaging from the laws (``computation="law"``, :mod:`rocsim.sim.vertical_law`).
+    With the negatives sorted decreasingly, the ``c``-th largest sits at ``S-^-1(V_c)``,
+    ``V_c ~ Beta(c, n- - c + 1)`` the ``c``-th smallest of ``n-`` uniforms, and for ``c < d``
+    ``V_d = V_c + (1 - V_c) B``, ``B ~ Beta(d - c, n- - d + 1)`` independent of ``V_c``
+    (David & Nagaraja). Given them, ``K_c ~ Bin(n+, R(V_c))`` positives score at least the
+    ``c``-th largest negative, the counts nested. The interval mixes ``q_c = K_c / n+`` with the
+    weights ``w_c`` of the threshold rank (they depend on ``n-`` and ``r`` only): mean
+    ``e = sum w_c q_c``, spread ``D = sum w_c (q_c - e)^2``, variance
+    ``v = e (1 - e) / m + (1 - 1/m) D`` (``m = n+``); ``score`` is
+    ``(e + z^2/2m -+ z sqrt(v + z^2/4m^2)) / (1 + z^2/m)``, ``wald`` ``e -+ z sqrt(v)``,
+    ``agresti`` ``wald`` after ``q -> (m q + a) / (m + 2a)``, ``m -> m + 2a``. Exact (finite
+    sums of 1-D and 2-D integrals against Beta laws, computed by quadrature): ``E[e] = sum w_c
+    E R(V_c)``, ``Var(e)`` and ``E[D]``, from ``E[q_c q_d] = E R(V_min) / n+ + (1 - 1/n+)
+    E[R(V_c) R(V_d)]``. Approximate (``computed`` says ``"law (approximate)"``): ``D`` as a
+    Gamma variable with its exact mean and the variance it would have if the ``q_c`` were
+    Gaussian with their exact means and covariances (Satterthwaite), and ``e`` given ``D`` as
+    normal with ``e``'s exact mean and variance and the Gaussian ``Cov(e, D)``; then the
+    expected width and the coverage are integrals over ``(e, D)``. ``width_se`` and
+    ``coverage_se`` are 0 (nothing is simulated; the approximation's error is a bias, not a
+    standard error). Checked against simulation by
+    ``tests/test_vertical_sample_size_law.py``: the Gaussian fourth moments under-state
+    ``Var(D)``, so the computed width and coverage err slightly high, most at small ``n`` and
+    at FPRs near 0; to neglect ``D``'s fluctuation altogether would err several times more.
+    The normal ``e`` fails when few positives are expected on one side of the threshold (``e``
+    then has an atom at 1 or 0; the ``wald`` interval, of zero width there, suffers most):
+    ``sample_size`` warns when its answer expects fewer than :data:`LAW_FEW_POSITIVES` there.
+
+    Vertical averaging by simulation (``computation="simulate"``, or a case the law does not
+    cover): ``W(n)`` is the mean of ``high - low`` over ``replications`` simulated test sets,
+    ``width_se`` its standard error (standard deviation / sqrt(replications)); ``coverage`` the
+    share of test sets whose interval holds ``tau``, ``coverage_se`` its standard error
+    (``computed`` says "simulated").
 
     Search rule. Because ``W`` is nearly but not exactly decreasing (discreteness of the
     counts and of the rank ``r``):
@@ -586,8 +719,8 @@ def sample_size(
     2. bisection of ``(n_{k-1}, n_k]`` keeping ``W(low) > width >= W(high)``, to a pair
        ``high = low + 1``;
     3. downward scan from ``high - 1``: every ``n`` is evaluated, down to ``n_{k-1} + 1`` or
-       until 25 (exact ``W``) or 5 (simulated ``W``) consecutive ``n`` fail; the smallest
-       ``n`` met with ``W(n) <= width`` (or ``high``) is returned.
+       until 25 (exact or law ``W``) or 5 (simulated ``W``) consecutive ``n`` fail; the
+       smallest ``n`` met with ``W(n) <= width`` (or ``high``) is returned.
 
     So the returned ``n`` has ``W(n) <= width``, ``W > width`` at every doubling point below
     it and at the (up to) 25 or 5 ``n`` just below it; when ``W`` is decreasing it is exactly
@@ -596,14 +729,20 @@ def sample_size(
     (its interval has zero width at ``x = 0`` and ``x = n``, so a nearly sure rate has
     ``W(1)`` near 0: check ``coverage``). With common random numbers the simulated ``W`` is
     smooth up to wiggles of a few ``n``; its level has the Monte Carlo error ``width_se``,
-    which moves ``n`` by about ``2 n width_se / W`` (``W`` falls as ``n^-1/2``).
+    which moves ``n`` by about ``2 n width_se / W`` (``W`` falls as ``n^-1/2``). The law's
+    ``W`` is deterministic; it steps a little with ``n`` as the rank ``r = round(at n-)`` does,
+    and its approximation error moves ``n`` by about ``2 n`` times the relative error of ``W``.
 
     The criterion is the *expected* width: it is not a guarantee that the interval of one
     study will be that narrow (about half the studies get a wider one).
 
     References
     ----------
-    Gadoury (2009), sections 4.3.1 (Algorithm 4.1) and 4.4.1 (Algorithm 4.3).
+    Gadoury (2009), sections 4.3.1 (Algorithm 4.1) and 4.4.1 (Algorithm 4.3, eqs. 4.10-4.14).
+    David & Nagaraja (2003), Order Statistics, 3rd ed., Wiley, sections 2.2-2.5 (the Beta laws
+    of uniform order statistics and their joint law).
+    Satterthwaite (1946), An approximate distribution of estimates of variance components,
+    Biometrics Bulletin 2:110-114 (a quadratic form as a scaled chi-square).
     Dorfman & Alf (1969), Maximum-likelihood estimation of parameters of signal-detection
     theory and determination of confidence intervals -- rating-method data, Journal of
     Mathematical Psychology 6:487-496 (the binormal model).
@@ -620,9 +759,19 @@ def sample_size(
                score, 95%)
     >>> plan.to_frame().columns[:6].tolist()
     ['n_pos', 'n_neg', 'expected_width', 'width_se', 'coverage', 'coverage_se']
+
+    Vertical averaging, from the laws of the test set (no simulation, the same answer every
+    time):
+
+    >>> vertical = sample_size(0.8, at=0.1, width=0.2)
+    >>> vertical.n, vertical.computed, vertical.replications
+    (281, 'law (approximate)', None)
+    >>> round(vertical.expected_width, 4), round(vertical.coverage, 3)
+    (0.2, 0.957)
     """
     # -- validate once
     averaging = check_choice(averaging, AVERAGINGS, "averaging")
+    computation = check_choice(computation, COMPUTATIONS, "computation")
     at_value = _real(at, "at")
     if not 0.0 < at_value < 1.0:
         raise ValueError(f"at must lie strictly between 0 and 1, got {at!r}")
@@ -662,6 +811,9 @@ def sample_size(
             raise ValueError("min_n must give at least 2 negatives for vertical averaging")
     n_max = (MAX_N_EXACT if exact else MAX_N_SIMULATED) if max_n is None else max_n
     n_max = _count(n_max, "max_n", n_start)
+    # vertical averaging: from the laws where they apply, else simulated (see `computation`)
+    law = not exact and computation == "law" and _law_applies(resolved, method)
+    simulated = not (exact or law)
 
     design = _Design(
         resolved,
@@ -672,19 +824,22 @@ def sample_size(
         method,
         pseudo_count,
         ratio,
-        replications if not exact else 0,
+        replications if simulated else 0,
         entropy,
         bool(common_random_numbers),
     )
-    evaluate = _threshold_candidate if exact else _vertical_candidate
+    if exact:
+        evaluate, lookback = _threshold_candidate, LOOKBACK_EXACT
+    elif law:
+        evaluate, lookback = _vertical_law_candidate, LOOKBACK_LAW
+    else:
+        evaluate, lookback = _vertical_candidate, LOOKBACK_SIMULATED
     n, seen = _search(
-        lambda k, stage: evaluate(design, k, stage),
-        target,
-        n_start,
-        n_max,
-        LOOKBACK_EXACT if exact else LOOKBACK_SIMULATED,
+        lambda k, stage: evaluate(design, k, stage), target, n_start, n_max, lookback
     )
     best = seen[n]
+    if law:
+        _warn_if_few_positives(best)
     threshold = _threshold_point(design)[0] if exact else None
     return SampleSize(
         n_pos=n,
@@ -705,7 +860,8 @@ def sample_size(
         tpr=best.tpr,
         threshold=threshold,
         model=resolved.label(),
-        replications=None if exact else replications,
+        replications=replications if simulated else None,
         seed=seed if seed is not None else entropy,
         candidates=tuple(seen.values()),
+        computed=best.computed,
     )
