@@ -350,3 +350,24 @@ def test_a_rerun_keeps_the_figure_drawn_from_the_same_table(small_study, tmp_pat
     run_study(small_study("fig5_1", "grid.num=5", "study.title=Another"), out, draw=draw)
     assert len(drawn) == 3
     assert (out / "coverage.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_figure_drawn_into_the_set_afterwards_is_kept_by_a_rerun(small_study, tmp_path):
+    """The variants' way: the run writes its set without a figure, the figure is added to the
+    set later (rocsim.cli.study.Figures). A rerun from the same table keeps that figure and
+    says so, so that it is not drawn again."""
+    from rocsim.cli.study import Figures
+    from rocsim.sim.io import check_set
+    from rocsim.sim.pipeline import plain_config, run_study
+
+    out = tmp_path / "fig5_1"
+    cfg = small_study("fig5_1", "grid.num=5")
+    first = run_study(cfg, out)
+    assert not first.figure_kept and "coverage.png" not in check_set(out)
+    with Figures() as figures:
+        figures.draw(first, plain_config(cfg))
+    drawn = (out / "coverage.png").read_bytes()
+    again = run_study(cfg, out)
+    assert again.figure_kept
+    assert (out / "coverage.png").read_bytes() == drawn
+    assert {"coverage.png", "coverage.pdf"} <= set(check_set(out))

@@ -100,7 +100,10 @@ class Figures:
 
     def draw(self, output: StudyOutput, cfg) -> None:
         """Draw ``output``'s figure into its folder, in the background (``cfg``: the study's
-        resolved config, :func:`rocsim.sim.pipeline.plain_config`)."""
+        resolved config, :func:`rocsim.sim.pipeline.plain_config`), unless its run kept the
+        figure drawn from the same table (``output.figure_kept``)."""
+        if output.figure_kept:
+            return
         job = self._pool.submit(_draw_into_set, output.table, cfg, output.directory)
         self._pending.append((Path(output.directory).resolve(), job))
 

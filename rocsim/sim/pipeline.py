@@ -87,6 +87,7 @@ class StudyOutput:
     run: RunResult
     wall_seconds: float
     claims: pd.DataFrame | None = None
+    figure_kept: bool = False  # the figure of the previous set, drawn from the same table
 
     @property
     def table(self) -> pd.DataFrame:
@@ -239,7 +240,7 @@ def run_study(
             run.table = table
             data_keys = {c.label: c.data_key() for c in conditions}
             csv = table.to_csv(index=False)
-            figure = _figure_key(csv, cfg, code) if draw is not None else None
+            figure = _figure_key(csv, cfg, code)
             kept = _drawn_figure(out_dir, figure)  # read before begin_set removes it
             begin_set(out_dir, OUTPUT_FILES)
             names = _write_outputs(out_dir, csv, table, cfg, run, wall, code, data_keys, figure)
@@ -248,12 +249,13 @@ def run_study(
             names.append("claims.csv")
             for name, data in kept.items():
                 atomic_write(out_dir / name, lambda p, d=data: p.write_bytes(d))
-            if draw is not None:
-                names += list(kept) or [Path(p).name for p in draw(table, cfg, out_dir)]
+            names += list(kept)
+            if draw is not None and not kept:
+                names += [Path(p).name for p in draw(table, cfg, out_dir)]
             seal_set(out_dir, names)
             for folder in (out_dir, out_dir / ".cache"):
                 remove_stale_parts(folder, started_at)
-            return StudyOutput(out_dir, run, wall, claims)
+            return StudyOutput(out_dir, run, wall, claims, figure_kept=bool(kept))
         finally:
             release_folder(lock)
 
@@ -295,12 +297,12 @@ def _figure_key(csv: str, cfg: Mapping[str, Any], code) -> str:
     return digest.hexdigest()
 
 
-def _drawn_figure(out_dir: Path, key: str | None) -> dict[str, bytes]:
+def _drawn_figure(out_dir: Path, key: str) -> dict[str, bytes]:
     """The figure files of the complete, unedited set in ``out_dir`` if they were drawn from
-    what ``key`` says (their run's ``meta.json`` records it): drawing the same figure again
-    costs about a second of a rerun's time per study and gives the same picture. Empty
-    otherwise."""
-    if key is None or changed_files(out_dir):
+    what ``key`` says (their run's ``meta.json`` records it, whoever drew them into the set):
+    drawing the same figure again costs about a second of a rerun's time per study and gives
+    the same picture. Empty otherwise."""
+    if changed_files(out_dir):
         return {}
     try:
         listed = set(check_set(out_dir))
