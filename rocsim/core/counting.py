@@ -59,7 +59,7 @@ def _count_by_placing(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 #: ``(scores, thresholds)``: :func:`count_at_or_above` places the scores among the thresholds
 #: from this many scores on, for fewer thresholds than this (benchmarks/bench_counting.py).
-_PLACE_MIN = (2**19, 2**10)
+_PLACE_MIN = (2**19, 2**8)
 
 #: Fewest scores that :func:`sorted_scores` sorts by radix rather than by ``np.sort``.
 _RADIX_MIN = 2048
