@@ -33,7 +33,6 @@ import numpy as np
 from scipy import special
 
 from rocsim.core._validation import check_choice, check_confidence_level
-from rocsim.core.coverage import threshold_exact_coverage
 from rocsim.core.intervals import check_proportion_method, check_pseudo_count
 from rocsim.core.labels import split_scores
 from rocsim.core.methods import check_method, method_name
@@ -365,6 +364,10 @@ def _threshold_candidate(design: _Design, n: int, stage: str) -> Candidate:
     """Exact expected width and coverage (binomial sums): no simulation."""
     n_neg = negatives_for(n, design.ratio)
     _, fpr, tpr = _threshold_point(design)
+    # imported here: the exact coverage module (and the cost code it carries) is threshold
+    # averaging's alone, and a first call of vertical planning would pay for loading it
+    from rocsim.core.coverage import threshold_exact_coverage
+
     c = threshold_exact_coverage(
         [tpr],
         [fpr],
