@@ -211,3 +211,19 @@ def test_reproduce_stops_at_a_study_that_failed_writing(tmp_path, monkeypatch, c
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and "cannot write" in err, err
     assert not (tmp_path / "fig5_9").exists()
+
+
+def test_a_rerun_of_the_command_keeps_the_figures_it_drew(tmp_path):
+    """Two runs of ``rocsim`` in new processes: the second reuses the cached outcomes and
+    keeps the figure the first drew (its PDF, which carries the time it was written, is the
+    same file), and says nothing was computed."""
+    args = [*ROCSIM, "study=fig5_1", "replications=20", "grid.num=5", f"results_dir={tmp_path}"]
+    first = run(args, tmp_path)
+    assert first.returncode == 0, first.stderr
+    pdf = (tmp_path / "fig5_1" / "coverage.pdf").read_bytes()
+    time.sleep(1.1)  # a redrawn PDF would carry a later creation date
+    second = run(args, tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert (tmp_path / "fig5_1" / "coverage.pdf").read_bytes() == pdf
+    meta = json.loads((tmp_path / "fig5_1" / "meta.json").read_text())
+    assert meta["computed_conditions"] == [] and meta["reused_conditions"]

@@ -94,6 +94,16 @@ def check_paired(pos1, pos2, neg1, neg2) -> tuple[np.ndarray, ...]:
     return tuple(arrays)
 
 
+def common_class_sizes(sizes) -> tuple[int, int]:
+    """The ``(n+, n-)`` every test set of a batch shares (``sizes``: one pair per test set),
+    or ``ValueError``: the simulation studies' batched interval formulas take one size per
+    class."""
+    distinct = set(sizes)
+    if len(distinct) != 1:
+        raise ValueError(f"the test sets must share their class sizes, got {sorted(distinct)}")
+    return distinct.pop()
+
+
 def check_counts(values, name: str) -> np.ndarray:
     """Counts (or effective counts) as a finite float array, or ``ValueError`` naming ``name``:
     strings, ``None``, complex values and booleans are refused (``True`` is not a count)."""

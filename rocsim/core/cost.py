@@ -53,6 +53,7 @@ from rocsim.core._validation import (
     check_paired,
     check_thresholds,
     check_two_classes,
+    common_class_sizes,
 )
 from rocsim.core.counting import (
     chain_order,
@@ -667,7 +668,7 @@ def cost_bounds(samples, w, thresholds, level, method, pseudo_count, bootstrap: 
     thr = [_thresholds(pos, neg, w, thresholds, bootstrap) for pos, neg in samples]
     tp = stacked_counts([count_at_or_above(pos, t) for (pos, _), t in zip(samples, thr)])
     fp = stacked_counts([count_at_or_above(neg, t) for (_, neg), t in zip(samples, thr)])
-    n_pos, n_neg = _class_sizes(samples)
+    n_pos, n_neg = common_class_sizes((pos.size, neg.size) for pos, neg in samples)
     low, high = cost_bounds_from_counts(
         tp, fp, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
     )
@@ -689,7 +690,7 @@ def cost_difference_bounds(samples, w, t1, t2, level, method, pseudo_count, boot
         for (p1, p2, n1, n2), a, b in zip(samples, thr1, thr2)
     ]
     b_pos, c_pos, b_neg, c_neg = (stacked_counts(column) for column in zip(*counts))
-    n_pos, n_neg = _class_sizes([(p1, n1) for p1, _, n1, _ in samples])
+    n_pos, n_neg = common_class_sizes((p1.size, n1.size) for p1, _, n1, _ in samples)
     low, high = cost_difference_bounds_from_counts(
         b_pos, c_pos, b_neg, c_neg, n_pos, n_neg, w, level, method, pseudo_count, bootstrap
     )
@@ -702,14 +703,6 @@ def _thresholds(pos, neg, w, thresholds, bootstrap: str) -> np.ndarray:
     if isinstance(thresholds, str):
         return _empirical_thresholds(pos, neg, w, bootstrap)
     return thresholds
-
-
-def _class_sizes(samples) -> tuple[int, int]:
-    """``(n+, n-)`` shared by every ``(pos, neg)`` of ``samples``."""
-    sizes = {(pos.size, neg.size) for pos, neg in samples}
-    if len(sizes) != 1:
-        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
-    return sizes.pop()
 
 
 def _combine(x_mean, x_var, y_mean, y_var, w, n_pos: int, n_neg: int, bootstrap: str):

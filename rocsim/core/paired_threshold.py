@@ -27,6 +27,7 @@ from rocsim.core._validation import (
     check_confidence_level,
     check_paired,
     check_thresholds,
+    common_class_sizes,
 )
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import chain_order, decision_counts, stacked_counts
@@ -352,12 +353,10 @@ def threshold_difference_bounds(samples, t1, t2, level: float, method, pseudo_co
     options checked by :func:`check_paired_interval`. The simulation studies' path: the
     interval formulas evaluated once on every test set's discordant counts (elementwise, so
     each row as it would be alone)."""
-    sizes = {(sample[0].size, sample[2].size) for sample in samples}
-    if len(sizes) != 1:
-        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
+    sizes = common_class_sizes((sample[0].size, sample[2].size) for sample in samples)
     axis, order = float(np.sqrt(level)), chain_order(t1, t2)
     bounds = []
-    for k, n_class in zip((0, 2), sizes.pop()):
+    for k, n_class in zip((0, 2), sizes):
         counts = [discordant_counts(*sample[k : k + 2], t1, t2, order) for sample in samples]
         b, c = (stacked_counts(list(column)) for column in zip(*counts))
         ci = paired_interval_from_counts(b, c, n_class, axis, method, pseudo_count)

@@ -28,6 +28,7 @@ from rocsim.core._validation import (
     check_confidence_level,
     check_thresholds,
     check_two_classes,
+    common_class_sizes,
 )
 from rocsim.core.counting import count_at_or_above, stacked_counts
 from rocsim.core.intervals import (
@@ -355,10 +356,7 @@ def threshold_bounds(samples, thresholds, level: float, method, pseudo_count, bo
     simulation studies' path: the interval formulas evaluated once on every test set's counts
     (elementwise, so each row as it would be alone; a user's method is given one test set's
     1-D counts when ``samples`` holds one)."""
-    sizes = {(pos.size, neg.size) for pos, neg in samples}
-    if len(sizes) != 1:
-        raise ValueError(f"the test sets must share their class sizes, got {sorted(sizes)}")
-    n_pos, n_neg = sizes.pop()
+    n_pos, n_neg = common_class_sizes((pos.size, neg.size) for pos, neg in samples)
     eff_pos, eff_neg = effective_sizes(n_pos, n_neg, bootstrap)
     axis_level = float(np.sqrt(level))
     bounds = []

@@ -134,6 +134,12 @@ def changed_files(directory: Path) -> list[str]:
     return [name for name, digest in files.items() if not _same(directory / name, digest)]
 
 
+def sealed_files(directory: Path) -> list[str]:
+    """The files the complete set in ``directory`` lists (none without one), unchecked: with
+    :func:`changed_files` empty, they are what its run wrote."""
+    return list(_manifest_files(Path(directory) / MANIFEST))
+
+
 def _same(path: Path, digest: str) -> bool:
     return path.exists() and _sha256(path) == digest
 

@@ -41,6 +41,7 @@ from rocsim.sim.io import (
     release_folder,
     remove_stale_parts,
     seal_set,
+    sealed_files,
     update_set,
     write_outcomes,
 )
@@ -219,7 +220,7 @@ def run_study(
     check_writable_folder(out_dir, "results_dir")
     lock = acquire_folder(out_dir)  # until the outputs are written, in whichever thread
     try:
-        _say_if_edited(out_dir)
+        edited = _say_if_edited(out_dir)
         code = _code_tags(conditions)
         run, exact = _compute(
             cfg, kind, conditions, replications, out_dir, code, progress_bar, reuse_from
@@ -241,7 +242,7 @@ def run_study(
             data_keys = {c.label: c.data_key() for c in conditions}
             csv = table.to_csv(index=False)
             figure = _figure_key(csv, cfg, code)
-            kept = _drawn_figure(out_dir, figure)  # read before begin_set removes it
+            kept = _drawn_figure(out_dir, figure, edited)  # read before begin_set removes it
             begin_set(out_dir, OUTPUT_FILES)
             names = _write_outputs(out_dir, csv, table, cfg, run, wall, code, data_keys, figure)
             claims = evaluate_study_claims(cfg, out_dir)
@@ -268,15 +269,17 @@ def run_study(
         raise
 
 
-def _say_if_edited(out_dir: Path) -> None:
+def _say_if_edited(out_dir: Path) -> list[str]:
     """One line if a file of the folder's sealed outputs was changed since its run wrote it
-    (edited by hand, say): the run is about to write them all again."""
+    (edited by hand, say): the run is about to write them all again. Returns those files
+    (:func:`rocsim.sim.io.changed_files`; the folder is the run's from now on)."""
     edited = changed_files(out_dir)
     if edited:
         note(
             f"{out_dir / edited[0]} was changed since its run wrote it; writing the study's "
             "outputs again"
         )
+    return edited
 
 
 #: The files of a study's figure (:func:`rocsim.views.figures.save_study_figure`).
@@ -297,19 +300,19 @@ def _figure_key(csv: str, cfg: Mapping[str, Any], code) -> str:
     return digest.hexdigest()
 
 
-def _drawn_figure(out_dir: Path, key: str) -> dict[str, bytes]:
-    """The figure files of the complete, unedited set in ``out_dir`` if they were drawn from
-    what ``key`` says (their run's ``meta.json`` records it, whoever drew them into the set):
-    drawing the same figure again costs about a second of a rerun's time per study and gives
-    the same picture. Empty otherwise."""
-    if changed_files(out_dir):
+def _drawn_figure(out_dir: Path, key: str, edited: list[str]) -> dict[str, bytes]:
+    """The figure files of the complete set in ``out_dir`` if none of its files was
+    ``edited`` and they were drawn from what ``key`` says (their run's ``meta.json`` records
+    it, whoever drew them into the set): drawing the same figure again gives the same
+    picture, at a cost that dominates a rerun whose outcomes are all cached. Empty
+    otherwise."""
+    if edited or not set(sealed_files(out_dir)).issuperset(FIGURE_FILES):
         return {}
     try:
-        listed = set(check_set(out_dir))
         drawn_from = json.loads((out_dir / "meta.json").read_text()).get("figure_key")
     except (ValueError, OSError):
         return {}
-    if drawn_from != key or not listed.issuperset(FIGURE_FILES):
+    if drawn_from != key:
         return {}
     return {name: (out_dir / name).read_bytes() for name in FIGURE_FILES}
 
