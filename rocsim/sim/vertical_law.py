@@ -95,7 +95,7 @@ _TAIL = 1e-18
 _PANEL_X, _PANEL_W = np.polynomial.legendre.leggauss(10)
 _MAX_PANEL = 2.0
 #: Normal-scores Gauss-Hermite rule of the pair integrals (per dimension), probability weights.
-_SCORE_Z, _SCORE_W = np.polynomial.hermite_e.hermegauss(16)
+_SCORE_Z, _SCORE_W = np.polynomial.hermite_e.hermegauss(12)
 _SCORE_W = _SCORE_W / _SCORE_W.sum()
 #: Chebyshev points per direction of the pair table; more on bands reaching within
 #: ``_END_RANKS`` of either end of the ROC curve, where ``R`` is least smooth.
