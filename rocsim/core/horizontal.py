@@ -52,6 +52,7 @@ class HorizontalCI(Interval):
         return 1.0 - self.law.mean
 
     var = from_law("var", "Exact bootstrap variance of FPR.")
+    cov = from_law("cov", "Exact bootstrap covariance of FPR across the TPRs (stratified).")
     bootstrap = from_law("bootstrap")
 
     def _summary(self) -> str:

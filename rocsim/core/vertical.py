@@ -41,6 +41,7 @@ from rocsim.core._validation import (
     check_two_classes,
 )
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
+from rocsim.core.curve_covariance import tpr_covariance
 from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import (
@@ -83,6 +84,7 @@ class VerticalDistribution(Result):
     side: str = "lower"
     _q: np.ndarray | None = field(default=None, repr=False)
     _w: np.ndarray | None = field(default=None, repr=False)
+    _rates: np.ndarray | None = field(default=None, repr=False)
 
     _columns = ("r", "fpr", "tpr", "mean", "var")
     _settings = ("bootstrap", "side")
@@ -133,6 +135,25 @@ class VerticalDistribution(Result):
         low, high = call_method(method, VERTICAL_METHODS, law, level)
         # agresti reports the moments its interval is built on, as its Wald interval does
         return VerticalCI.from_bounds(law, low, high, level, method_name(method))
+
+    @cached_property
+    def cov(self) -> np.ndarray:
+        """``cov[i, j] = Cov(TPR_i, TPR_j)``, the exact bootstrap covariance of TPR across the
+        FPRs ``fpr[i]``, ``fpr[j]`` (stratified only); the diagonal is :attr:`var`.
+
+        Computed on first access by :func:`rocsim.core.curve_covariance.tpr_covariance`: the
+        joint law of the two bootstrap thresholds' ranks (a Markov chain on the resampled
+        negatives), with ties and on either side of the vertical step.
+
+        Examples
+        --------
+        >>> law = vertical_distribution([0.9, 0.8, 0.3], [0.7, 0.5, 0.2], [1, 2])
+        >>> law.cov.round(4).tolist()
+        [[0.0753, 0.0579], [0.0579, 0.0762]]
+        """
+        self._require_stratified("the covariance across FPRs")
+        t = threshold_ranks(self.r, self.side)
+        return tpr_covariance(self._rates, t, self._rates.size, self.m_pos, self.mean, self.var)
 
     @cached_property
     def pmf(self) -> np.ndarray:
@@ -351,7 +372,7 @@ def stratified_vertical_law(
     tpr = tpr_at_ranks(rates, ranks, side)
     mean, var, q, w = _moments(rates, ranks, n_neg, m_pos, side=side)
     return VerticalDistribution(
-        ranks, ranks / n_neg, tpr, mean, var, m_pos, "stratified", side, q, w
+        ranks, ranks / n_neg, tpr, mean, var, m_pos, "stratified", side, q, w, rates
     )
 
 
@@ -407,6 +428,7 @@ class VerticalCI(Interval):
     tpr = from_law("tpr", "The data's TPR at each FPR (on ``side`` of the vertical step).")
     mean = from_law("mean", "Exact bootstrap mean of TPR.")
     var = from_law("var", "Exact bootstrap variance of TPR.")
+    cov = from_law("cov", "Exact bootstrap covariance of TPR across the FPRs (stratified).")
     bootstrap = from_law("bootstrap")
     side = from_law("side")
 
