@@ -10,6 +10,7 @@ sums are the same bits on any number of threads).
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -36,8 +37,11 @@ extensions = [
 ]
 
 setup(
+    # the kernels compile in parallel, one per core
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},
     ext_modules=cythonize(
         extensions,
+        nthreads=os.cpu_count() or 1,
         compiler_directives={
             "language_level": "3",
             "boundscheck": False,
@@ -45,5 +49,5 @@ setup(
             "initializedcheck": False,
             "cdivision": True,
         },
-    )
+    ),
 )

@@ -170,6 +170,11 @@ MODULES = {
         "Area under the curve",
         "The AUC and its variance: DeLong's, and the exact bootstrap's in closed form.",
     ),
+    "rocsim.core.partial_area": (
+        "Partial area under the curve",
+        "The partial AUC over a range of FPRs or TPRs (scikit-learn's and pROC's value, "
+        "McClish-standardised) with a placement-value variance.",
+    ),
     "rocsim.core.intervals": (
         "Proportion intervals",
         "Intervals for one proportion (eqs. 4.1-4.2) and for a paired difference "
@@ -245,6 +250,7 @@ EXTRA_MODULES = (
     "rocsim.core.joint_thresholds",
     "rocsim.sim.runner",
     "rocsim.sim.vertical_law",
+    "rocsim.core.curve_covariance",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

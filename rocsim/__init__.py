@@ -8,7 +8,8 @@ scikit-learn's do (``from_predictions``, ``from_estimator``):
 
 - ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
   ``compare_auc``; ``pr_ci``; their results ``ROCBands``, ``ROCComparison``, ``CostBands``,
-  ``CostComparison``, ``AUCResult``, ``AUCComparison``, ``PRBands`` (:mod:`rocsim.analysis`);
+  ``CostComparison``, ``AUCResult``, ``PartialAUCResult``, ``AUCComparison``, ``PRBands``
+  (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
   ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
 - planning a study: ``sample_size``, ``pilot_model``, ``binormal``;
@@ -38,6 +39,7 @@ _SOURCES = {
         "CostBands",
         "CostComparison",
         "PRBands",
+        "PartialAUCResult",
         "ROCBands",
         "ROCComparison",
     ),

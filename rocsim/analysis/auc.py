@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import numpy as np
+
 from rocsim.analysis._input import scored
-from rocsim.analysis.results import AUCComparison, AUCResult
+from rocsim.analysis.results import AUCComparison, AUCResult, PartialAUCResult
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.partial_area import PARTIAL_AUC_METHODS, partial_auc_interval
 from rocsim.core.roc import roc_curve
 
 
@@ -20,8 +23,12 @@ def auc_ci(
     confidence_level: float = 0.95,
     pos_label=None,
     direction: str = "higher",
-) -> AUCResult:
-    """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's.
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+) -> AUCResult | PartialAUCResult:
+    """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's; or
+    the partial AUC over a range of FPRs.
 
     Parameters
     ----------
@@ -35,24 +42,52 @@ def auc_ci(
     direction : {"higher", "lower", "auto"}, default "higher"
         Which way the scores point (:func:`rocsim.roc_ci`); ``"auto"`` gives pROC's AUC of a
         classifier scored "controls > cases".
+    max_fpr : float, optional
+        The partial AUC over FPR 0 to ``max_fpr`` (in (0, 1]), McClish-standardised: the value
+        of scikit-learn's ``roc_auc_score(max_fpr=)`` (``max_fpr=1``: the whole AUC, as
+        there).
+    fpr_range : (float, float), optional
+        The partial AUC over ``FPR in [lo, hi]`` (pROC's ``partial.auc`` with
+        ``partial.auc.focus="specificity"`` and ``partial.auc.correct=TRUE``, on
+        specificities ``1 - hi .. 1 - lo``).
+    tpr_range : (float, float), optional
+        The partial AUC over ``TPR in [lo, hi]``: the area between the curve and ``FPR = 1``
+        there (pROC's ``partial.auc.focus="sensitivity"``, ``partial.auc.correct=TRUE``).
+        At most one of ``max_fpr``, ``fpr_range``, ``tpr_range``. A partial AUC's variance is
+        the placement-value one (``method="delong"``, :mod:`rocsim.core.partial_area`).
 
     Returns
     -------
-    AUCResult
-        ``auc``, ``var``, ``low``, ``high`` (normal interval, clipped to [0, 1]).
+    AUCResult or PartialAUCResult
+        ``auc``, ``var``, ``low``, ``high`` (normal interval, clipped to [0, 1]); a partial AUC
+        also has the raw ``partial_area``, its ``focus`` (``"fpr"`` or ``"tpr"``) and range
+        ``range_low``, ``range_high``.
 
     References
     ----------
-    DeLong, DeLong & Clarke-Pearson (1988), Biometrics 44, 837-845.
+    DeLong, DeLong & Clarke-Pearson (1988), Biometrics 44, 837-845. McClish (1989), Medical
+    Decision Making 9, 190-195.
 
     Examples
     --------
     >>> auc_ci([1, 1, 0, 0], [0.9, 0.4, 0.5, 0.1]).auc
     0.75
+    >>> y, s = [1, 1, 1, 0, 0, 0, 0], [0.9, 0.7, 0.4, 0.8, 0.5, 0.3, 0.1]
+    >>> round(auc_ci(y, s, max_fpr=0.5).auc, 4)
+    0.6667
     """
-    check_choice(method, AUC_METHODS, "AUC method")
+    partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
+    check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     pos, neg = data.classes()
+    if partial is not None:
+        focus, rates = partial
+        ci = partial_auc_interval(
+            pos, neg, rates, focus=focus, confidence_level=confidence_level, method=method
+        )
+        curves = (roc_curve(pos, neg)[:2],)
+        return PartialAUCResult(**asdict(ci), curves=curves, direction=data.direction)
     ci = auc_interval(pos, neg, confidence_level=confidence_level, method=method)
     curves = (roc_curve(pos, neg)[:2],)
     return AUCResult(**asdict(ci), curves=curves, direction=data.direction)
@@ -101,3 +136,37 @@ def compare_auc(
     )
     curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])
     return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)
+
+
+def _partial_range(
+    max_fpr: float | None,
+    fpr_range: tuple[float, float] | None,
+    tpr_range: tuple[float, float] | None,
+) -> tuple[str, tuple[float, float]] | None:
+    """The focus and range of a partial AUC (None: the whole AUC) from at most one of
+    ``max_fpr``, ``fpr_range`` and ``tpr_range``; ``max_fpr=1`` is the whole AUC, as in
+    scikit-learn."""
+    given = {
+        name: value
+        for name, value in (
+            ("max_fpr", max_fpr),
+            ("fpr_range", fpr_range),
+            ("tpr_range", tpr_range),
+        )
+        if value is not None
+    }
+    if len(given) > 1:
+        raise ValueError(
+            f"give at most one of max_fpr, fpr_range, tpr_range; got {', '.join(given)}"
+        )
+    if max_fpr is not None:
+        f = float(max_fpr)
+        if not 0.0 < f <= 1.0:
+            raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+        return None if f == 1.0 else ("fpr", (0.0, f))
+    for focus, name, value in (("fpr", "fpr_range", fpr_range), ("tpr", "tpr_range", tpr_range)):
+        if value is not None:
+            if np.ndim(value) != 1 or len(value) != 2:
+                raise ValueError(f"{name} must be a pair (lo, hi), got {value!r}")
+            return focus, (float(value[0]), float(value[1]))
+    return None

@@ -18,6 +18,7 @@ import numpy as np
 from rocsim.analysis._input import orient
 from rocsim.core.area import AUCDifferenceInterval, AUCInterval
 from rocsim.core.paired_threshold import ThresholdDifferenceCI
+from rocsim.core.partial_area import PartialAUCInterval
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -267,6 +268,20 @@ class AUCResult(AUCInterval):
     direction: str = "higher"
 
     _settings = (*AUCInterval._settings, "direction")
+    _plot_kind = "auc"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class PartialAUCResult(PartialAUCInterval):
+    """Result of :func:`rocsim.auc_ci` with ``max_fpr`` or ``fpr_range``: the core's
+    :class:`~rocsim.core.partial_area.PartialAUCInterval` (``auc`` McClish-standardised as
+    scikit-learn's ``roc_auc_score(max_fpr=)``, the raw ``partial_area``, ``var``, ``low``,
+    ``high``) with the empirical ROC curve, which ``.plot()`` draws with the range shaded."""
+
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    direction: str = "higher"
+
+    _settings = (*PartialAUCInterval._settings, "direction")
     _plot_kind = "auc"
 
 

@@ -6,7 +6,8 @@ vertical averaging for one classifier (:mod:`~rocsim.core.threshold`,
 :mod:`~rocsim.core.vertical` on the binomial mixture engine :mod:`~rocsim.core.mixture`,
 :mod:`~rocsim.core.horizontal`) and two (:mod:`~rocsim.core.paired_threshold`,
 :mod:`~rocsim.core.joint_thresholds`, :mod:`~rocsim.core.paired_vertical`), cost curves
-(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`), precision and recall
+(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`) and the partial AUC
+(:mod:`~rocsim.core.partial_area`), precision and recall
 (:mod:`~rocsim.core.precision_recall`), the kernel comparator (:mod:`~rocsim.core.kernel`) and
 exact coverage (:mod:`~rocsim.core.coverage`). The functions take the scores of the two
 classes apart, ``(pos_scores, neg_scores)``; :func:`~rocsim.core.labels.split_scores` gets them
@@ -52,6 +53,7 @@ _SOURCES = {
         "proportion_ci",
     ),
     "kernel": ("KernelROC", "kernel_roc_ci"),
+    "partial_area": ("PartialAUCInterval", "partial_auc_interval"),
     "labels": ("positive_mask", "split_scores"),
     "precision_recall": (
         "PRCI",

@@ -370,4 +370,33 @@ write_json(list(meta = meta,
                                 auc1 = unname(d_test$estimate[1]), auc2 = unname(d_test$estimate[2]),
                                 warning = if (is.null(d_warning)) "" else d_warning)),
            "direction.json")
+# ---------------------------------------------------------------------------------------
+# partial_auc.json: partial areas over a range of specificities (FPR = 1 - specificity) or
+# of sensitivities, raw and with McClish's correction (partial.auc.correct = TRUE), on the
+# two continuous markers and on wfns (an ordinal 1-5 score: ties within and across classes).
+# ---------------------------------------------------------------------------------------
+pauc_code <- c(
+  'r_wfns <- roc(aSAH$outcome, as.numeric(aSAH$wfns), levels = c("Good", "Poor"), direction = "<", quiet = TRUE)',
+  'pauc <- function(r, range, focus, correct) as.numeric(auc(r, partial.auc = range, partial.auc.focus = focus, partial.auc.correct = correct))',
+  'pauc_ranges <- list(c(1, 0.9), c(1, 0.8), c(0.9, 0.6), c(1, 0.5), c(0.75, 0.25))'
+)
+run(pauc_code)
+pauc_block <- function(name, focus) {
+  r <- get(name)
+  list(
+    roc = name, focus = focus,
+    range = lapply(pauc_ranges, function(x) I(x)),
+    raw = col(sapply(pauc_ranges, function(x) pauc(r, x, focus, FALSE))),
+    corrected = col(sapply(pauc_ranges, function(x) pauc(r, x, focus, TRUE)))
+  )
+}
+write_json(list(meta = meta,
+                note = "pauc(r, range, focus, correct) for every range in pauc_ranges, in order: raw (partial.auc.correct = FALSE) and corrected (TRUE). focus specificity: range = (specificity high, low), FPR from 1 - high to 1 - low; focus sensitivity: a range of sensitivities.",
+                r_code = I(pauc_code),
+                s100b_specificity = pauc_block("r_s100b", "specificity"),
+                ndka_specificity = pauc_block("r_ndka", "specificity"),
+                wfns_specificity = pauc_block("r_wfns", "specificity"),
+                s100b_sensitivity = pauc_block("r_s100b", "sensitivity"),
+                wfns_sensitivity = pauc_block("r_wfns", "sensitivity")),
+           "partial_auc.json")
 cat("done\n")

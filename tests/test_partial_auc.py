@@ -1,0 +1,141 @@
+"""Partial AUC: scikit-learn's value (``roc_auc_score(max_fpr=)``) and pROC's (stored with the R
+call, ``tests/data/proc/partial_auc.json``), ties included; the decomposition behind its
+placement-value variance; that variance against a seeded Monte Carlo bootstrap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+import rocsim
+from rocsim.core.partial_area import mcclish, partial_area, placement_values
+
+matplotlib.use("Agg")
+
+PROC = Path(__file__).parent / "data" / "proc"
+
+
+def random_data(rng, ties: bool):
+    n_pos, n_neg = rng.integers(2, 15, 2)
+    if ties:  # an ordinal score: ties within and across the classes
+        return rng.integers(0, 5, n_pos).astype(float), rng.integers(0, 4, n_neg).astype(float)
+    return rng.normal(1.0, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_equals_scikit_learn(ties):
+    rng = np.random.default_rng(7 + ties)
+    for case in range(100):
+        pos, neg = random_data(rng, ties)
+        y, s = np.r_[np.ones(pos.size), np.zeros(neg.size)], np.r_[pos, neg]
+        # off the grid of FPRs j / n-, on it, and the whole curve
+        for f in (rng.uniform(0.01, 0.99), 2 / neg.size, 0.5, 1.0):
+            expected = roc_auc_score(y, s, max_fpr=f)
+            got = mcclish(partial_area(pos, neg, 0.0, f), 0.0, f) if f < 1 else None
+            if case % 10 == 0 or f == 1:  # through the public function too
+                got = rocsim.auc_ci(y, s, max_fpr=f).auc
+            assert got == pytest.approx(expected, abs=1e-12)
+
+
+def asah() -> pd.DataFrame:
+    return pd.read_csv(PROC / "asah.csv")
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "s100b_specificity",
+        "ndka_specificity",
+        "wfns_specificity",
+        "s100b_sensitivity",
+        "wfns_sensitivity",
+    ],
+)
+def test_equals_proc(block):
+    stored = json.loads((PROC / "partial_auc.json").read_text())[block]
+    data = asah()
+    marker = block.split("_")[0]
+    y = (data["outcome"] == "Poor").astype(int).to_numpy()
+    score = data[marker].to_numpy(dtype=float)
+    for (high, low), raw, corrected in zip(stored["range"], stored["raw"], stored["corrected"]):
+        if stored["focus"] == "specificity":  # specificities (high, low): FPRs 1 - high .. 1 - low
+            got = rocsim.auc_ci(y, score, fpr_range=(1 - high, 1 - low))
+        else:
+            got = rocsim.auc_ci(y, score, tpr_range=(low, high))
+        assert got.partial_area == pytest.approx(raw, abs=1e-12)
+        assert got.auc == pytest.approx(corrected, abs=1e-12)
+
+
+def test_placement_shares_sum_to_the_area():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        pos, neg = random_data(rng, ties=bool(rng.integers(2)))
+        lo, hi = np.sort(rng.uniform(0, 1, 2))
+        share, influence = placement_values(pos, neg, lo, hi)
+        assert share.mean() == pytest.approx(partial_area(pos, neg, lo, hi), abs=1e-13)
+        assert share.shape == pos.shape and influence.shape == neg.shape
+
+
+def test_tpr_range_is_the_fpr_range_of_the_classes_exchanged():
+    rng = np.random.default_rng(11)
+    pos, neg = rng.normal(1, 1, 30), rng.normal(0, 1, 40)
+    y, s = np.r_[np.ones(30), np.zeros(40)], np.r_[pos, neg]
+    by_tpr = rocsim.auc_ci(y, s, tpr_range=(0.6, 0.9))
+    exchanged = rocsim.auc_ci(1 - y, -s, fpr_range=(0.1, 0.4))
+    assert by_tpr.partial_area == pytest.approx(exchanged.partial_area, abs=1e-15)
+    assert by_tpr.var == pytest.approx(exchanged.var, rel=1e-12)
+
+
+def test_mcclish_ends():
+    # the diagonal scores 0.5, a perfect curve 1, over any range
+    assert mcclish((0.3**2 - 0.1**2) / 2, 0.1, 0.3) == pytest.approx(0.5)
+    assert mcclish(0.2, 0.1, 0.3) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("f", [0.2, 0.5])
+def test_placement_variance_against_monte_carlo(f):
+    # an asymptotic (influence-function) variance: close to the bootstrap's at n = 500
+    rng = np.random.default_rng(2026)
+    n = 500
+    pos, neg = rng.normal(1.2, 1, n), rng.normal(0, 1, n)
+    y = np.r_[np.ones(n), np.zeros(n)]
+    got = rocsim.auc_ci(y, np.r_[pos, neg], max_fpr=f)
+    areas = [partial_area(rng.choice(pos, n), rng.choice(neg, n), 0.0, f) for _ in range(2000)]
+    scale = 0.5 / (f - f * f / 2)
+    # 2000 resamples: the variance's Monte Carlo error is about 3 %
+    assert got.var == pytest.approx(np.var(areas, ddof=1) * scale**2, rel=0.12)
+
+
+def test_result_frame_repr_and_plot():
+    y, s = [1, 1, 1, 0, 0, 0, 0], [0.9, 0.7, 0.4, 0.8, 0.5, 0.3, 0.1]
+    got = rocsim.auc_ci(y, s, max_fpr=0.5, confidence_level=0.9)
+    frame = got.to_frame()
+    assert list(frame.columns[:5]) == ["auc", "partial_area", "var", "low", "high"]
+    assert frame.attrs["focus"] == "fpr" and frame.attrs["range_high"] == 0.5
+    assert "partial AUC (FPR 0-0.5" in repr(got) and "90%" in repr(got)
+    assert isinstance(got.auc, float) and isinstance(got.var, float)
+    ax = got.plot()
+    assert any("partial AUC" in t.get_text() for t in ax.get_legend().get_texts())
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_fpr": 0.0}, "max_fpr must be in"),
+        ({"max_fpr": 1.5}, "max_fpr must be in"),
+        ({"fpr_range": (0.4, 0.2)}, "0 <= lo < hi <= 1"),
+        ({"tpr_range": (0.2,)}, "tpr_range must be a pair"),
+        ({"max_fpr": 0.2, "fpr_range": (0, 0.2)}, "at most one of"),
+        ({"max_fpr": 0.2, "method": "exact_bootstrap"}, "partial AUC method"),
+    ],
+)
+def test_bad_input_one_clear_line(kwargs, message):
+    y, s = [1, 1, 0, 0], [0.9, 0.4, 0.5, 0.1]
+    with pytest.raises(ValueError, match=message):
+        rocsim.auc_ci(y, s, **kwargs)
