@@ -34,6 +34,8 @@ SETTINGS = (
     "axis_level",
     "algorithm",
     "direction",
+    "band",
+    "pointwise_level",
 )
 
 
@@ -95,6 +97,8 @@ class ROCBands(_Table):
     mean: np.ndarray | None = None
     side: str | None = None
     axis_level: float | None = None
+    band: str | None = None
+    pointwise_level: float | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -115,9 +119,14 @@ class ROCBands(_Table):
     def _summary(self) -> str:
         side = f", {self.side} side" if self.averaging == "vertical" else ""
         axis = f"; each axis at {100 * self.axis_level:.2f}%" if self.axis_level else ""
+        band = ""
+        if self.band and self.band != "pointwise":
+            band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
+        kind = "pointwise" if self.band == "pointwise" else ""
         return (
-            f"ROC bands at {self._points()} points, {self.averaging} averaging{side} "
-            f"({self._level_and_method()}{axis}, {self._sizes()})"
+            f"ROC {kind + ' ' if kind else ''}bands at {self._points()} points, "
+            f"{self.averaging} averaging{side} ({self._level_and_method()}{axis}{band}, "
+            f"{self._sizes()})"
         )
 
 

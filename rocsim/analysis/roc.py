@@ -18,6 +18,7 @@ from rocsim.analysis._input import (
     verdict,
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
+from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.horizontal import horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
 from rocsim.core.paired_vertical import vertical_difference_ci
@@ -27,6 +28,11 @@ from rocsim.core.vertical import vertical_ci
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
+
+#: Kinds of band of :func:`roc_ci`: each point's interval at the level (``pointwise``), or
+#: each at ``1 - alpha / k`` so that all ``k`` hold at once with probability at least the
+#: level (``bonferroni``).
+BANDS = ("pointwise", "bonferroni")
 
 
 def roc_ci(
@@ -42,8 +48,10 @@ def roc_ci(
     side: str = "lower",
     pos_label=None,
     direction: str = "higher",
+    band: str = "pointwise",
 ) -> ROCBands:
-    """Pointwise confidence intervals of a classifier's ROC curve, from the exact bootstrap.
+    """Confidence intervals of a classifier's ROC curve, from the exact bootstrap: pointwise,
+    or a band for the whole curve.
 
     Parameters
     ----------
@@ -88,6 +96,12 @@ def roc_ci(
         ``auto``: chosen from the data as pROC's ``roc()`` does (by the classes' medians),
         and reported as ``direction`` on the result. A curve lying clearly below the diagonal
         is reported with a :class:`~rocsim.analysis.DirectionWarning`.
+    band : {"pointwise", "bonferroni"}, default "pointwise"
+        Vertical and horizontal averaging. ``pointwise``: each point's interval holds with
+        probability ``confidence_level``. ``bonferroni``: each point's interval of ``method``
+        at ``1 - (1 - confidence_level) / k`` over the ``k`` distinct points (FPR or TPR
+        ranks), so that all hold at once with probability at least ``confidence_level``;
+        the per-point level is the result's ``pointwise_level``.
 
     Returns
     -------
@@ -119,6 +133,7 @@ def roc_ci(
     """
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
+    check_band(band, averaging)
     pos, neg = data.classes()
     common = {
         "averaging": averaging,
@@ -150,33 +165,59 @@ def roc_ci(
         )
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
+        level = pointwise_level(confidence_level, band, ranks.size)
         ci = horizontal_ci(
-            pos, neg, ranks, confidence_level=confidence_level, method=method, bootstrap=bootstrap
+            pos, neg, ranks, confidence_level=level, method=method, bootstrap=bootstrap
         )
-        return _averaged_bands(ci, requested, index, "fpr", **common)
+        return _averaged_bands(ci, requested, index, "fpr", confidence_level, band, **common)
     requested, ranks, index = ranks_per_request(at, neg.size)
     ci = vertical_ci(
         pos,
         neg,
         ranks,
-        confidence_level=confidence_level,
+        confidence_level=pointwise_level(confidence_level, band, ranks.size),
         method=method,
         bootstrap=bootstrap,
         side=side,
     )
-    return _averaged_bands(ci, requested, index, "tpr", side=side, **common)
+    return _averaged_bands(
+        ci, requested, index, "tpr", confidence_level, band, side=side, **common
+    )
 
 
-def _averaged_bands(ci, requested, index, averaged: str, **fields) -> ROCBands:
+def check_band(band: str, averaging: str) -> None:
+    """``band`` is one of :data:`BANDS`, and a band other than ``pointwise`` is asked of
+    vertical or horizontal averaging."""
+    check_choice(band, BANDS, "band")
+    if band != "pointwise" and averaging == "threshold":
+        raise ValueError(
+            f"band={band!r} needs averaging='vertical' or 'horizontal' (threshold averaging "
+            "gives rectangles at thresholds, not a band over rates)"
+        )
+
+
+def pointwise_level(confidence_level: float, band: str, points: int) -> float:
+    """The level of each point's interval: the level itself, or Bonferroni's
+    ``1 - (1 - level) / k`` over ``k`` points."""
+    level = check_confidence_level(confidence_level)
+    return level if band == "pointwise" else 1.0 - (1.0 - level) / points
+
+
+def _averaged_bands(
+    ci, requested, index, averaged: str, confidence_level: float, band: str, **fields
+) -> ROCBands:
     """The bands of vertical (``averaged="tpr"``) or horizontal (``"fpr"``) averaging: the
     interval on the averaged rate, the other rate fixed at the data's value, at the points
-    ``index`` of ``ci`` that answer the ``requested`` rates."""
+    ``index`` of ``ci`` that answer the ``requested`` rates; ``ci`` at the per-point level of
+    ``band`` for the family level ``confidence_level``."""
     fixed = "fpr" if averaged == "tpr" else "tpr"
     data_rate = getattr(ci, fixed)[index]
     return ROCBands(
         at=requested,
         mean=ci.mean[index],
-        confidence_level=ci.confidence_level,
+        confidence_level=float(confidence_level),
+        band=band,
+        pointwise_level=ci.confidence_level,
         method=ci.method,
         **{fixed: data_rate, f"{fixed}_low": data_rate, f"{fixed}_high": data_rate},
         **{averaged: getattr(ci, averaged)[index]},
