@@ -251,6 +251,7 @@ EXTRA_MODULES = (
     "rocsim.sim.runner",
     "rocsim.sim.vertical_law",
     "rocsim.core.curve_covariance",
+    "rocsim.core.curve_band",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

@@ -1,13 +1,20 @@
 """Bands over the whole ROC curve from :func:`rocsim.roc_ci` (``band=``): Bonferroni's is the
-pointwise interval at ``1 - alpha / k`` bit for bit; the band's kind and level are on the
-result."""
+pointwise interval at ``1 - alpha / k`` bit for bit; the simultaneous band's exact containment
+equals every resample of tiny data sets and a seeded Monte Carlo of whole bootstrap curves; the
+band's kind and levels are on the result."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
+from enumeration import multinomial_law
+from test_vertical_oracle import TINY_DATA
 
 import rocsim
+from rocsim.core.curve_band import containment, count_bounds, simultaneous_ci
+from rocsim.core.vertical import rates_at_ranks, threshold_ranks, vertical_distribution
 
 
 def scores(n: int = 150, seed: int = 5):
@@ -62,3 +69,99 @@ def test_bad_band_is_one_clear_line(kwargs, message):
     y, s = scores(20)
     with pytest.raises(ValueError, match=message):
         rocsim.roc_ci(y, s, **kwargs)
+
+
+# --- the simultaneous band: containment computed exactly ------------------------------------
+
+
+def enumerated_containment(pos, neg, ranks, lo, hi, side: str) -> Fraction:
+    """Probability over every pair of stratified resamples that each count of resampled
+    positives reaching rank ``r``'s threshold lies in ``[lo, hi]``."""
+    total = Fraction(0)
+    for neg_counts, p_neg in multinomial_law(len(neg)):
+        order = sorted((s for s, c in zip(neg, neg_counts) for _ in range(c)), reverse=True)
+        if side == "lower":
+            thresholds = [order[r - 1] for r in ranks]
+        else:
+            thresholds = [order[r] if r < len(order) else -np.inf for r in ranks]
+        for pos_counts, p_pos in multinomial_law(len(pos)):
+            counts = [
+                sum(c for s, c in zip(pos, pos_counts) if (s >= t if side == "lower" else s > t))
+                for t in thresholds
+            ]
+            if all(a <= x <= b for x, a, b in zip(counts, lo, hi)):
+                total += p_neg * p_pos
+    return total
+
+
+@pytest.mark.parametrize("side", ["lower", "upper"])
+@pytest.mark.parametrize(("pos", "neg"), TINY_DATA)
+def test_containment_equals_enumeration(pos, neg, side):
+    ranks = np.arange(1, len(neg))
+    rates = rates_at_ranks(np.asarray(pos, float), np.sort(np.asarray(neg, float))[::-1], side)
+    rng = np.random.default_rng(len(pos) * 10 + len(neg))
+    for _ in range(3):
+        lo = rng.integers(0, len(pos) // 2 + 1, ranks.size)
+        hi = lo + rng.integers(0, len(pos) + 1, ranks.size)
+        got = containment(rates, threshold_ranks(ranks, side), lo, hi, len(neg), len(pos))
+        expected = enumerated_containment(pos, neg, ranks, lo, hi, side)
+        assert got == pytest.approx(float(expected), abs=1e-12)
+
+
+def bootstrap_counts(pos, neg, t, side, replications, rng):
+    """Counts of resampled positives reaching each threshold rank ``t``, per resample."""
+    out = []
+    for size in np.diff(np.r_[0:replications:10_000, replications]):
+        neg_b = -np.sort(-rng.choice(neg, (size, neg.size)), axis=1)
+        thresholds = neg_b[:, t - 1][:, None, :]
+        pos_b = rng.choice(pos, (size, pos.size))[:, :, None]
+        out.append((pos_b >= thresholds if side == "lower" else pos_b > thresholds).sum(axis=1))
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_simultaneous_band_holds_its_level_of_bootstrap_curves(side):
+    # n = 200 per class, 19 FPRs, ties: the band's exact containment, and a seeded Monte Carlo
+    # of whole bootstrap curves agreeing with it within 0.005
+    rng = np.random.default_rng(20261127)
+    n = 200
+    y = np.r_[np.ones(n), np.zeros(n)]
+    s = np.round(y + rng.normal(size=2 * n), 1)
+    band = rocsim.roc_ci(
+        y, s, averaging="vertical", at=np.linspace(0.05, 0.95, 19), band="simultaneous", side=side
+    )
+    assert band.containment >= 0.95
+    pos, neg = s[:n], s[n:]
+    ranks = np.rint(band.fpr * n).astype(int)
+    t = threshold_ranks(ranks, side)
+    lo, hi = count_bounds(band.tpr_low, band.tpr_high, n)
+    counts = bootstrap_counts(pos, neg, t, side, 100_000, rng)
+    inside = np.all((counts >= lo) & (counts <= hi), axis=1).mean()
+    assert abs(inside - band.containment) < 0.005
+    # the pointwise band at the same level holds far fewer whole curves
+    pointwise = rocsim.roc_ci(y, s, averaging="vertical", at=band.at, side=side)
+    lo_p, hi_p = count_bounds(pointwise.tpr_low, pointwise.tpr_high, n)
+    assert np.all((counts >= lo_p) & (counts <= hi_p), axis=1).mean() < 0.8
+
+
+def test_simultaneous_band_is_the_first_step_at_the_level():
+    y, s = scores(80, seed=9)
+    band = rocsim.roc_ci(
+        y, s, averaging="horizontal", at=[0.2, 0.5, 0.8], band="simultaneous", method="wald"
+    )
+    pos, neg = s[y == 1], s[y == 0]
+    ranks = np.rint(band.tpr * pos.size).astype(int)
+    law = vertical_distribution(-neg, -pos, pos.size - ranks, side="upper")
+    _, calibration = simultaneous_ci(law, 0.95, "wald")
+    assert calibration.containment >= 0.95 > calibration.below
+    assert band.containment == calibration.containment
+    assert band.pointwise_level == calibration.gamma
+    frame = band.to_frame()
+    assert frame.attrs["band"] == "simultaneous" and frame.attrs["containment"] >= 0.95
+    assert "bootstrap curves inside" in repr(band)
+
+
+def test_simultaneous_band_needs_the_stratified_bootstrap():
+    y, s = scores(20)
+    with pytest.raises(ValueError, match="needs bootstrap='stratified'"):
+        rocsim.roc_ci(y, s, averaging="vertical", band="simultaneous", bootstrap="full")

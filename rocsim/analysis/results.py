@@ -36,6 +36,7 @@ SETTINGS = (
     "direction",
     "band",
     "pointwise_level",
+    "containment",
 )
 
 
@@ -99,6 +100,7 @@ class ROCBands(_Table):
     axis_level: float | None = None
     band: str | None = None
     pointwise_level: float | None = None
+    containment: float | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -122,6 +124,8 @@ class ROCBands(_Table):
         band = ""
         if self.band and self.band != "pointwise":
             band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
+        if self.containment is not None:
+            band += f", bootstrap curves inside {100 * self.containment:.4g}%"
         kind = "pointwise" if self.band == "pointwise" else ""
         return (
             f"ROC {kind + ' ' if kind else ''}bands at {self._points()} points, "

@@ -19,20 +19,22 @@ from rocsim.analysis._input import (
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
 from rocsim.core._validation import check_choice, check_confidence_level
-from rocsim.core.horizontal import horizontal_ci
+from rocsim.core.curve_band import simultaneous_ci
+from rocsim.core.horizontal import from_swapped, horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import vertical_ci
+from rocsim.core.vertical import vertical_ci, vertical_distribution
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
 
-#: Kinds of band of :func:`roc_ci`: each point's interval at the level (``pointwise``), or
-#: each at ``1 - alpha / k`` so that all ``k`` hold at once with probability at least the
-#: level (``bonferroni``).
-BANDS = ("pointwise", "bonferroni")
+#: Kinds of band of :func:`roc_ci`: each point's interval at the level (``pointwise``); each
+#: at ``1 - alpha / k`` so that all ``k`` hold at once with probability at least the level
+#: (``bonferroni``); each at the common level at which the whole bootstrap curve lies inside
+#: with probability at least the level, computed exactly (``simultaneous``).
+BANDS = ("pointwise", "bonferroni", "simultaneous")
 
 
 def roc_ci(
@@ -96,12 +98,16 @@ def roc_ci(
         ``auto``: chosen from the data as pROC's ``roc()`` does (by the classes' medians),
         and reported as ``direction`` on the result. A curve lying clearly below the diagonal
         is reported with a :class:`~rocsim.analysis.DirectionWarning`.
-    band : {"pointwise", "bonferroni"}, default "pointwise"
+    band : {"pointwise", "bonferroni", "simultaneous"}, default "pointwise"
         Vertical and horizontal averaging. ``pointwise``: each point's interval holds with
         probability ``confidence_level``. ``bonferroni``: each point's interval of ``method``
         at ``1 - (1 - confidence_level) / k`` over the ``k`` distinct points (FPR or TPR
-        ranks), so that all hold at once with probability at least ``confidence_level``;
-        the per-point level is the result's ``pointwise_level``.
+        ranks), so that all hold at once with probability at least ``confidence_level``.
+        ``simultaneous`` (stratified bootstrap): each point's interval of ``method`` at the
+        smallest common level at which the whole bootstrap curve lies inside the band with
+        probability at least ``confidence_level``, that probability computed exactly
+        (:mod:`rocsim.core.curve_band`; it is the result's ``containment``). The per-point
+        level is the result's ``pointwise_level``.
 
     Returns
     -------
@@ -163,6 +169,8 @@ def roc_ci(
             axis_level=ci.axis_level,
             **common,
         )
+    if band == "simultaneous":
+        return _simultaneous_bands(pos, neg, averaging, at, confidence_level, method, side, common)
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
         level = pointwise_level(confidence_level, band, ranks.size)
@@ -182,6 +190,37 @@ def roc_ci(
     )
     return _averaged_bands(
         ci, requested, index, "tpr", confidence_level, band, side=side, **common
+    )
+
+
+def _simultaneous_bands(pos, neg, averaging, at, level, method, side, common) -> ROCBands:
+    """:func:`roc_ci`'s ``band="simultaneous"``: the exact law's pointwise intervals at the
+    calibrated common level (horizontal averaging: of the classes exchanged, upper side)."""
+    if common["bootstrap"] != "stratified":
+        raise ValueError("band='simultaneous' needs bootstrap='stratified'")
+    level = check_confidence_level(level)
+    if averaging == "horizontal":
+        requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
+        law = vertical_distribution(-neg, -pos, pos.size - ranks, side="upper")
+        swapped, calibration = simultaneous_ci(law, level, method)
+        ci = from_swapped(swapped, ranks, pos.size)
+        extra = {}
+    else:
+        requested, ranks, index = ranks_per_request(at, neg.size)
+        law = vertical_distribution(pos, neg, ranks, side=side)
+        ci, calibration = simultaneous_ci(law, level, method)
+        extra = {"side": side}
+    averaged = "tpr" if averaging == "vertical" else "fpr"
+    return _averaged_bands(
+        ci,
+        requested,
+        index,
+        averaged,
+        level,
+        "simultaneous",
+        containment=calibration.containment,
+        **extra,
+        **common,
     )
 
 

@@ -112,6 +112,12 @@ def horizontal_ci(
         bootstrap=bootstrap,
         side="upper",
     )
+    return from_swapped(swapped, ranks, pos.size)
+
+
+def from_swapped(swapped, ranks: np.ndarray, n_pos: int) -> HorizontalCI:
+    """The :class:`HorizontalCI` at TPR ranks ``ranks`` from the vertical intervals
+    ``swapped`` of the classes exchanged (at FPR ranks ``n+ - ranks``, upper side)."""
     return HorizontalCI(
         swapped.law,
         1.0 - swapped.high,
@@ -120,5 +126,5 @@ def horizontal_ci(
         swapped.method,
         swapped.clipped,
         ranks,
-        ranks / pos.size,
+        ranks / n_pos,
     )

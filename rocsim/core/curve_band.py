@@ -1,0 +1,144 @@
+"""A simultaneous band for the ROC curve, calibrated on the exact bootstrap law of the whole
+curve (vertical averaging, stratified bootstrap).
+
+Containment. At the threshold ranks ``t_1 < ... < t_k`` (the ``t``-th largest resampled
+negative is the threshold; :func:`rocsim.core.vertical.threshold_ranks`) a band gives each
+point an interval ``[low_i, high_i]`` of TPR, i.e. of the resampled positives' count ``X_i``
+(``ceil(m+ low_i) <= X_i <= floor(m+ high_i)``). Write the negatives' resample as ``m-``
+uniforms in the cells of the sorted negatives and walk the cells in order (highest score
+first). After cell ``c`` the state is ``(N, X)``: ``N`` resampled negatives in cells ``1..c``,
+``X`` resampled positives scoring at least cell ``c``'s negative (strictly above, on the upper
+side). Both are Markov along the cells and independent of each other (the classes are
+resampled apart): ``X`` grows by ``Bin(m+ - X, (q_c - q_{c-1}) / (1 - q_{c-1}))``, ``N`` by
+``Bin(m- - N, 1 / (n- - c + 1))``. Rank ``t_i``'s threshold lies in the cell where ``N``
+first reaches ``t_i``, and the count there is that cell's ``X``: a path stays inside the band
+when every such ``X`` is within its bounds. The forward pass over the cells
+(:func:`rocsim.core._band.band_containment`, compiled) carries the joint law of ``(N, X)``
+and drops the paths that leave, so the mass left at the end is the exact probability that the
+bootstrap curve lies wholly inside the band (binomial terms below :data:`TINY` left out). Its
+cost is the cells times the likely ``(N, X)`` pairs of each cell times the likely moves of
+each: about quadratic in ``n`` (the pairs grow with ``sqrt(n+) sqrt(n-)``, the cells with
+``n-``), and each calibration runs it some twenty times.
+
+Calibration (``band="simultaneous"``). The band is the method's pointwise intervals at a common
+pointwise level ``gamma``, the smallest (to a relative ``1e-4`` in ``1 - gamma``) whose
+containment reaches the level: containment only changes where a bound crosses a count, so the
+reached containment is the first step at or above the level.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim.core import _band
+from rocsim.core.vertical import threshold_ranks
+
+#: Binomial terms below this are left out of the forward pass.
+TINY = 1e-300
+#: Stop refining ``1 - gamma`` when the bracket is this narrow relative to it.
+GAMMA_TOLERANCE = 1e-4
+
+
+def count_bounds(low: np.ndarray, high: np.ndarray, m_pos: int) -> tuple[np.ndarray, np.ndarray]:
+    """The counts ``X`` with ``low <= X / m+ <= high`` (rounding-safe)."""
+    lo = np.ceil(np.asarray(low) * m_pos - 1e-9).astype(np.int64)
+    hi = np.floor(np.asarray(high) * m_pos + 1e-9).astype(np.int64)
+    return lo, hi
+
+
+def containment(
+    rates: np.ndarray, t: np.ndarray, lo: np.ndarray, hi: np.ndarray, m_neg: int, m_pos: int
+) -> float:
+    """Probability that the stratified bootstrap's counts ``X_i`` at the threshold ranks ``t``
+    all lie in ``[lo_i, hi_i]`` (module docstring). ``rates``: the data's shares of positives
+    reaching each sorted negative on the side of the ranks."""
+    order = np.argsort(t, kind="stable")
+    t, lo, hi = (np.ascontiguousarray(a[order], dtype=np.int64) for a in (t, lo, hi))
+    x = np.arange(m_pos + 1)[:, None]
+    bad = (x < lo[None, :]) | (x > hi[None, :])
+    next_bad = _next_true(bad)
+    return float(
+        _band.band_containment(
+            np.ascontiguousarray(rates, dtype=float), m_neg, m_pos, t, next_bad, TINY
+        )
+    )
+
+
+def _next_true(mask: np.ndarray) -> np.ndarray:
+    """``out[x, i]``: the first column ``>= i`` where ``mask[x]`` is true (``k`` if none), for
+    ``i = 0..k``."""
+    rows, k = mask.shape
+    out = np.full((rows, k + 1), k, dtype=np.int64)
+    for i in range(k - 1, -1, -1):
+        out[:, i] = np.where(mask[:, i], i, out[:, i + 1])
+    return out
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The common pointwise level ``gamma`` of a simultaneous band and the exact bootstrap
+    containment it reaches (and the containment one step narrower: ``below``)."""
+
+    gamma: float
+    containment: float
+    below: float
+    evaluations: int
+
+
+def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
+    """The band of ``method``'s pointwise intervals of the stratified vertical ``law`` (a
+    :class:`~rocsim.core.vertical.VerticalDistribution`) at the common level calibrated so
+    that the whole bootstrap curve lies inside with probability at least ``level``; the
+    :class:`~rocsim.core.vertical.VerticalCI` at that level and the :class:`Calibration`."""
+    law._require_stratified("a simultaneous band")
+    t = threshold_ranks(law.r, law.side)
+    m_neg = law._rates.size
+
+    def bounds_at(gamma: float) -> tuple[np.ndarray, np.ndarray]:
+        ci = law.ci(gamma, method)
+        return count_bounds(ci.low, ci.high, law.m_pos)
+
+    calibration = calibrate(bounds_at, law._rates, t, m_neg, law.m_pos, level)
+    return law.ci(calibration.gamma, method), calibration
+
+
+def calibrate(bounds_at, rates, t, m_neg: int, m_pos: int, level: float) -> Calibration:
+    """The smallest pointwise level ``gamma >= level`` whose band (``bounds_at(gamma)`` gives
+    the count bounds) holds the whole bootstrap curve with probability at least ``level``."""
+    seen: dict[bytes, float] = {}
+
+    def reached(gamma: float) -> float:
+        lo, hi = bounds_at(gamma)
+        key = lo.tobytes() + hi.tobytes()  # the same counts: the same containment
+        if key not in seen:
+            seen[key] = containment(rates, t, lo, hi, m_neg, m_pos)
+        return seen[key]
+
+    evaluations = 1
+    low_gamma, low_value = level, reached(level)
+    if low_value >= level:
+        return Calibration(level, low_value, low_value, evaluations)
+    # widen (1 - gamma) by factors of 10 until the band holds enough
+    miss = 1.0 - level
+    high_gamma = level
+    while True:
+        miss /= 10
+        high_gamma = 1.0 - miss
+        high_value = reached(high_gamma)
+        evaluations += 1
+        if high_value >= level or miss < 1e-15:
+            break
+        low_gamma, low_value = high_gamma, high_value
+    # bisection on log(1 - gamma)
+    while math.log(1 - low_gamma) - math.log(1 - high_gamma) > GAMMA_TOLERANCE:
+        middle = 1.0 - math.sqrt((1 - low_gamma) * (1 - high_gamma))
+        value = reached(middle)
+        evaluations += 1
+        if value >= level:
+            high_gamma, high_value = middle, value
+        else:
+            low_gamma, low_value = middle, value
+    return Calibration(high_gamma, high_value, low_value, evaluations)
