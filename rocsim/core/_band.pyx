@@ -71,7 +71,8 @@ def band_containment(
     crosses the ranks in ``(N, N + j]`` (the threshold rank ``t`` is crossed in the cell of
     the ``t``-th resampled negative) and survives only if none of them excludes ``X``:
     ``next_bad[X, i]`` is the first rank index ``>= i`` whose bounds exclude ``X``
-    (``len(ranks)`` if none). Binomial terms below ``tiny`` are left out."""
+    (``len(ranks)`` if none). Binomial terms and states below ``tiny`` are left out (each
+    leaves out less than ``tiny`` of probability)."""
     cdef long n_cells = rates.shape[0]
     cdef double[:, ::1] f = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] g = np.zeros((m_neg + 1, m_pos + 1))
@@ -79,7 +80,7 @@ def band_containment(
     cdef double[::1] w = np.zeros(max(m_neg, m_pos) + 2)
     cdef long k = ranks.shape[0]
     cdef long c, big_n, x, j, lo, hi, first, bad, n_lo = 0, n_hi = 0, x_lo = 0, x_hi = 0
-    cdef long new_lo, new_hi
+    cdef long new_lo, new_hi, kept
     cdef double v, total, previous = 0.0, step, p
     f[0, 0] = 1.0
     with nogil:
@@ -91,17 +92,22 @@ def band_containment(
                 for x in range(x_lo, x_hi + 1):
                     lo = _pmf(m_pos - x, p, w, tiny)
                     hi = <long>w[m_pos - x + 1]
-                    if x + lo < new_lo:
-                        new_lo = x + lo
-                    if x + hi > new_hi:
-                        new_hi = x + hi
+                    kept = 0
                     for big_n in range(n_lo, n_hi + 1):
                         v = f[big_n, x]
                         if v == 0.0:
                             continue
                         f[big_n, x] = 0.0
+                        if v < tiny:
+                            continue
+                        kept = 1
                         for j in range(lo, hi + 1):
                             g[big_n, x + j] += v * w[j]
+                    if kept:
+                        if x + lo < new_lo:
+                            new_lo = x + lo
+                        if x + hi > new_hi:
+                            new_hi = x + hi
                 swap = f
                 f = g
                 g = swap
@@ -115,21 +121,26 @@ def band_containment(
                 first = 0  # the first rank above N
                 while first < k and ranks[first] <= big_n:
                     first += 1
+                kept = 0
                 for x in range(x_lo, x_hi + 1):
                     v = f[big_n, x]
                     if v == 0.0:
                         continue
                     f[big_n, x] = 0.0
+                    if v < tiny:
+                        continue
+                    kept = 1
                     bad = next_bad[x, first]
                     bad = ranks[bad] if bad < k else m_neg + 1
                     for j in range(lo, hi + 1):
                         if big_n + j >= bad:
                             break
                         g[big_n + j, x] += v * w[j]
-                if big_n + lo < new_lo:
-                    new_lo = big_n + lo
-                if big_n + hi > new_hi:
-                    new_hi = big_n + hi
+                if kept:
+                    if big_n + lo < new_lo:
+                        new_lo = big_n + lo
+                    if big_n + hi > new_hi:
+                        new_hi = big_n + hi
             swap = f
             f = g
             g = swap

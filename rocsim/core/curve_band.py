@@ -15,9 +15,9 @@ first reaches ``t_i``, and the count there is that cell's ``X``: a path stays in
 when every such ``X`` is within its bounds. The forward pass over the cells
 (:func:`rocsim.core._band.band_containment`, compiled) carries the joint law of ``(N, X)``
 and drops the paths that leave, so the mass left at the end is the exact probability that the
-bootstrap curve lies wholly inside the band (binomial terms below :data:`TINY` left out). Its
-cost is the cells times the likely ``(N, X)`` pairs of each cell times the likely moves of
-each: about quadratic in ``n`` (the pairs grow with ``sqrt(n+) sqrt(n-)``, the cells with
+bootstrap curve lies wholly inside the band (binomial terms and states below :data:`TINY` left
+out). Its cost is the cells times the likely ``(N, X)`` pairs of each cell times the likely
+moves of each: about quadratic in ``n`` (the pairs grow with ``sqrt(n+) sqrt(n-)``, the cells with
 ``n-``), and each calibration runs it some twenty times.
 
 Calibration (``band="simultaneous"``). The band is the method's pointwise intervals at a common
@@ -36,8 +36,9 @@ import numpy as np
 from rocsim.core import _band
 from rocsim.core.vertical import threshold_ranks
 
-#: Binomial terms below this are left out of the forward pass.
-TINY = 1e-300
+#: Binomial terms and states below this are left out of the forward pass: at most this much
+#: probability each, some ``1e-15`` in all at the largest sizes.
+TINY = 1e-22
 #: Stop refining ``1 - gamma`` when the bracket is this narrow relative to it.
 GAMMA_TOLERANCE = 1e-4
 
