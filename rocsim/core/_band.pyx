@@ -150,3 +150,86 @@ def band_containment(
         for x in range(x_lo, x_hi + 1):
             total += f[big_n, x]
     return total
+
+
+def crossing_products(
+    const double[::1] rates,
+    long m_neg,
+    const long[::1] ranks,
+    const double[::1] reference,
+    double tiny,
+):
+    """``out[i, j] = E[(q_(C_i) - reference_i) (q_(C_j) - reference_j)]`` for ``i < j`` (upper
+    triangle; the rest 0), with ``C_i`` the cell of the ``ranks[i]``-th resampled negative
+    (``ranks`` ascending) and ``q = rates``.
+
+    A forward pass over the cells on the law of ``N`` (resampled negatives so far) alone, as in
+    :func:`band_containment` without the positives: ``h[N, i] = E[(q_(C_i) - reference_i)
+    1{C_i <= c, N_c = N}]`` for the ranks crossed so far moves with ``N``; a move of ``N``
+    across rank ``j`` in cell ``c`` adds ``(q_c - reference_j)`` times each ``h[., i]`` (and,
+    for ranks crossed in the same move, ``(q_c - reference_i) (q_c - reference_j)`` times the
+    probability) to ``out[i, j]``. States and binomial terms below ``tiny`` are left out."""
+    cdef long n_cells = rates.shape[0]
+    cdef long k = ranks.shape[0]
+    cdef double[::1] p = np.zeros(m_neg + 1)
+    cdef double[::1] p_next = np.zeros(m_neg + 1)
+    cdef double[:, ::1] h = np.zeros((m_neg + 1, k))
+    cdef double[:, ::1] h_next = np.zeros((m_neg + 1, k))
+    cdef double[:, ::1] out = np.zeros((k, k))
+    cdef double[::1] w = np.zeros(m_neg + 2)
+    cdef double[::1] dswap
+    cdef double[:, ::1] hswap
+    cdef long c, big_n, target, j, i, a, lo, hi, first, last, n_lo = 0, n_hi = 0
+    cdef long new_lo, new_hi
+    cdef double v, weight, q, prob
+    p[0] = 1.0
+    with nogil:
+        for c in range(n_cells):
+            q = rates[c]
+            prob = 1.0 / (n_cells - c)
+            new_lo, new_hi = m_neg, 0
+            first = 0
+            for big_n in range(n_lo, n_hi + 1):
+                v = p[big_n]
+                while first < k and ranks[first] <= big_n:
+                    first += 1
+                if v == 0.0:
+                    continue
+                p[big_n] = 0.0
+                if v < tiny:
+                    for i in range(first):
+                        h[big_n, i] = 0.0
+                    continue
+                lo = _pmf(m_neg - big_n, prob, w, tiny)
+                hi = <long>w[m_neg - big_n + 1]
+                if big_n + lo < new_lo:
+                    new_lo = big_n + lo
+                if big_n + hi > new_hi:
+                    new_hi = big_n + hi
+                last = first
+                for j in range(lo, hi + 1):
+                    target = big_n + j
+                    weight = w[j]
+                    p_next[target] += v * weight
+                    for i in range(first):
+                        h_next[target, i] += h[big_n, i] * weight
+                    # the ranks in (N, N + j] are crossed in this cell
+                    while last < k and ranks[last] <= target:
+                        last += 1
+                    for a in range(first, last):
+                        # crossed now: products with every rank crossed before or with it
+                        for i in range(first):
+                            out[i, a] += h[big_n, i] * weight * (q - reference[a])
+                        for i in range(first, a):
+                            out[i, a] += v * weight * (q - reference[i]) * (q - reference[a])
+                        h_next[target, a] += v * weight * (q - reference[a])
+                for i in range(first):
+                    h[big_n, i] = 0.0
+            dswap = p
+            p = p_next
+            p_next = dswap
+            hswap = h
+            h = h_next
+            h_next = hswap
+            n_lo, n_hi = new_lo, new_hi
+    return np.asarray(out)

@@ -29,11 +29,13 @@ reached containment is the first step at or above the level.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from rocsim.core import _band
+from rocsim.core.methods import method_name
 from rocsim.core.vertical import threshold_ranks
 
 #: Binomial terms and states below this are left out of the forward pass: at most this much
@@ -41,6 +43,8 @@ from rocsim.core.vertical import threshold_ranks
 TINY = 1e-22
 #: Stop refining ``1 - gamma`` when the bracket is this narrow relative to it.
 GAMMA_TOLERANCE = 1e-4
+#: The smallest ``1 - gamma`` tried (the largest level :func:`check_confidence_level` takes).
+LEAST_MISS = 1e-9
 
 
 def count_bounds(low: np.ndarray, high: np.ndarray, m_pos: int) -> tuple[np.ndarray, np.ndarray]:
@@ -103,6 +107,15 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
         return count_bounds(ci.low, ci.high, law.m_pos)
 
     calibration = calibrate(bounds_at, law._rates, t, m_neg, law.m_pos, level)
+    if calibration.containment < level:
+        warnings.warn(
+            f"the {method_name(method)} intervals at their widest (level {calibration.gamma}) "
+            f"hold the whole bootstrap curve with probability {calibration.containment:.4g} "
+            f"only, below {level}: some bound never reaches a count the law gives weight to "
+            "(e.g. TPR = 1 at a high FPR); method='percentile' reaches any level",
+            UserWarning,
+            stacklevel=3,
+        )
     return law.ci(calibration.gamma, method), calibration
 
 
@@ -122,16 +135,18 @@ def calibrate(bounds_at, rates, t, m_neg: int, m_pos: int, level: float) -> Cali
     low_gamma, low_value = level, reached(level)
     if low_value >= level:
         return Calibration(level, low_value, low_value, evaluations)
-    # widen (1 - gamma) by factors of 10 until the band holds enough
+    # widen (1 - gamma) by factors of 10 until the band holds enough, up to the largest level
+    # an interval takes
     miss = 1.0 - level
-    high_gamma = level
     while True:
-        miss /= 10
+        miss = max(miss / 10, LEAST_MISS)
         high_gamma = 1.0 - miss
         high_value = reached(high_gamma)
         evaluations += 1
-        if high_value >= level or miss < 1e-15:
+        if high_value >= level:
             break
+        if miss == LEAST_MISS:  # the method's widest band still loses some curves
+            return Calibration(high_gamma, high_value, high_value, evaluations)
         low_gamma, low_value = high_gamma, high_value
     # bisection on log(1 - gamma)
     while math.log(1 - low_gamma) - math.log(1 - high_gamma) > GAMMA_TOLERANCE:
