@@ -39,6 +39,7 @@ _SOURCES = {
         "CostBands",
         "CostComparison",
         "PRBands",
+        "PartialAUCComparison",
         "PartialAUCResult",
         "ROCBands",
         "ROCComparison",

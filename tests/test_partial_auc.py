@@ -139,3 +139,34 @@ def test_bad_input_one_clear_line(kwargs, message):
     y, s = [1, 1, 0, 0], [0.9, 0.4, 0.5, 0.1]
     with pytest.raises(ValueError, match=message):
         rocsim.auc_ci(y, s, **kwargs)
+
+
+def test_paired_difference_of_partial_aucs():
+    rng = np.random.default_rng(8)
+    n = 400
+    y = np.r_[np.ones(n), np.zeros(n)]
+    shared = rng.normal(size=2 * n)
+    s1 = y + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    s2 = 0.7 * y + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    got = rocsim.compare_auc(y, s1, s2, max_fpr=0.3)
+    one, two = rocsim.auc_ci(y, s1, max_fpr=0.3), rocsim.auc_ci(y, s2, max_fpr=0.3)
+    assert got.auc1 == one.auc and got.auc2 == two.auc
+    assert got.difference == pytest.approx(one.auc - two.auc, abs=1e-15)
+    # correlated classifiers: the paired variance is below the sum of the two
+    assert 0 < got.var < one.var + two.var
+    assert 0 <= got.p_value <= 1 and got.low < got.difference < got.high
+    # a classifier against itself: no difference, no variance
+    same = rocsim.compare_auc(y, s1, s1, tpr_range=(0.5, 1.0))
+    assert same.difference == 0 and same.var == 0 and same.p_value == 1.0
+    # against a paired Monte Carlo bootstrap of the difference (instances keep both scores)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    diffs = []
+    for _ in range(1500):
+        p, q = rng.choice(pos, n), rng.choice(neg, n)
+        a1 = partial_area(s1[p], s1[q], 0.0, 0.3)
+        a2 = partial_area(s2[p], s2[q], 0.0, 0.3)
+        diffs.append(a1 - a2)
+    scale = 0.5 / (0.3 - 0.045)
+    assert got.var == pytest.approx(np.var(diffs, ddof=1) * scale**2, rel=0.15)
+    assert "partial AUC1 - AUC2 (FPR 0-0.3)" in repr(got)
+    assert got.plot() is not None

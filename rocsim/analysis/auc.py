@@ -8,10 +8,19 @@ from dataclasses import asdict
 import numpy as np
 
 from rocsim.analysis._input import scored
-from rocsim.analysis.results import AUCComparison, AUCResult, PartialAUCResult
+from rocsim.analysis.results import (
+    AUCComparison,
+    AUCResult,
+    PartialAUCComparison,
+    PartialAUCResult,
+)
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
-from rocsim.core.partial_area import PARTIAL_AUC_METHODS, partial_auc_interval
+from rocsim.core.partial_area import (
+    PARTIAL_AUC_METHODS,
+    partial_auc_difference_interval,
+    partial_auc_interval,
+)
 from rocsim.core.roc import roc_curve
 
 
@@ -102,9 +111,13 @@ def compare_auc(
     confidence_level: float = 0.95,
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
-) -> AUCComparison:
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+) -> AUCComparison | PartialAUCComparison:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
-    with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance).
+    with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance);
+    or of their partial AUCs.
 
     Parameters
     ----------
@@ -116,10 +129,13 @@ def compare_auc(
         Which way each classifier's scores point; two classifiers that seem scored in opposite
         directions are reported with a :class:`~rocsim.analysis.DirectionWarning` (pROC's
         ``roc.test`` warns likewise).
+    max_fpr, fpr_range, tpr_range : optional
+        The difference of the partial AUCs over that range, as in :func:`auc_ci` (McClish-
+        standardised; ``method="delong"``: the paired placement values' variance).
 
     Returns
     -------
-    AUCComparison
+    AUCComparison or PartialAUCComparison
 
     Examples
     --------
@@ -128,13 +144,28 @@ def compare_auc(
     >>> round(cmp.difference, 4)
     0.3333
     """
-    check_choice(method, AUC_METHODS, "AUC method")
+    partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
+    check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
+    curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])
+    if partial is not None:
+        focus, rates = partial
+        ci = partial_auc_difference_interval(
+            pos1,
+            pos2,
+            neg1,
+            neg2,
+            rates,
+            focus=focus,
+            confidence_level=confidence_level,
+            method=method,
+        )
+        return PartialAUCComparison(**asdict(ci), curves=curves, direction=data.direction)
     ci = auc_difference_interval(
         pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method
     )
-    curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])
     return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from rocsim.analysis._input import orient
 from rocsim.core.area import AUCDifferenceInterval, AUCInterval
 from rocsim.core.paired_threshold import ThresholdDifferenceCI
-from rocsim.core.partial_area import PartialAUCInterval
+from rocsim.core.partial_area import PartialAUCDifferenceInterval, PartialAUCInterval
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -295,6 +295,19 @@ class PartialAUCResult(PartialAUCInterval):
     direction: str = "higher"
 
     _settings = (*PartialAUCInterval._settings, "direction")
+    _plot_kind = "auc"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class PartialAUCComparison(PartialAUCDifferenceInterval):
+    """Result of :func:`rocsim.compare_auc` with ``max_fpr``, ``fpr_range`` or ``tpr_range``:
+    the core's :class:`~rocsim.core.partial_area.PartialAUCDifferenceInterval` with both
+    empirical ROC curves, which ``.plot()`` draws, and the scores' directions."""
+
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    direction: tuple[str, str] = ("higher", "higher")
+
+    _settings = (*PartialAUCDifferenceInterval._settings, "direction")
     _plot_kind = "auc"
 
 

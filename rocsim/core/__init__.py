@@ -53,7 +53,12 @@ _SOURCES = {
         "proportion_ci",
     ),
     "kernel": ("KernelROC", "kernel_roc_ci"),
-    "partial_area": ("PartialAUCInterval", "partial_auc_interval"),
+    "partial_area": (
+        "PartialAUCDifferenceInterval",
+        "PartialAUCInterval",
+        "partial_auc_difference_interval",
+        "partial_auc_interval",
+    ),
     "labels": ("positive_mask", "split_scores"),
     "precision_recall": (
         "PRCI",

@@ -300,12 +300,20 @@ def _split_level(state: np.ndarray, index: np.ndarray, k: int):
     return count, out
 
 
-def _normal_interval(
+def normal_interval(
     estimate: float, var: float, level: float, lower: float, upper: float
 ) -> tuple[float, float]:
     """``estimate -+ z sqrt(var)`` clipped to ``[lower, upper]``."""
     half = normal_quantile(level) * float(np.sqrt(var))
     return max(estimate - half, lower), min(estimate + half, upper)
+
+
+def normal_p_value(difference: float, var: float) -> float:
+    """Two-sided normal p-value of ``difference = 0`` with variance ``var``; with ``var = 0``,
+    1 for no difference and 0 for any."""
+    if var > 0:
+        return float(2.0 * special.ndtr(-abs(difference) / np.sqrt(var)))
+    return 1.0 if difference == 0 else 0.0
 
 
 def _check_method(method: str, n_pos: int, n_neg: int) -> None:
@@ -360,7 +368,7 @@ def auc_interval(
     # makes the threshold sorts inside _kernel near-free
     kernel = _kernel(np.sort(pos), np.sort(neg))
     auc, var = kernel.estimate(), kernel.var(method)
-    low, high = _normal_interval(auc, var, level, 0.0, 1.0)
+    low, high = normal_interval(auc, var, level, 0.0, 1.0)
     return AUCInterval(
         float(auc), float(var), float(low), float(high), level, method, pos.size, neg.size
     )
@@ -413,11 +421,8 @@ def auc_difference_interval(
     k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, method)
     auc1, auc2, var = k1.estimate(), k2.estimate(), diff.var(method)
     difference = auc1 - auc2
-    low, high = _normal_interval(difference, var, level, -1.0, 1.0)
-    if var > 0:
-        p_value = float(2.0 * special.ndtr(-abs(difference) / np.sqrt(var)))
-    else:
-        p_value = 1.0 if difference == 0 else 0.0
+    low, high = normal_interval(difference, var, level, -1.0, 1.0)
+    p_value = normal_p_value(difference, var)
     return AUCDifferenceInterval(
         *(float(v) for v in (auc1, auc2, difference, var, low, high, p_value)),
         level,

@@ -252,10 +252,11 @@ def plot_auc(result, ax=None):
     ax = _axes(ax)
     roc_chance(ax)
     level = _level(result)
-    if hasattr(result, "partial_area"):
-        # the range of rates the partial AUC covers, shaded
+    if hasattr(result, "focus"):
+        # the range of rates a partial AUC covers, shaded
         span = ax.axvspan if result.focus == "fpr" else ax.axhspan
         span(result.range_low, result.range_high, color="0.9", lw=0, zorder=0)
+    if hasattr(result, "partial_area"):
         labels = [
             f"partial AUC ({result.focus.upper()} {result.range_low:g}-{result.range_high:g})"
             f" {result.auc:.3f}, {level} CI [{result.low:.3f}, {result.high:.3f}]"
