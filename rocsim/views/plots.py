@@ -88,15 +88,17 @@ def draw_roc_bands(ax, bands, *, color=None, name: str | None = None):
     line = ax.plot(fpr, tpr, color=color, lw=1.2, label=name or "empirical ROC")[0]
     color = line.get_color()
     what = f"{name}: " if name else ""
+    kind = getattr(bands, "band", None)
+    kind = f"{kind} " if kind and kind != "pointwise" else ""
     if bands.averaging == "threshold":
         band = _rectangles(ax, bands.fpr_low, bands.fpr_high, bands.tpr_low, bands.tpr_high, color)
         label = f"{what}{_level(bands)} rectangles (threshold averaging)"
         ax.plot(bands.fpr, bands.tpr, "o", ms=2.5, color=color, label=label)
     elif bands.averaging == "horizontal":
-        label = f"{what}{_level(bands)} band (horizontal averaging)"
+        label = f"{what}{_level(bands)} {kind}band (horizontal averaging)"
         band = _band(ax, bands.tpr, bands.fpr_low, bands.fpr_high, color, label, True)
     else:
-        label = f"{what}{_level(bands)} band (vertical averaging, {bands.side} side)"
+        label = f"{what}{_level(bands)} {kind}band (vertical averaging, {bands.side} side)"
         band = _band(ax, bands.fpr, bands.tpr_low, bands.tpr_high, color, label)
     return line, band
 
