@@ -21,7 +21,7 @@ moves of each: about quadratic in ``n`` (the pairs grow with ``sqrt(n+) sqrt(n-)
 ``n-``), and each calibration runs it some twenty times.
 
 Calibration (``band="simultaneous"``). The band is the method's pointwise intervals at a common
-pointwise level ``gamma``, the smallest (to a relative ``1e-4`` in ``1 - gamma``) whose
+pointwise level ``gamma``, the smallest (to a relative ``1e-2`` in ``1 - gamma``) whose
 containment reaches the level: containment only changes where a bound crosses a count, so the
 reached containment is the first step at or above the level.
 """
@@ -42,7 +42,7 @@ from rocsim.core.vertical import threshold_ranks
 #: probability each, some ``1e-15`` in all at the largest sizes.
 TINY = 1e-22
 #: Stop refining ``1 - gamma`` when the bracket is this narrow relative to it.
-GAMMA_TOLERANCE = 1e-4
+GAMMA_TOLERANCE = 1e-2
 #: The smallest ``1 - gamma`` tried (the largest level :func:`check_confidence_level` takes).
 LEAST_MISS = 1e-9
 
