@@ -165,3 +165,18 @@ def test_simultaneous_band_needs_the_stratified_bootstrap():
     y, s = scores(20)
     with pytest.raises(ValueError, match="needs bootstrap='stratified'"):
         rocsim.roc_ci(y, s, averaging="vertical", band="simultaneous", bootstrap="full")
+
+
+def test_a_method_whose_widest_band_loses_curves_is_named_in_a_warning():
+    # well separated classes: at FPR 0.9 the bootstrap TPR is 1 most of the time, and the
+    # score interval's upper bound stays below 1 at every level
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(40), np.zeros(40)]
+    s = 2.5 * y + rng.normal(size=80)
+    with pytest.warns(UserWarning, match="method='percentile' reaches any level"):
+        band = rocsim.roc_ci(y, s, averaging="vertical", at=[0.1, 0.5, 0.9], band="simultaneous")
+    assert band.containment < 0.95
+    percentile = rocsim.roc_ci(
+        y, s, averaging="vertical", at=[0.1, 0.5, 0.9], band="simultaneous", method="percentile"
+    )
+    assert percentile.containment >= 0.95
