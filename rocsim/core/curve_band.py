@@ -38,8 +38,8 @@ from rocsim.core import _band
 from rocsim.core.methods import method_name
 from rocsim.core.vertical import threshold_ranks
 
-#: Binomial terms and states below this are left out of the forward pass: at most this much
-#: probability each, some ``1e-15`` in all at the largest sizes.
+#: Binomial terms and states below this are left out of the forward pass (each at most this
+#: much probability; the tests check the containment to 1e-12 against every resample).
 TINY = 1e-22
 #: Stop refining ``1 - gamma`` when the bracket is this narrow relative to it.
 GAMMA_TOLERANCE = 1e-2
