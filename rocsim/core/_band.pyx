@@ -8,10 +8,18 @@ import numpy as np
 from libc.math cimport exp, floor as c_floor, lgamma, log, log1p
 
 
+cdef inline double _take(double[:, ::1] f, long row, long col, double tiny) noexcept nogil:
+    """The state ``f[row, col]``, cleared; 0 if it held less than ``tiny`` (left out)."""
+    cdef double v = f[row, col]
+    if v == 0.0:
+        return 0.0
+    f[row, col] = 0.0
+    return v if v >= tiny else 0.0
+
+
 cdef long _pmf(long trials, double p, double[::1] out, double tiny) noexcept nogil:
-    """``out[j] = Pr{Bin(trials, p) = j}`` for ``j = lo .. hi`` around the mode, where the
-    terms exceed ``tiny``; returns ``lo`` and leaves ``hi`` in ``out[trials + 1]``... (see
-    :func:`band_containment`: the caller reads ``lo`` and the stored ``hi``)."""
+    """``out[j] = Pr{Bin(trials, p) = j}`` for ``j = lo .. hi``, the run around the mode where
+    the terms reach ``tiny``; returns ``lo`` and stores ``hi`` in ``out[trials + 1]``."""
     cdef long mode, j, lo, hi
     cdef double logp, log_mode, ratio, value
     if p <= 0.0 or trials == 0:
@@ -94,11 +102,8 @@ def band_containment(
                     hi = <long>w[m_pos - x + 1]
                     kept = 0
                     for big_n in range(n_lo, n_hi + 1):
-                        v = f[big_n, x]
+                        v = _take(f, big_n, x, tiny)
                         if v == 0.0:
-                            continue
-                        f[big_n, x] = 0.0
-                        if v < tiny:
                             continue
                         kept = 1
                         for j in range(lo, hi + 1):
@@ -123,11 +128,8 @@ def band_containment(
                     first += 1
                 kept = 0
                 for x in range(x_lo, x_hi + 1):
-                    v = f[big_n, x]
+                    v = _take(f, big_n, x, tiny)
                     if v == 0.0:
-                        continue
-                    f[big_n, x] = 0.0
-                    if v < tiny:
                         continue
                     kept = 1
                     bad = next_bad[x, first]

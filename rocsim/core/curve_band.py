@@ -102,8 +102,10 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
     t = threshold_ranks(law.r, law.side)
     m_neg = law._rates.size
 
+    intervals = {}  # gamma -> the method's intervals there (the band returns one of them)
+
     def bounds_at(gamma: float) -> tuple[np.ndarray, np.ndarray]:
-        ci = law.ci(gamma, method)
+        intervals[gamma] = ci = law.ci(gamma, method)
         return count_bounds(ci.low, ci.high, law.m_pos)
 
     calibration = calibrate(bounds_at, law._rates, t, m_neg, law.m_pos, level)
@@ -116,7 +118,7 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
             UserWarning,
             stacklevel=3,
         )
-    return law.ci(calibration.gamma, method), calibration
+    return intervals[calibration.gamma], calibration
 
 
 def calibrate(bounds_at, rates, t, m_neg: int, m_pos: int, level: float) -> Calibration:
