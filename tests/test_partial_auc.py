@@ -1,6 +1,8 @@
 """Partial AUC: scikit-learn's value (``roc_auc_score(max_fpr=)``) and pROC's (stored with the R
 call, ``tests/data/proc/partial_auc.json``), ties included; the decomposition behind its
-placement-value variance; that variance against a seeded Monte Carlo bootstrap."""
+placement-value variance; that variance against a seeded Monte Carlo bootstrap; the exact
+stratified-bootstrap variance against every resample of tiny data (ties, ranges, both foci)
+and a seeded Monte Carlo bootstrap at n = 200."""
 
 from __future__ import annotations
 
@@ -11,10 +13,19 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
+from enumeration import assert_mc_agrees, multinomial_law
 from sklearn.metrics import roc_auc_score
+from test_vertical_oracle import TINY_DATA
 
 import rocsim
-from rocsim.core.partial_area import mcclish, partial_area, placement_values
+from rocsim.core.area import auc_interval
+from rocsim.core.partial_area import (
+    exact_partial_area_var,
+    mcclish,
+    mcclish_scale,
+    partial_area,
+    placement_values,
+)
 
 matplotlib.use("Agg")
 
@@ -132,13 +143,19 @@ def test_result_frame_repr_and_plot():
         ({"fpr_range": (0.4, 0.2)}, "0 <= lo < hi <= 1"),
         ({"tpr_range": (0.2,)}, "tpr_range must be a pair"),
         ({"max_fpr": 0.2, "fpr_range": (0, 0.2)}, "at most one of"),
-        ({"max_fpr": 0.2, "method": "exact_bootstrap"}, "partial AUC method"),
+        ({"max_fpr": 0.2, "method": "percentile"}, "partial AUC method"),
     ],
 )
 def test_bad_input_one_clear_line(kwargs, message):
     y, s = [1, 1, 0, 0], [0.9, 0.4, 0.5, 0.1]
     with pytest.raises(ValueError, match=message):
         rocsim.auc_ci(y, s, **kwargs)
+
+
+def test_paired_exact_bootstrap_is_refused_by_name():
+    y, s = [1, 1, 0, 0], [0.9, 0.4, 0.5, 0.1]
+    with pytest.raises(ValueError, match="paired partial AUC method 'exact_bootstrap'"):
+        rocsim.compare_auc(y, s, s[::-1], max_fpr=0.5, method="exact_bootstrap")
 
 
 def test_paired_difference_of_partial_aucs():
@@ -170,3 +187,56 @@ def test_paired_difference_of_partial_aucs():
     assert got.var == pytest.approx(np.var(diffs, ddof=1) * scale**2, rel=0.15)
     assert "partial AUC1 - AUC2 (FPR 0-0.3)" in repr(got)
     assert got.plot() is not None
+
+
+RANGES = [(0.0, 0.5), (0.0, 0.3), (0.2, 0.7), (0.25, 1.0), (0.1, 0.35), (0.0, 1.0)]
+
+
+def enumerated_area_var(pos, neg, lo: float, hi: float) -> float:
+    """Variance of the partial area over every pair of stratified resamples."""
+    first = second = 0.0
+    for pos_counts, p_pos in multinomial_law(len(pos)):
+        resampled_pos = np.repeat(pos, pos_counts)
+        for neg_counts, p_neg in multinomial_law(len(neg)):
+            area = partial_area(resampled_pos, np.repeat(neg, neg_counts), lo, hi)
+            first += float(p_pos * p_neg) * area
+            second += float(p_pos * p_neg) * area * area
+    return second - first * first
+
+
+@pytest.mark.parametrize(("pos", "neg"), TINY_DATA)
+def test_exact_variance_equals_enumeration(pos, neg):
+    pos, neg = np.array(pos), np.array(neg)
+    for lo, hi in RANGES:
+        expected = enumerated_area_var(pos, neg, lo, hi)
+        assert exact_partial_area_var(pos, neg, lo, hi) == pytest.approx(expected, abs=1e-12)
+
+
+def test_exact_variance_of_a_tpr_range_equals_enumeration():
+    # the TPR range is the FPR range of the classes exchanged: check the whole entry point
+    pos, neg = [0.5, 0.7, 0.2, 0.5], [0.5, 0.2, 0.9]
+    got = rocsim.core.partial_area.partial_auc_interval(
+        pos, neg, (0.3, 0.8), focus="tpr", method="exact_bootstrap"
+    )
+    raw = enumerated_area_var(-np.array(neg), -np.array(pos), 0.2, 0.7)
+    assert got.var == pytest.approx(raw * mcclish_scale(0.2, 0.7) ** 2, abs=1e-12)
+
+
+def test_whole_range_is_the_exact_bootstrap_variance_of_the_auc():
+    rng = np.random.default_rng(5)
+    pos, neg = np.round(rng.normal(1, 1, 60), 1), np.round(rng.normal(0, 1, 45), 1)
+    whole = auc_interval(pos, neg, method="exact_bootstrap").var
+    assert exact_partial_area_var(pos, neg, 0.0, 1.0) == pytest.approx(whole, rel=1e-10)
+
+
+@pytest.mark.parametrize("rates", [(0.0, 0.2), (0.1, 0.5)])
+def test_exact_variance_against_monte_carlo(rates):
+    # n = 200 per class, scores rounded to ties; the Monte Carlo variance of B resamples
+    rng = np.random.default_rng(2027)
+    n, b = 200, 20000
+    pos, neg = np.round(rng.normal(1, 1, n), 1), np.round(rng.normal(0, 1, n), 1)
+    areas = np.array(
+        [partial_area(rng.choice(pos, n), rng.choice(neg, n), *rates) for _ in range(b)]
+    )
+    exact = exact_partial_area_var(pos, neg, *rates)
+    assert_mc_agrees(areas, areas.mean(), exact)

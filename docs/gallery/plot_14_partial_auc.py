@@ -12,7 +12,10 @@ confidence interval:
   McClish (1989) does, 0.5 for a useless classifier and 1 for a perfect one;
 - ``fpr_range=(lo, hi)`` and ``tpr_range=(lo, hi)`` are pROC's ``partial.auc`` with
   ``partial.auc.focus="specificity"`` and ``"sensitivity"`` (``partial.auc.correct=TRUE``);
-- the variance is a placement-value (DeLong-type) one; the raw area is ``.partial_area``.
+- ``method="delong"`` (the default) gives a placement-value (DeLong-type) variance;
+  ``method="exact_bootstrap"`` the exact variance of the partial area under the stratified
+  bootstrap, what a Monte Carlo bootstrap with infinitely many resamples would give, without
+  resampling. The raw area is ``.partial_area``.
 """
 
 # %%
@@ -37,6 +40,13 @@ low_fpr = rocsim.auc_ci(y, first, max_fpr=0.2)
 print(low_fpr)
 print("scikit-learn:", roc_auc_score(y, first, max_fpr=0.2))
 low_fpr.to_frame()
+
+# %%
+# The exact bootstrap variance beside the placement-value one
+# -----------------------------------------------------------
+exact = rocsim.auc_ci(y, first, max_fpr=0.2, method="exact_bootstrap")
+print(exact)
+print(f"standard error: DeLong-type {low_fpr.var**0.5:.4f}, exact bootstrap {exact.var**0.5:.4f}")
 
 # %%
 # A range of FPRs, or of TPRs

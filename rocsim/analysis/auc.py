@@ -17,6 +17,7 @@ from rocsim.analysis.results import (
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.partial_area import (
+    PARTIAL_AUC_DIFFERENCE_METHODS,
     PARTIAL_AUC_METHODS,
     partial_auc_difference_interval,
     partial_auc_interval,
@@ -63,7 +64,8 @@ def auc_ci(
         The partial AUC over ``TPR in [lo, hi]``: the area between the curve and ``FPR = 1``
         there (pROC's ``partial.auc.focus="sensitivity"``, ``partial.auc.correct=TRUE``).
         At most one of ``max_fpr``, ``fpr_range``, ``tpr_range``. A partial AUC's variance is
-        the placement-value one (``method="delong"``, :mod:`rocsim.core.partial_area`).
+        the placement-value one (``method="delong"``) or its exact stratified-bootstrap
+        variance (``method="exact_bootstrap"``; :mod:`rocsim.core.partial_area`).
 
     Returns
     -------
@@ -84,6 +86,8 @@ def auc_ci(
     >>> y, s = [1, 1, 1, 0, 0, 0, 0], [0.9, 0.7, 0.4, 0.8, 0.5, 0.3, 0.1]
     >>> round(auc_ci(y, s, max_fpr=0.5).auc, 4)
     0.6667
+    >>> round(auc_ci(y, s, max_fpr=0.5, method="exact_bootstrap").var, 4)
+    0.0395
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
     methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
@@ -131,7 +135,8 @@ def compare_auc(
         ``roc.test`` warns likewise).
     max_fpr, fpr_range, tpr_range : optional
         The difference of the partial AUCs over that range, as in :func:`auc_ci` (McClish-
-        standardised; ``method="delong"``: the paired placement values' variance).
+        standardised; only ``method="delong"``, the paired placement values' variance: the
+        paired exact bootstrap law of two partial areas is not built).
 
     Returns
     -------
@@ -145,8 +150,8 @@ def compare_auc(
     0.3333
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
-    methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
-    check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
+    methods = AUC_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
+    check_choice(method, methods, "AUC method" if partial is None else "paired partial AUC method")
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
     curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])

@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled loop of :mod:`rocsim.core.curve_band`: the probability that a bootstrap ROC curve
-stays inside a band, by a forward pass over the sorted negatives on the joint law of the two
-classes' resampled counts."""
+"""Compiled forward passes over the sorted negatives' bootstrap path: the probability that a
+bootstrap ROC curve stays inside a band (:mod:`rocsim.core.curve_band`), the products of the
+TPRs at two ranks (:mod:`rocsim.core.curve_covariance`) and the moments of the partial area
+(:mod:`rocsim.core.partial_area`)."""
 
 import numpy as np
 
@@ -235,3 +236,161 @@ def crossing_products(
             h_next = hswap
             n_lo, n_hi = new_lo, new_hi
     return np.asarray(out)
+
+
+cdef inline double _cut_loss(double s, long before, long size) noexcept nogil:
+    """``delta (B - delta) / (2 B)``: the part of a tie block's diagonal triangle beyond the
+    cut at ``s`` (``B = size`` negatives after ``before``, ``delta = s - before`` clipped to
+    ``[0, B]``), per positive tied with the block."""
+    cdef double delta = s - before
+    if size == 0 or delta <= 0.0 or delta >= size:
+        return 0.0
+    return delta * (size - delta) / (2.0 * size)
+
+
+cdef inline double _capped(double c, double s_lo, double s_hi) noexcept nogil:
+    """``min(c, s_hi) - min(c, s_lo)``."""
+    return (c if c < s_hi else s_hi) - (c if c < s_lo else s_lo)
+
+
+def area_path_moments(
+    const double[::1] block_probs,
+    const double[::1] steps,
+    const double[::1] tied,
+    const double[::1] heights,
+    long m_neg,
+    double s_lo,
+    double s_hi,
+    double tiny,
+):
+    """``(E[S], E[S^2])`` of ``S = sum_j D_j psi(C_j) - e_j (L_hi - L_lo)`` over the bootstrap
+    path of the negatives' tie blocks (:mod:`rocsim.core.partial_area`).
+
+    Block ``j`` (scores decreasing) holds the share ``block_probs[j]`` of the negatives;
+    ``C_j`` resampled negatives lie in blocks ``0..j``; ``steps[j] = D_j``, ``tied[j] = e_j``,
+    ``heights[j] = H_j`` (``heights[m] = 0``); ``psi(c) = min(c, s_hi) - min(c, s_lo)``;
+    ``L_s`` is :func:`_cut_loss` of the block the cut ``s`` falls in. The state is ``C_j``
+    until it reaches ``s_hi``; from there every later term is fixed
+    (``D_i (s_hi - s_lo)``, summing to ``H_(j+1) (s_hi - s_lo)``) and the path is absorbed.
+    Binomial terms and states below ``tiny`` are left out."""
+    cdef long m = block_probs.shape[0]
+    cdef long cap = <long>c_floor(s_hi) + 1
+    if cap > m_neg + 1:
+        cap = m_neg + 1
+    cdef double[::1] p = np.zeros(cap)
+    cdef double[::1] s1 = np.zeros(cap)
+    cdef double[::1] s2 = np.zeros(cap)
+    cdef double[::1] p_next = np.zeros(cap)
+    cdef double[::1] s1_next = np.zeros(cap)
+    cdef double[::1] s2_next = np.zeros(cap)
+    cdef double[::1] swap
+    cdef double[::1] w = np.zeros(m_neg + 2)
+    cdef long j, c, b, lo, hi, target, c_lo = 0, c_hi = 0, new_lo, new_hi
+    cdef double v, a1, a2, inc, weight, prob, cum = 0.0, span = s_hi - s_lo
+    cdef double mean = 0.0, second = 0.0
+    p[0] = 1.0
+    with nogil:
+        for j in range(m):
+            prob = block_probs[j] / (1.0 - cum) if cum < 1.0 else 1.0
+            if prob > 1.0 or j == m - 1:
+                prob = 1.0
+            new_lo, new_hi = cap, -1
+            for c in range(c_lo, c_hi + 1):
+                v = p[c]
+                if v == 0.0:
+                    continue
+                a1, a2 = s1[c], s2[c]
+                p[c] = 0.0
+                s1[c] = 0.0
+                s2[c] = 0.0
+                if v < tiny:
+                    continue
+                lo = _pmf(m_neg - c, prob, w, tiny)
+                hi = <long>w[m_neg - c + 1]
+                for b in range(lo, hi + 1):
+                    weight = w[b]
+                    target = c + b
+                    inc = steps[j] * _capped(target, s_lo, s_hi)
+                    if tied[j] != 0.0:
+                        inc -= tied[j] * (_cut_loss(s_hi, c, b) - _cut_loss(s_lo, c, b))
+                    if target >= s_hi:  # absorbed: every later term is fixed
+                        inc += heights[j + 1] * span
+                        mean += weight * (a1 + v * inc)
+                        second += weight * (a2 + 2.0 * inc * a1 + inc * inc * v)
+                        continue
+                    p_next[target] += weight * v
+                    s1_next[target] += weight * (a1 + v * inc)
+                    s2_next[target] += weight * (a2 + 2.0 * inc * a1 + inc * inc * v)
+                    if target < new_lo:
+                        new_lo = target
+                    if target > new_hi:
+                        new_hi = target
+            swap = p
+            p = p_next
+            p_next = swap
+            swap = s1
+            s1 = s1_next
+            s1_next = swap
+            swap = s2
+            s2 = s2_next
+            s2_next = swap
+            c_lo, c_hi = new_lo, new_hi
+            cum += block_probs[j]
+            if new_hi < 0:
+                break
+    return mean, second
+
+
+cdef inline double _share(double s, long g, long b) noexcept nogil:
+    """``phi_s(g, g + b)``: ``n-`` times a positive's share of the area from FPR 0 to
+    ``s / n-`` with ``g`` resampled negatives above it and ``b`` tied with it."""
+    cdef double big = g + b
+    return (
+        s - 0.5 * (big if big < s else s) - 0.5 * (g if g < s else s) - _cut_loss(s, g, b)
+    )
+
+
+def positive_moments(
+    long m_neg,
+    const long[::1] above,
+    const long[::1] at,
+    double s_lo,
+    double s_hi,
+    double tiny,
+):
+    """``(E[phi], E[phi^2])`` per positive group, ``phi = phi_hi - phi_lo`` with ``phi_s(g, G)
+    = s - min(G, s) / 2 - min(g, s) / 2 - L_s``: ``n-`` times one positive's share of the
+    resampled partial area, ``g`` (``G``) the resampled negatives above (at or above) it, out
+    of ``above[i]`` (``above[i] + at[i]``) of the ``m_neg`` original negatives."""
+    cdef long k = above.shape[0]
+    cdef double[::1] mean = np.zeros(k)
+    cdef double[::1] second = np.zeros(k)
+    cdef double[::1] wg = np.zeros(m_neg + 2)
+    cdef double[::1] wb = np.zeros(m_neg + 2)
+    cdef long i, g, b, g_lo, g_hi, b_lo, b_hi
+    cdef double phi, q, pg, e1, e2
+    with nogil:
+        for i in range(k):
+            g_lo = _pmf(m_neg, above[i] / <double>m_neg, wg, tiny)
+            g_hi = <long>wg[m_neg + 1]
+            e1 = 0.0
+            e2 = 0.0
+            for g in range(g_lo, g_hi + 1):
+                if g >= s_hi:
+                    break
+                pg = wg[g]
+                if at[i] == 0:
+                    phi = _share(s_hi, g, 0) - _share(s_lo, g, 0)
+                    e1 += pg * phi
+                    e2 += pg * phi * phi
+                    continue
+                q = at[i] / <double>(m_neg - above[i])
+                b_lo = _pmf(m_neg - g, q, wb, tiny)
+                b_hi = <long>wb[m_neg - g + 1]
+                for b in range(b_lo, b_hi + 1):
+                    phi = _share(s_hi, g, b) - _share(s_lo, g, b)
+                    e1 += pg * wb[b] * phi
+                    e2 += pg * wb[b] * phi * phi
+            mean[i] = e1
+            second[i] = e2
+    return np.asarray(mean), np.asarray(second)

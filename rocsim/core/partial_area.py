@@ -1,5 +1,5 @@
 """Partial area under the ROC curve over a range of FPRs, scikit-learn's and pROC's reading,
-with a placement-value (DeLong-type) variance.
+with a placement-value (DeLong-type) variance and its exact stratified-bootstrap variance.
 
 The curve is the empirical ROC curve with tied scores joined by straight (diagonal) segments
 and read linearly between its vertices, as ``sklearn.metrics.roc_auc_score(max_fpr=)`` and
@@ -175,6 +175,67 @@ class _Cut:
         return (above + tied * self.delta / self.block) / n_pos
 
 
+#: Binomial terms and path states below this probability are left out of the exact variance
+#: (each leaves out less than this of probability; the sums stay within about ``n`` times it).
+TINY = 1e-22
+
+
+def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: float) -> float:
+    """Exact variance of the raw partial area over ``FPR in [lo, hi]`` under the stratified
+    bootstrap (each class resampled with replacement at its own size).
+
+    Given the resampled negatives the area is linear in the resampled positives, so
+
+        Var(A*) = E[Var(A* | neg*)] + Var(E[A* | neg*])
+                = (1/n+) mean_x E[a(x; neg*)^2] + (1 - 1/n+) E[Abar^2] - E[Abar]^2,
+
+    ``a(x; neg*)`` a positive's share (``phi / n-``, with ``phi`` a function of the resampled
+    negatives above and tied with ``x`` alone: :func:`~rocsim.core._band.positive_moments`)
+    and ``Abar(neg*)`` the area of the original positives against the resampled negatives.
+    By Abel summation over the negatives' tie blocks (scores decreasing, ``C_j`` resampled
+    negatives in blocks ``1..j``), ``n- Abar = sum_j (H_j - H_(j+1)) psi(C_j)`` less the cut
+    blocks' triangles (module docstring), ``psi(c) = min(c, hi n-) - min(c, lo n-)``: a
+    functional of the multinomial path ``C``, whose two moments one forward pass over the
+    blocks gives (:func:`~rocsim.core._band.area_path_moments`).
+
+    Examples
+    --------
+    The area up to FPR 1/2 is half the share of resampled positives above the larger
+    resampled negative, which is 0.6 with probability 3/4: the variance is 9/256.
+
+    >>> exact_partial_area_var(np.array([0.9, 0.4]), np.array([0.6, 0.1]), 0.0, 0.5) * 256
+    9.0
+    """
+    from rocsim.core._band import area_path_moments, positive_moments
+
+    n_pos, n_neg = pos.size, neg.size
+    values, block = np.unique(-neg, return_counts=True)  # the negatives' tie blocks, decreasing
+    values = -values
+    pos_sorted = sorted_scores(pos)
+    above = count_above(pos_sorted, values)
+    tied = count_at_or_above(pos_sorted, values) - above
+    heights = np.append((above + tied / 2) / n_pos, 0.0)
+    s_lo, s_hi = lo * n_neg, hi * n_neg
+    mean_s, second_s = area_path_moments(
+        block / n_neg, -np.diff(heights), tied / n_pos, heights, n_neg, s_lo, s_hi, TINY
+    )
+    # the positives, grouped by the original negatives above and tied with them
+    neg_sorted = sorted_scores(neg)
+    neg_above = count_above(neg_sorted, pos)
+    neg_at = count_at_or_above(neg_sorted, pos) - neg_above
+    groups, size = np.unique(np.stack([neg_above, neg_at], axis=1), axis=0, return_counts=True)
+    _, second_phi = positive_moments(
+        n_neg,
+        np.ascontiguousarray(groups[:, 0]),
+        np.ascontiguousarray(groups[:, 1]),
+        s_lo,
+        s_hi,
+        TINY,
+    )
+    within = float(size @ second_phi) / n_pos
+    return (within / n_pos + (1 - 1 / n_pos) * second_s - mean_s**2) / n_neg**2
+
+
 @dataclass(frozen=True, repr=False)
 class PartialAUCInterval(Result):
     """Partial AUC of one classifier over a range of FPRs, with its variance and normal
@@ -235,7 +296,11 @@ class PartialAUCInterval(Result):
 
 
 #: Variance methods of :func:`partial_auc_interval`.
-PARTIAL_AUC_METHODS = ("delong",)
+PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap")
+
+#: Variance methods of :func:`partial_auc_difference_interval` (the paired exact bootstrap
+#: law of two partial areas is not built).
+PARTIAL_AUC_DIFFERENCE_METHODS = ("delong",)
 
 
 #: Axes a partial AUC's range may be on.
@@ -266,8 +331,10 @@ def partial_auc_interval(
         (pROC's ``partial.auc.focus="sensitivity"``): the FPR-range area of the classes
         exchanged and the scores negated, over FPRs ``[1 - hi, 1 - lo]``.
     confidence_level : float, default 0.95
-    method : {"delong"}, default "delong"
-        The placement-value variance ``S10 / n+ + S01 / n-`` (module docstring), scaled by
+    method : {"delong", "exact_bootstrap"}, default "delong"
+        ``delong``: the placement-value variance ``S10 / n+ + S01 / n-`` (module docstring).
+        ``exact_bootstrap``: the exact variance of the partial area under the stratified
+        bootstrap (:func:`exact_partial_area_var`), no resampling. Either is scaled by
         McClish's factor.
 
     Returns
@@ -285,18 +352,25 @@ def partial_auc_interval(
     >>> r = partial_auc_interval([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5))
     >>> round(r.auc, 4), round(r.partial_area, 4)
     (0.8333, 0.375)
+    >>> r = partial_auc_interval([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5),
+    ...                          method="exact_bootstrap")
+    >>> round(r.var, 6)
+    0.016788
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     lo, hi = check_rate_range(*rate_range)
     check_choice(focus, FOCI, "partial AUC focus")
     level = check_confidence_level(confidence_level)
     check_choice(method, PARTIAL_AUC_METHODS, "partial AUC method")
-    _need_two_each(pos.size, neg.size)
     # a TPR range: the FPR range of the classes exchanged, scores negated
     first, second, a, b = (pos, neg, lo, hi) if focus == "fpr" else (-neg, -pos, 1 - hi, 1 - lo)
     area = partial_area(first, second, a, b)
-    share, influence = placement_values(first, second, a, b)
-    var = _delong(share, influence) * mcclish_scale(a, b) ** 2
+    if method == "delong":
+        _need_two_each(pos.size, neg.size)
+        raw_var = _delong(*placement_values(first, second, a, b))
+    else:
+        raw_var = exact_partial_area_var(first, second, a, b)
+    var = raw_var * mcclish_scale(a, b) ** 2
     value = mcclish(area, a, b)
     low, high = normal_interval(value, var, level, 0.0, 1.0)
     return PartialAUCInterval(
@@ -377,7 +451,7 @@ def partial_auc_difference_interval(
     lo, hi = check_rate_range(*rate_range)
     check_choice(focus, FOCI, "partial AUC focus")
     level = check_confidence_level(confidence_level)
-    check_choice(method, PARTIAL_AUC_METHODS, "partial AUC method")
+    check_choice(method, PARTIAL_AUC_DIFFERENCE_METHODS, "paired partial AUC method")
     _need_two_each(pos1.size, neg1.size)
     if focus == "fpr":
         first, second, a, b = (pos1, neg1), (pos2, neg2), lo, hi
