@@ -252,6 +252,7 @@ EXTRA_MODULES = (
     "rocsim.sim.vertical_law",
     "rocsim.core.curve_covariance",
     "rocsim.core.curve_band",
+    "rocsim.core.interpolated",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

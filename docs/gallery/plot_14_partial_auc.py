@@ -46,7 +46,9 @@ low_fpr.to_frame()
 # -----------------------------------------------------------
 exact = rocsim.auc_ci(y, first, max_fpr=0.2, method="exact_bootstrap")
 print(exact)
-print(f"standard error: DeLong-type {low_fpr.var**0.5:.4f}, exact bootstrap {exact.var**0.5:.4f}")
+print(
+    f"standard error: DeLong-type {low_fpr.var**0.5:.4f}, exact bootstrap {exact.var**0.5:.4f}"
+)
 
 # %%
 # A range of FPRs, or of TPRs

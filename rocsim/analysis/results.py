@@ -31,6 +31,7 @@ SETTINGS = (
     "n_pos",
     "n_neg",
     "side",
+    "ties",
     "axis_level",
     "algorithm",
     "direction",
@@ -97,6 +98,7 @@ class ROCBands(_Table):
     at: np.ndarray | None = None
     mean: np.ndarray | None = None
     side: str | None = None
+    ties: str | None = None
     axis_level: float | None = None
     band: str | None = None
     pointwise_level: float | None = None
@@ -120,6 +122,8 @@ class ROCBands(_Table):
 
     def _summary(self) -> str:
         side = f", {self.side} side" if self.averaging == "vertical" else ""
+        if self.ties == "interpolate":
+            side += ", ties interpolated"
         axis = f"; each axis at {100 * self.axis_level:.2f}%" if self.axis_level else ""
         band = ""
         if self.band and self.band != "pointwise":

@@ -25,7 +25,7 @@ from rocsim.core.paired_threshold import dominance_probability, threshold_differ
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import vertical_ci, vertical_distribution
+from rocsim.core.vertical import TIES, vertical_ci, vertical_distribution
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
@@ -51,6 +51,7 @@ def roc_ci(
     pos_label=None,
     direction: str = "higher",
     band: str = "pointwise",
+    ties: str = "step",
 ) -> ROCBands:
     """Confidence intervals of a classifier's ROC curve, from the exact bootstrap: pointwise,
     or a band for the whole curve.
@@ -108,6 +109,15 @@ def roc_ci(
         probability at least ``confidence_level``, that probability computed exactly
         (:mod:`rocsim.core.curve_band`; it is the result's ``containment``). The per-point
         level is the result's ``pointwise_level``.
+    ties : {"step", "interpolate"}, default "step"
+        Vertical and horizontal averaging: how a score shared by a positive and a negative is
+        read. ``step`` (the thesis): the curve of the thresholds ``score >= t``.
+        ``interpolate``: linearly along the diagonal segment the shared score draws, as
+        pROC's ``coords``, ``ci.se`` and ``ci.sp`` read it; with an ordinal score (a clinical
+        scale) the two readings give very different intervals. Exact either way
+        (:mod:`rocsim.core.interpolated`; stratified bootstrap; methods ``score``, ``wald``,
+        ``percentile``; not with ``band="simultaneous"``). pROC's ``ci.se`` is
+        ``side="upper", ties="interpolate", method="percentile"``.
 
     Returns
     -------
@@ -140,6 +150,7 @@ def roc_ci(
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
     check_band(band, averaging)
+    check_ties(ties, averaging, band)
     pos, neg = data.classes()
     common = {
         "averaging": averaging,
@@ -175,9 +186,11 @@ def roc_ci(
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
         level = pointwise_level(confidence_level, band, ranks.size)
         ci = horizontal_ci(
-            pos, neg, ranks, confidence_level=level, method=method, bootstrap=bootstrap
+            pos, neg, ranks, confidence_level=level, method=method, bootstrap=bootstrap, ties=ties
         )
-        return _averaged_bands(ci, requested, index, "fpr", confidence_level, band, **common)
+        return _averaged_bands(
+            ci, requested, index, "fpr", confidence_level, band, ties=ties, **common
+        )
     requested, ranks, index = ranks_per_request(at, neg.size)
     ci = vertical_ci(
         pos,
@@ -187,9 +200,10 @@ def roc_ci(
         method=method,
         bootstrap=bootstrap,
         side=side,
+        ties=ties,
     )
     return _averaged_bands(
-        ci, requested, index, "tpr", confidence_level, band, side=side, **common
+        ci, requested, index, "tpr", confidence_level, band, side=side, ties=ties, **common
     )
 
 
@@ -232,6 +246,25 @@ def check_band(band: str, averaging: str) -> None:
         raise ValueError(
             f"band={band!r} needs averaging='vertical' or 'horizontal' (threshold averaging "
             "gives rectangles at thresholds, not a band over rates)"
+        )
+
+
+def check_ties(ties: str, averaging: str, band: str) -> None:
+    """``ties`` is one of :data:`~rocsim.core.vertical.TIES`; ``interpolate`` reads the curve
+    between thresholds, so it applies to vertical and horizontal averaging, pointwise or
+    Bonferroni (the simultaneous band's containment is built on the step reading)."""
+    check_choice(ties, TIES, "ties")
+    if ties == "step":
+        return
+    if averaging == "threshold":
+        raise ValueError(
+            "ties='interpolate' applies to averaging='vertical' or 'horizontal' (threshold "
+            "averaging reads the curve at thresholds, where it has no diagonal segment)"
+        )
+    if band == "simultaneous":
+        raise ValueError(
+            "band='simultaneous' is calibrated on the step reading of ties: use ties='step', "
+            "or band='bonferroni' with ties='interpolate'"
         )
 
 

@@ -37,7 +37,7 @@ class HorizontalCI(Interval):
     tpr: np.ndarray
 
     _columns = ("k", "tpr", "fpr", "mean", "var", "low", "high", "clipped")
-    _settings = ("confidence_level", "method", "bootstrap")
+    _settings = ("confidence_level", "method", "bootstrap", "ties")
     _plot_kind = "horizontal"
 
     @property
@@ -54,6 +54,7 @@ class HorizontalCI(Interval):
     var = from_law("var", "Exact bootstrap variance of FPR.")
     cov = from_law("cov", "Exact bootstrap covariance of FPR across the TPRs (stratified).")
     bootstrap = from_law("bootstrap")
+    ties = from_law("ties")
 
     def _summary(self) -> str:
         return f"FPR at {self.k.size} TPRs, horizontal averaging ({self._level_and_method()})"
@@ -67,6 +68,7 @@ def horizontal_ci(
     confidence_level: float = 0.95,
     method: str | Callable = "score",
     bootstrap: str = "stratified",
+    ties: str = "step",
 ) -> HorizontalCI:
     """Confidence intervals for FPR at TPR ``k / m+`` (horizontal averaging), exact.
 
@@ -86,6 +88,9 @@ def horizontal_ci(
     method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
         As in :func:`vertical_ci`, applied to the law of ``1 - FPR``.
     bootstrap : {"stratified", "full"}, default "stratified"
+    ties : {"step", "interpolate"}, default "step"
+        ``interpolate``: scores shared across the classes read linearly along the diagonal
+        segment they draw, as pROC's ``ci.sp`` reads them (:mod:`rocsim.core.interpolated`).
 
     Returns
     -------
@@ -111,6 +116,7 @@ def horizontal_ci(
         method=method,
         bootstrap=bootstrap,
         side="upper",
+        ties=ties,
     )
     return from_swapped(swapped, ranks, pos.size)
 

@@ -42,6 +42,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.curve_covariance import tpr_covariance
+from rocsim.core.interpolated import InterpolatedComponents, interpolated_law
 from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import (
@@ -72,6 +73,8 @@ class VerticalDistribution(Result):
     bootstrap : {"stratified", "full"}
     side : {"lower", "upper"}
         Which end of the ROC curve's vertical step at ``r / m-`` (:func:`vertical_distribution`).
+    ties : {"step", "interpolate"}
+        How scores shared across the classes are read (:func:`vertical_distribution`).
     """
 
     r: np.ndarray
@@ -85,9 +88,10 @@ class VerticalDistribution(Result):
     _q: np.ndarray | None = field(default=None, repr=False)
     _w: np.ndarray | None = field(default=None, repr=False)
     _rates: np.ndarray | None = field(default=None, repr=False)
+    ties: str = "step"
 
     _columns = ("r", "fpr", "tpr", "mean", "var")
-    _settings = ("bootstrap", "side")
+    _settings = ("bootstrap", "side", "ties")
 
     def _summary(self) -> str:
         return (
@@ -165,6 +169,24 @@ class VerticalDistribution(Result):
         self._require_stratified("the pmf of TPR")
         return mixture_pmf(self._q, self._w, self.m_pos)
 
+    def cdf(self, x) -> np.ndarray:
+        """``Pr{TPR <= x[i]}`` at each FPR (``x``: one value per FPR, or one for all;
+        stratified only): the mixture's distribution function (eq. 4.12).
+
+        Examples
+        --------
+        >>> law = vertical_distribution([0.9, 0.8, 0.3], [0.7, 0.5, 0.2], [1])
+        >>> law.cdf(1 / 3).round(4).tolist()
+        [0.2497]
+        """
+        self._require_stratified("the distribution function of TPR")
+        x = np.broadcast_to(np.asarray(x, dtype=float), self.r.shape)
+        # a support point l / m+ at x counts, despite rounding
+        at = np.floor(x * self.m_pos * (1 + 1e-15))
+        inside = (at >= 0) & (at < self.m_pos)
+        out = self._mixture.cdf(np.clip(at, 0, self.m_pos), inside)
+        return np.where(at >= self.m_pos, 1.0, np.where(inside, out, 0.0))
+
     def quantile(self, p: float) -> np.ndarray:
         """Smallest ``l / m+`` with ``Pr{TPR <= l / m+} >= p`` at every FPR (stratified only).
 
@@ -191,6 +213,49 @@ class VerticalDistribution(Result):
                 f"{what} is defined for bootstrap='stratified' only (under the full "
                 "bootstrap N+ is random); mean and var are exact for both"
             )
+
+
+@dataclass(frozen=True, repr=False)
+class InterpolatedDistribution(VerticalDistribution):
+    """Exact stratified-bootstrap law of TPR at the FPRs ``r / m-`` with scores shared across
+    the classes read along the diagonal (``ties="interpolate"``,
+    :mod:`rocsim.core.interpolated`): the attributes and ``ci(...)``, :meth:`cdf` and
+    :meth:`quantile` of :class:`VerticalDistribution`; its support is not the grid ``l / m+``,
+    so it has no ``pmf`` (and no ``cov``)."""
+
+    ties: str = "interpolate"
+    _components: InterpolatedComponents | None = field(default=None, repr=False)
+
+    def _summary(self) -> str:
+        return super()._summary() + ", ties interpolated"
+
+    @property
+    def pmf(self) -> np.ndarray:
+        raise NotImplementedError(
+            "the law with ties='interpolate' is not on the grid l / m+: use cdf() or quantile()"
+        )
+
+    @property
+    def cov(self) -> np.ndarray:
+        raise NotImplementedError("the covariance across FPRs is built for ties='step' only")
+
+    def cdf(self, x) -> np.ndarray:
+        """``Pr{TPR <= x[i]}`` at each FPR (``x``: one value per FPR, or one for all)."""
+        x = np.broadcast_to(np.asarray(x, dtype=float), self.r.shape)
+        return np.array([self._components.cdf(i, x[i : i + 1])[0] for i in range(x.size)])
+
+    def quantile(self, p: float) -> np.ndarray:
+        """Smallest TPR with ``Pr{TPR <= it} >= p`` at every FPR (exact support points)."""
+        p = check_probability(p)
+        return np.array([self._components.quantile(i, p) for i in range(self.r.size)])
+
+    def _interval(self, level: float, method, a: float | None) -> VerticalCI:
+        if method == "agresti":
+            raise ValueError(
+                "the agresti interval needs the step law (ties='step'); with "
+                "ties='interpolate' use score, wald or percentile"
+            )
+        return super()._interval(level, method, a)
 
 
 def rates_at_ranks(pos: np.ndarray, neg_desc: np.ndarray, side: str) -> np.ndarray:
@@ -306,9 +371,19 @@ def fpr_ranks(fpr, m_neg: int, averaging: str = "vertical") -> np.ndarray:
 #: Ends of the ROC curve's vertical step at an FPR: the thesis's bottom, pROC's top.
 SIDES = ("lower", "upper")
 
+#: Readings of a score shared by the two classes: the step ROC curve (the thesis's), or
+#: linearly along the diagonal segment it draws (pROC's; :mod:`rocsim.core.interpolated`).
+TIES = ("step", "interpolate")
+
 
 def vertical_distribution(
-    pos_scores, neg_scores, r, *, bootstrap: str = "stratified", side: str = "lower"
+    pos_scores,
+    neg_scores,
+    r,
+    *,
+    bootstrap: str = "stratified",
+    side: str = "lower",
+    ties: str = "step",
 ) -> VerticalDistribution:
     """Exact bootstrap law of TPR at FPR ``r / m-`` (eqs. 4.10-4.14).
 
@@ -329,6 +404,13 @@ def vertical_distribution(
         resampled negative; this is what pROC's ``coords`` and ``ci.se`` report at a
         specificity. Both laws are exact; without ties between the classes the upper law at
         ``r`` is the lower law at ``r + 1``.
+    ties : {"step", "interpolate"}, default "step"
+        How a score shared by a positive and a negative is read. ``step``: the ROC curve of
+        the thresholds ``score >= t``, a step at every negative (the thesis). ``interpolate``:
+        linearly along the diagonal segment the shared score draws between two points of the
+        curve, as pROC's ``coords``, ``ci.se`` and ``ci.sp`` read it (stratified bootstrap;
+        :mod:`rocsim.core.interpolated`); at a vertex, ``side`` still decides. Without ties
+        across the classes the two readings are the same law.
 
     Returns
     -------
@@ -352,7 +434,24 @@ def vertical_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     check_choice(bootstrap, SCHEMES, "bootstrap scheme")
     check_choice(side, SIDES, "side")
+    check_choice(ties, TIES, "ties")
     ranks = check_ranks(r, neg.size)
+    if ties == "interpolate":
+        check_choice(bootstrap, ("stratified",), "bootstrap (with ties='interpolate')")
+        tpr, mean, var, components = interpolated_law(
+            pos, neg, ranks, threshold_ranks(ranks, side)
+        )
+        return InterpolatedDistribution(
+            ranks,
+            ranks / neg.size,
+            tpr,
+            mean,
+            var,
+            pos.size,
+            "stratified",
+            side,
+            _components=components,
+        )
     neg_desc = sorted_scores(neg)[::-1]  # compared with scores only: -0.0 as 0.0
     rates = rates_at_ranks(pos, neg_desc, side)
     if bootstrap == "stratified":
@@ -431,9 +530,10 @@ class VerticalCI(Interval):
     cov = from_law("cov", "Exact bootstrap covariance of TPR across the FPRs (stratified).")
     bootstrap = from_law("bootstrap")
     side = from_law("side")
+    ties = from_law("ties")
 
     _columns = ("r", "fpr", "tpr", "mean", "var", "low", "high", "clipped")
-    _settings = ("confidence_level", "method", "bootstrap", "side")
+    _settings = ("confidence_level", "method", "bootstrap", "side", "ties")
     _plot_kind = "vertical"
 
     def _summary(self) -> str:
@@ -453,6 +553,7 @@ def vertical_ci(
     bootstrap: str = "stratified",
     side: str = "lower",
     pseudo_count: float | None = None,
+    ties: str = "step",
 ) -> VerticalCI:
     """Confidence intervals for TPR at FPR ``r / m-`` from the exact bootstrap law.
 
@@ -476,6 +577,9 @@ def vertical_ci(
         Which end of the vertical step (:func:`vertical_distribution`); ``upper`` is pROC's.
     pseudo_count : float, optional
         For ``agresti``.
+    ties : {"step", "interpolate"}, default "step"
+        ``interpolate``: scores shared across the classes read linearly along the diagonal,
+        as pROC reads them (:func:`vertical_distribution`; not with ``agresti``).
 
     Returns
     -------
@@ -493,7 +597,9 @@ def vertical_ci(
     a = check_pseudo_count(method, pseudo_count)
     if method == "agresti":
         check_choice(bootstrap, ("stratified",), "bootstrap (with method='agresti')")
-    law = vertical_distribution(pos_scores, neg_scores, r, bootstrap=bootstrap, side=side)
+    law = vertical_distribution(
+        pos_scores, neg_scores, r, bootstrap=bootstrap, side=side, ties=ties
+    )
     return law._interval(level, method, a)
 
 

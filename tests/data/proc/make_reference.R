@@ -12,7 +12,8 @@
 # its result depends only on the setup block and its own code.
 #
 # Output (next to this script): asah.csv, roc_curves.json, ci_se.json, bootstrap_se.json,
-# ci_sp.json, ci_thresholds.json, coords_conventions.json, direction.json. See README.md there.
+# ci_sp.json, ci_thresholds.json, coords_conventions.json, direction.json, partial_auc.json,
+# interpolated_ties.json. See README.md there.
 
 args <- commandArgs(trailingOnly = FALSE)
 script <- sub("^--file=", "", args[grep("^--file=", args)])
@@ -399,4 +400,47 @@ write_json(list(meta = meta,
                 s100b_sensitivity = pauc_block("r_s100b", "sensitivity"),
                 wfns_sensitivity = pauc_block("r_wfns", "sensitivity")),
            "partial_auc.json")
+# ---------------------------------------------------------------------------------------
+# interpolated_ties.json: ci.se and ci.sp where the curve has diagonal segments (a score
+# shared by a case and a control): on wfns (an ordinal 1-5 score, nearly every point of the
+# grid on a diagonal) and on s100b (scores rounded to 0.01), two seeds each. pROC reads the
+# sensitivity at a specificity (and the specificity at a sensitivity) linearly along the
+# resampled curve's diagonal segments; the top of a vertical step at a vertex.
+# ---------------------------------------------------------------------------------------
+interp_block <- function(marker, what, grid, seed) {
+  roc_name <- paste0("r_", marker)
+  if (what == "se") {
+    code <- c(sprintf('set.seed(%d)', seed),
+              sprintf('ci.se(%s, specificities = c(%s) / 72, conf.level = 0.95, boot.n = 20000, boot.stratified = TRUE, progress = "none")',
+                      roc_name, paste(grid, collapse = ", ")))
+    co <- coords(get(roc_name), x = grid / 72, input = "specificity", ret = "sensitivity")$sensitivity
+  } else {
+    code <- c(sprintf('set.seed(%d)', seed),
+              sprintf('ci.sp(%s, sensitivities = c(%s) / 41, conf.level = 0.95, boot.n = 20000, boot.stratified = TRUE, progress = "none")',
+                      roc_name, paste(grid, collapse = ", ")))
+    co <- coords(get(roc_name), x = grid / 41, input = "sensitivity", ret = "specificity")$specificity
+  }
+  ci <- unclass(run(code))
+  list(r_code = I(code), seed = seed, grid = I(as.integer(grid)),
+       grid_denominator = if (what == "se") 72L else 41L,
+       coords = col(co), q2.5 = col(ci[, 1]), q50 = col(ci[, 2]), q97.5 = col(ci[, 3]))
+}
+interp_code <- c(
+  'r_wfns <- roc(aSAH$outcome, as.numeric(aSAH$wfns), levels = c("Good", "Poor"), direction = "<", quiet = TRUE)',
+  'se_grid <- c(2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62, 66, 70)',
+  'sp_grid <- c(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35, 38)'
+)
+run(interp_code)
+write_json(list(meta = meta,
+                note = "Quantiles (2.5%, 50%, 97.5%, R's type 7) of pROC's B = 20000 stratified bootstrap sensitivities at specificities grid / 72 (ci_se_*) and specificities at sensitivities grid / 41 (ci_sp_*), two seeds each; coords: pROC's point estimate there (interpolated along a diagonal segment).",
+                r_code = I(interp_code),
+                wfns_se_seed1 = interp_block("wfns", "se", se_grid, 301L),
+                wfns_se_seed2 = interp_block("wfns", "se", se_grid, 302L),
+                wfns_sp_seed1 = interp_block("wfns", "sp", sp_grid, 303L),
+                wfns_sp_seed2 = interp_block("wfns", "sp", sp_grid, 304L),
+                s100b_se_seed1 = interp_block("s100b", "se", se_grid, 305L),
+                s100b_se_seed2 = interp_block("s100b", "se", se_grid, 306L),
+                s100b_sp_seed1 = interp_block("s100b", "sp", sp_grid, 307L),
+                s100b_sp_seed2 = interp_block("s100b", "sp", sp_grid, 308L)),
+           "interpolated_ties.json")
 cat("done\n")
