@@ -1,7 +1,8 @@
 """Bands over the whole ROC curve from :func:`rocsim.roc_ci` (``band=``): Bonferroni's is the
 pointwise interval at ``1 - alpha / k`` bit for bit; the simultaneous band's exact containment
 equals every resample of tiny data sets and a seeded Monte Carlo of whole bootstrap curves; the
-band's kind and levels are on the result."""
+band's kind and levels are on the result. The literature's bands (Working-Hotelling, KS,
+fixed-width) against their formulas and their calibration."""
 
 from __future__ import annotations
 
@@ -10,9 +11,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from enumeration import multinomial_law
+from scipy import stats
 from test_vertical_oracle import TINY_DATA
 
 import rocsim
+from rocsim.core.band_comparators import (
+    fixed_width_band,
+    ks_constant,
+    shifted_band,
+    working_hotelling_band,
+)
 from rocsim.core.curve_band import containment, count_bounds, simultaneous_ci
 from rocsim.core.vertical import rates_at_ranks, threshold_ranks, vertical_distribution
 
@@ -180,3 +188,68 @@ def test_a_method_whose_widest_band_loses_curves_is_named_in_a_warning():
         y, s, averaging="vertical", at=[0.1, 0.5, 0.9], band="simultaneous", method="percentile"
     )
     assert percentile.containment >= 0.95
+
+
+# --- the literature's bands (rocsim.core.band_comparators) ---------------------------------
+
+
+def test_working_hotelling_is_the_binormal_line_widened_by_chi_square_two():
+    rng = np.random.default_rng(11)
+    pos, neg = rng.normal(1.0, 1.5, 80), rng.normal(0.0, 1.0, 60)
+    fpr = np.array([0.05, 0.3, 0.7])
+    low, high = working_hotelling_band(pos, neg, fpr, 0.9)
+    # by hand: the moment estimates and their delta-method (co)variances
+    a = (pos.mean() - neg.mean()) / pos.std(ddof=1)
+    b = neg.std(ddof=1) / pos.std(ddof=1)
+    x = stats.norm.ppf(fpr)
+    var = (1 / 80 + b**2 / 60 + a**2 / 160) + x**2 * (b**2 / 120 + b**2 / 160) + x * a * b / 80
+    k = np.sqrt(stats.chi2.ppf(0.9, 2))
+    np.testing.assert_allclose(low, stats.norm.cdf(a + b * x - k * np.sqrt(var)), rtol=1e-12)
+    np.testing.assert_allclose(high, stats.norm.cdf(a + b * x + k * np.sqrt(var)), rtol=1e-12)
+
+
+def test_ks_band_is_two_dkw_bands_and_holds_the_empirical_curve():
+    c = ks_constant(0.95)
+    # Massart's DKW bound at the per-class level: 2 exp(-2 c^2) = 1 - sqrt(0.95)
+    assert 2 * np.exp(-2 * c * c) == pytest.approx(1 - np.sqrt(0.95), rel=1e-12)
+    y, s = scores()
+    pos, neg = s[y == 1], s[y == 0]
+    fpr = np.linspace(0.05, 0.95, 19)
+    r = np.rint(fpr * neg.size).astype(int)  # the band is at the FPRs r / n-
+    low, high = shifted_band(pos, neg, r / neg.size, c)
+    # the band holds the empirical curve: the bottom and the top of its step at each FPR
+    bottom = vertical_distribution(pos, neg, r, side="lower").tpr
+    top = vertical_distribution(pos, neg, r, side="upper").tpr
+    assert np.all(low <= bottom) and np.all(top <= high)
+    # with no width it is the vertices' envelopes: the highest at or left of the FPR, the
+    # lowest at or right of it (here the top and the bottom of the step)
+    np.testing.assert_array_equal(shifted_band(pos, neg, r / neg.size, 0.0)[0], top)
+    band = rocsim.roc_ci(y, s, averaging="vertical", at=fpr, band="ks")
+    np.testing.assert_array_equal(band.tpr_low, low)
+    assert band.to_frame().attrs["critical_value"] == c and "ks band" in repr(band)
+
+
+@pytest.mark.parametrize("averaging", ["vertical", "horizontal"])
+def test_fixed_width_band_is_the_narrowest_holding_the_level_of_bootstrap_curves(averaging):
+    y, s = scores()
+    pos, neg = s[y == 1], s[y == 0]
+    at = np.linspace(0.05, 0.95, 19)
+    band = rocsim.roc_ci(y, s, averaging=averaging, at=at, band="fixed-width")
+    if averaging == "vertical":
+        law = vertical_distribution(pos, neg, np.rint(at * neg.size).astype(int))
+        low, high, c, calibration = fixed_width_band(pos, neg, law, 0.95)
+        np.testing.assert_array_equal(band.tpr_low, low)
+        np.testing.assert_array_equal(band.tpr_high, high)
+        # the containment reported is that of the band's counts, exactly
+        lo, hi = count_bounds(low, high, pos.size)
+        t = threshold_ranks(law.r, "lower")
+        assert calibration.containment == containment(law._rates, t, lo, hi, neg.size, pos.size)
+        assert calibration.below < 0.95 <= calibration.containment
+        assert band.critical_value == c
+    assert band.containment >= 0.95 and "fixed-width band" in repr(band)
+
+
+def test_working_hotelling_needs_scores_that_vary():
+    y, s = [1, 1, 1, 0, 0, 0], [0.9, 0.9, 0.9, 0.2, 0.1, 0.3]
+    with pytest.raises(ValueError, match="vary within each class"):
+        rocsim.roc_ci(y, s, averaging="vertical", at=[0.5], band="working-hotelling")

@@ -211,7 +211,7 @@ def test_roc_ci_is_proc_ci_se_and_ci_sp(asah):
     ("kwargs", "message"),
     [
         ({"averaging": "threshold"}, "ties='interpolate' applies to averaging='vertical'"),
-        ({"band": "simultaneous"}, "calibrated on the step reading"),
+        ({"band": "simultaneous"}, "built on the step reading"),
         ({"method": "agresti"}, "agresti interval needs the step law"),
         ({"bootstrap": "full"}, "bootstrap"),
         ({"ties": "linear"}, "ties"),

@@ -37,6 +37,7 @@ SETTINGS = (
     "direction",
     "band",
     "pointwise_level",
+    "critical_value",
     "containment",
 )
 
@@ -102,6 +103,7 @@ class ROCBands(_Table):
     axis_level: float | None = None
     band: str | None = None
     pointwise_level: float | None = None
+    critical_value: float | None = None
     containment: float | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -126,8 +128,10 @@ class ROCBands(_Table):
             side += ", ties interpolated"
         axis = f"; each axis at {100 * self.axis_level:.2f}%" if self.axis_level else ""
         band = ""
-        if self.band and self.band != "pointwise":
+        if self.band and self.pointwise_level is not None and self.band != "pointwise":
             band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
+        elif self.critical_value is not None:
+            band = f"; {self.band} band, critical value {self.critical_value:.4g}"
         if self.containment is not None:
             band += f", bootstrap curves inside {100 * self.containment:.4g}%"
         kind = "pointwise" if self.band == "pointwise" else ""

@@ -3,6 +3,8 @@ classifier beats another (:func:`compare_roc`), on ``(y_true, y_score)``."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
 
@@ -19,13 +21,20 @@ from rocsim.analysis._input import (
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
 from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core.band_comparators import (
+    COMPARATOR_BANDS,
+    fixed_width_band,
+    ks_constant,
+    shifted_band,
+    working_hotelling_band,
+)
 from rocsim.core.curve_band import simultaneous_ci
 from rocsim.core.horizontal import from_swapped, horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import TIES, vertical_ci, vertical_distribution
+from rocsim.core.vertical import TIES, VerticalCI, vertical_ci, vertical_distribution
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
@@ -33,8 +42,9 @@ PAIRED_VERTICAL_LIMIT = 100_000
 #: Kinds of band of :func:`roc_ci`: each point's interval at the level (``pointwise``); each
 #: at ``1 - alpha / k`` so that all ``k`` hold at once with probability at least the level
 #: (``bonferroni``); each at the common level at which the whole bootstrap curve lies inside
-#: with probability at least the level, computed exactly (``simultaneous``).
-BANDS = ("pointwise", "bonferroni", "simultaneous")
+#: with probability at least the level, computed exactly (``simultaneous``); and the
+#: literature's simultaneous bands (:data:`~rocsim.core.band_comparators.COMPARATOR_BANDS`).
+BANDS = ("pointwise", "bonferroni", "simultaneous", *COMPARATOR_BANDS)
 
 
 def roc_ci(
@@ -99,7 +109,8 @@ def roc_ci(
         ``auto``: chosen from the data as pROC's ``roc()`` does (by the classes' medians),
         and reported as ``direction`` on the result. A curve lying clearly below the diagonal
         is reported with a :class:`~rocsim.analysis.DirectionWarning`.
-    band : {"pointwise", "bonferroni", "simultaneous"}, default "pointwise"
+    band : {"pointwise", "bonferroni", "simultaneous", "working-hotelling", "ks", \
+"fixed-width"}, default "pointwise"
         Vertical and horizontal averaging. ``pointwise``: each point's interval holds with
         probability ``confidence_level``. ``bonferroni``: each point's interval of ``method``
         at ``1 - (1 - confidence_level) / k`` over the ``k`` distinct points (FPR or TPR
@@ -108,7 +119,11 @@ def roc_ci(
         smallest common level at which the whole bootstrap curve lies inside the band with
         probability at least ``confidence_level``, that probability computed exactly
         (:mod:`rocsim.core.curve_band`; it is the result's ``containment``). The per-point
-        level is the result's ``pointwise_level``.
+        level is the result's ``pointwise_level``. The literature's bands, for comparison
+        (:mod:`rocsim.core.band_comparators`; ``method`` is not used): ``working-hotelling``
+        (Ma & Hall 1993, binormal), ``ks`` (Campbell 1994, distribution-free, conservative)
+        and ``fixed-width`` (Macskassy et al. 2005; its width calibrated on the exact
+        bootstrap law, its containment reported); ``critical_value`` is the band's constant.
     ties : {"step", "interpolate"}, default "step"
         Vertical and horizontal averaging: how a score shared by a positive and a negative is
         read. ``step`` (the thesis): the curve of the thresholds ``score >= t``.
@@ -180,8 +195,10 @@ def roc_ci(
             axis_level=ci.axis_level,
             **common,
         )
-    if band == "simultaneous":
-        return _simultaneous_bands(pos, neg, averaging, at, confidence_level, method, side, common)
+    if band == "simultaneous" or band in COMPARATOR_BANDS:
+        return _whole_curve_bands(
+            pos, neg, averaging, at, confidence_level, method, side, band, common
+        )
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
         level = pointwise_level(confidence_level, band, ranks.size)
@@ -207,35 +224,49 @@ def roc_ci(
     )
 
 
-def _simultaneous_bands(pos, neg, averaging, at, level, method, side, common) -> ROCBands:
-    """:func:`roc_ci`'s ``band="simultaneous"``: the exact law's pointwise intervals at the
-    calibrated common level (horizontal averaging: of the classes exchanged, upper side)."""
-    if common["bootstrap"] != "stratified":
-        raise ValueError("band='simultaneous' needs bootstrap='stratified'")
+def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, common) -> ROCBands:
+    """:func:`roc_ci`'s simultaneous bands: rocsim's (the exact law's pointwise intervals at
+    the calibrated common level) or a comparator's; horizontal averaging on the classes
+    exchanged (upper side)."""
+    if band in ("simultaneous", "fixed-width") and common["bootstrap"] != "stratified":
+        raise ValueError(f"band={band!r} needs bootstrap='stratified'")
     level = check_confidence_level(level)
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
-        law = vertical_distribution(-neg, -pos, pos.size - ranks, side="upper")
-        swapped, calibration = simultaneous_ci(law, level, method)
-        ci = from_swapped(swapped, ranks, pos.size)
+        first, second = -neg, -pos
+        law = vertical_distribution(first, second, pos.size - ranks, side="upper")
         extra = {}
     else:
         requested, ranks, index = ranks_per_request(at, neg.size)
+        first, second = pos, neg
         law = vertical_distribution(pos, neg, ranks, side=side)
-        ci, calibration = simultaneous_ci(law, level, method)
         extra = {"side": side}
+    if band == "simultaneous":
+        ci, calibration = simultaneous_ci(law, level, method)
+        extra |= {"containment": calibration.containment}
+    else:
+        ci, constant, containment = _comparator_ci(first, second, law, band, level)
+        extra |= {"critical_value": constant, "containment": containment}
+    if averaging == "horizontal":
+        ci = from_swapped(ci, ranks, pos.size)
     averaged = "tpr" if averaging == "vertical" else "fpr"
-    return _averaged_bands(
-        ci,
-        requested,
-        index,
-        averaged,
-        level,
-        "simultaneous",
-        containment=calibration.containment,
-        **extra,
-        **common,
-    )
+    return _averaged_bands(ci, requested, index, averaged, level, band, **extra, **common)
+
+
+def _comparator_ci(pos, neg, law, band: str, level: float):
+    """A comparator band at the FPRs of ``law`` as a :class:`VerticalCI` on that law, its
+    critical value, and its exact bootstrap containment (``fixed-width``; else None)."""
+    containment = None
+    if band == "working-hotelling":
+        low, high = working_hotelling_band(pos, neg, law.fpr, level)
+        constant = math.sqrt(-2.0 * math.log1p(-level))
+    elif band == "ks":
+        constant = ks_constant(level)
+        low, high = shifted_band(pos, neg, law.fpr, constant)
+    else:
+        low, high, constant, calibration = fixed_width_band(pos, neg, law, level)
+        containment = calibration.containment
+    return VerticalCI.from_bounds(law, low, high, level, band), constant, containment
 
 
 def check_band(band: str, averaging: str) -> None:
@@ -261,9 +292,9 @@ def check_ties(ties: str, averaging: str, band: str) -> None:
             "ties='interpolate' applies to averaging='vertical' or 'horizontal' (threshold "
             "averaging reads the curve at thresholds, where it has no diagonal segment)"
         )
-    if band == "simultaneous":
+    if band not in ("pointwise", "bonferroni"):
         raise ValueError(
-            "band='simultaneous' is calibrated on the step reading of ties: use ties='step', "
+            f"band={band!r} is built on the step reading of ties: use ties='step', "
             "or band='bonferroni' with ties='interpolate'"
         )
 
@@ -289,7 +320,7 @@ def _averaged_bands(
         mean=ci.mean[index],
         confidence_level=float(confidence_level),
         band=band,
-        pointwise_level=ci.confidence_level,
+        pointwise_level=None if band in COMPARATOR_BANDS else ci.confidence_level,
         method=ci.method,
         **{fixed: data_rate, f"{fixed}_low": data_rate, f"{fixed}_high": data_rate},
         **{averaged: getattr(ci, averaged)[index]},

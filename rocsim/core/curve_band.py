@@ -121,9 +121,14 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
     return intervals[calibration.gamma], calibration
 
 
-def calibrate(bounds_at, rates, t, m_neg: int, m_pos: int, level: float) -> Calibration:
-    """The smallest pointwise level ``gamma >= level`` whose band (``bounds_at(gamma)`` gives
-    the count bounds) holds the whole bootstrap curve with probability at least ``level``."""
+def calibrate(
+    bounds_at, rates, t, m_neg: int, m_pos: int, level: float, start: float | None = None
+) -> Calibration:
+    """The smallest pointwise level ``gamma >= start`` (default ``level``) whose band
+    (``bounds_at(gamma)`` gives the count bounds) holds the whole bootstrap curve with
+    probability at least ``level``; ``gamma`` may also index another family of nested bands
+    (:func:`rocsim.core.band_comparators.fixed_width_band`)."""
+    start = level if start is None else start
     seen: dict[bytes, float] = {}
 
     def reached(gamma: float) -> float:
@@ -134,12 +139,12 @@ def calibrate(bounds_at, rates, t, m_neg: int, m_pos: int, level: float) -> Cali
         return seen[key]
 
     evaluations = 1
-    low_gamma, low_value = level, reached(level)
+    low_gamma, low_value = start, reached(start)
     if low_value >= level:
-        return Calibration(level, low_value, low_value, evaluations)
+        return Calibration(start, low_value, low_value, evaluations)
     # widen (1 - gamma) by factors of 10 until the band holds enough, up to the largest level
     # an interval takes
-    miss = 1.0 - level
+    miss = 1.0 - start
     while True:
         miss = max(miss / 10, LEAST_MISS)
         high_gamma = 1.0 - miss
