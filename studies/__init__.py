@@ -7,6 +7,7 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim.core._validation import check_choice
+from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.paired import PairedThresholdStudy, PairedVerticalStudy
 from rocsim.studies.threshold import ThresholdStudy
@@ -20,6 +21,8 @@ KINDS = {
     "paired_vertical": PairedVerticalStudy(),
     "cost": CostStudy(),
     "paired_cost": PairedCostStudy(),
+    "bands": BandStudy(),
+    "partial_auc": PartialAUCStudy(),
 }
 
 

@@ -3,8 +3,6 @@ classifier beats another (:func:`compare_roc`), on ``(y_true, y_score)``."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy import special
 
@@ -21,30 +19,17 @@ from rocsim.analysis._input import (
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
 from rocsim.core._validation import check_choice, check_confidence_level
-from rocsim.core.band_comparators import (
-    COMPARATOR_BANDS,
-    fixed_width_band,
-    ks_constant,
-    shifted_band,
-    working_hotelling_band,
-)
-from rocsim.core.curve_band import simultaneous_ci
+from rocsim.core.band_comparators import COMPARATOR_BANDS
+from rocsim.core.bands import BANDS, band_ci
 from rocsim.core.horizontal import from_swapped, horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
 from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
-from rocsim.core.vertical import TIES, VerticalCI, vertical_ci, vertical_distribution
+from rocsim.core.vertical import TIES, vertical_ci, vertical_distribution
 
 #: Largest class for the paired vertical difference, whose cost grows with n per FPR.
 PAIRED_VERTICAL_LIMIT = 100_000
-
-#: Kinds of band of :func:`roc_ci`: each point's interval at the level (``pointwise``); each
-#: at ``1 - alpha / k`` so that all ``k`` hold at once with probability at least the level
-#: (``bonferroni``); each at the common level at which the whole bootstrap curve lies inside
-#: with probability at least the level, computed exactly (``simultaneous``); and the
-#: literature's simultaneous bands (:data:`~rocsim.core.band_comparators.COMPARATOR_BANDS`).
-BANDS = ("pointwise", "bonferroni", "simultaneous", *COMPARATOR_BANDS)
 
 
 def roc_ci(
@@ -241,32 +226,13 @@ def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, commo
         first, second = pos, neg
         law = vertical_distribution(pos, neg, ranks, side=side)
         extra = {"side": side}
-    if band == "simultaneous":
-        ci, calibration = simultaneous_ci(law, level, method)
-        extra |= {"containment": calibration.containment}
-    else:
-        ci, constant, containment = _comparator_ci(first, second, law, band, level)
-        extra |= {"critical_value": constant, "containment": containment}
+    built = band_ci(first, second, law, band, level, method)
+    ci = built.ci
+    extra |= {"critical_value": built.critical_value, "containment": built.containment}
     if averaging == "horizontal":
         ci = from_swapped(ci, ranks, pos.size)
     averaged = "tpr" if averaging == "vertical" else "fpr"
     return _averaged_bands(ci, requested, index, averaged, level, band, **extra, **common)
-
-
-def _comparator_ci(pos, neg, law, band: str, level: float):
-    """A comparator band at the FPRs of ``law`` as a :class:`VerticalCI` on that law, its
-    critical value, and its exact bootstrap containment (``fixed-width``; else None)."""
-    containment = None
-    if band == "working-hotelling":
-        low, high = working_hotelling_band(pos, neg, law.fpr, level)
-        constant = math.sqrt(-2.0 * math.log1p(-level))
-    elif band == "ks":
-        constant = ks_constant(level)
-        low, high = shifted_band(pos, neg, law.fpr, constant)
-    else:
-        low, high, constant, calibration = fixed_width_band(pos, neg, law, level)
-        containment = calibration.containment
-    return VerticalCI.from_bounds(law, low, high, level, band), constant, containment
 
 
 def check_band(band: str, averaging: str) -> None:

@@ -23,7 +23,9 @@ moves of each: about quadratic in ``n`` (the pairs grow with ``sqrt(n+) sqrt(n-)
 Calibration (``band="simultaneous"``). The band is the method's pointwise intervals at a common
 pointwise level ``gamma``, the smallest (to a relative ``1e-2`` in ``1 - gamma``) whose
 containment reaches the level: containment only changes where a bound crosses a count, so the
-reached containment is the first step at or above the level.
+reached containment is the first step at or above the level. The search brackets the level by
+tenfold steps of ``1 - gamma``, then narrows the bracket by regula falsi on ``-log(1 - gamma)``
+(Illinois), about half the evaluations of a bisection.
 """
 
 from __future__ import annotations
@@ -155,13 +157,24 @@ def calibrate(
         if miss == LEAST_MISS:  # the method's widest band still loses some curves
             return Calibration(high_gamma, high_value, high_value, evaluations)
         low_gamma, low_value = high_gamma, high_value
-    # bisection on log(1 - gamma)
-    while math.log(1 - low_gamma) - math.log(1 - high_gamma) > GAMMA_TOLERANCE:
-        middle = 1.0 - math.sqrt((1 - low_gamma) * (1 - high_gamma))
+    # on u = -log(1 - gamma), where the containment grows smoothly but for the count steps:
+    # regula falsi (Illinois), each new point where the line through the bracket's ends
+    # reaches the level, kept inside the middle four fifths of the bracket
+    low_u, high_u = -math.log1p(-low_gamma), -math.log1p(-high_gamma)
+    low_f, high_f = low_value - level, high_value - level
+    side = 0
+    while high_u - low_u > GAMMA_TOLERANCE:
+        share = -low_f / (high_f - low_f) if high_f > low_f else 0.5
+        u = low_u + min(max(share, 0.1), 0.9) * (high_u - low_u)
+        middle = -math.expm1(-u)
         value = reached(middle)
         evaluations += 1
         if value >= level:
-            high_gamma, high_value = middle, value
+            high_u, high_gamma, high_value, high_f = u, middle, value, value - level
+            low_f = low_f / 2 if side == 1 else low_f  # Illinois: the end kept twice, halved
+            side = 1
         else:
-            low_gamma, low_value = middle, value
+            low_u, low_gamma, low_value, low_f = u, middle, value, value - level
+            high_f = high_f / 2 if side == -1 else high_f
+            side = -1
     return Calibration(high_gamma, high_value, low_value, evaluations)

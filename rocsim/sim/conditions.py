@@ -14,10 +14,13 @@ import ast
 import hashlib
 import itertools
 import json
+import math
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from scipy import special
 
 #: Axis names that replace a setting; any other axis is a model variable.
 SETTING_AXES = (
@@ -168,10 +171,17 @@ _OPERATORS = {
 }
 
 
-def evaluate(expression: Any, variables: Mapping[str, float]) -> float:
-    """Value of a number or of an arithmetic expression such as ``"-theta"``, ``"theta + 2"``.
+#: Functions a model parameter's expression may call: ``ndtri`` (the standard normal
+#: quantile) puts a binormal model at a given AUC, ``mu = sqrt(2) * ndtri(auc)``.
+_FUNCTIONS = {"sqrt": math.sqrt, "ndtri": lambda p: float(special.ndtri(p))}
 
-    Only numbers, variable names, ``+ - * /`` and parentheses are allowed.
+
+def evaluate(expression: Any, variables: Mapping[str, float]) -> float:
+    """Value of a number or of an arithmetic expression such as ``"-theta"``, ``"theta + 2"``,
+    ``"sqrt(2) * ndtri(auc)"``.
+
+    Only numbers, variable names, ``+ - * /``, parentheses and the functions ``sqrt`` and
+    ``ndtri`` are allowed.
     """
     if isinstance(expression, int | float) and not isinstance(expression, bool):
         return float(expression)
@@ -199,7 +209,18 @@ def _eval_node(node, variables, text):
         return _OPERATORS[type(node.op)](left, _eval_node(node.right, variables, text))
     if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
         return _OPERATORS[type(node.op)](_eval_node(node.operand, variables, text))
-    raise ValueError(f"model parameter {text!r}: only numbers, names and + - * / are allowed")
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCTIONS
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return _FUNCTIONS[node.func.id](_eval_node(node.args[0], variables, text))
+    raise ValueError(
+        f"model parameter {text!r}: only numbers, names, + - * / and the functions "
+        f"{', '.join(_FUNCTIONS)} are allowed"
+    )
 
 
 def _fmt(value: Any) -> str:

@@ -22,6 +22,8 @@ GRID_LABELS = {
     "fpr": "false positive rate",
     "w": "operating condition w",
     "t1": "first classifier's threshold",
+    "max_fpr": "upper end f of the FPR range [0, f]",
+    "n": "per-class size n",
 }
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
 
@@ -36,6 +38,7 @@ def plot_coverage(
     styles: Mapping[str, str] | None = None,
     nominal: float | None = None,
     title: str | None = None,
+    x: str = "x",
 ):
     """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
 
@@ -56,6 +59,9 @@ def plot_coverage(
     nominal : float, optional
         Nominal level, drawn dashed (default: the table's ``level``).
     title : str, optional
+    x : str, default "x"
+        Column on the horizontal axis: the grid (``x``), or an axis of the study such as
+        ``n`` (then drawn on a log scale; band studies, one row per condition).
 
     Returns
     -------
@@ -69,7 +75,7 @@ def plot_coverage(
     fig = Figure(figsize=(4.2 * cols, 3.0 * rows))
     axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
     nominal = float(table["level"].iloc[0]) if nominal is None else nominal
-    grid = str(table["grid"].iloc[0])
+    grid = str(table["grid"].iloc[0]) if x == "x" else x
     for ax, value in zip(axes.flat, panel_values):
         sub = table
         for k, v in zip(keys, value or ()):
@@ -79,7 +85,12 @@ def plot_coverage(
             part = sub if line is None else sub[sub[lines] == line]
             color = (colors or {}).get(str(line), DEFAULT_COLORS[k % len(DEFAULT_COLORS)])
             style = (styles or {}).get(str(line), "-")
-            _draw_line(ax, part, color, style, None if line is None else f"{lines}={line}")
+            _draw_line(ax, part, x, color, style, None if line is None else f"{lines}={line}")
+        if x == "n":
+            values = sorted(set(sub[x].astype(float)))
+            ax.set_xscale("log")
+            ax.set_xticks(values, [f"{v:g}" for v in values])
+            ax.minorticks_off()
         ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
         if keys:
             # y given: matplotlib then skips lifting the title above top ticks (there are
@@ -130,8 +141,11 @@ def _lay_out(fig, rows: int, cols: int, title: str | None, *, hidden: bool) -> N
     )
 
 
-def _draw_line(ax, part: pd.DataFrame, color: str, style: str, label: str | None) -> None:
-    x = part["x"].to_numpy()
+def _draw_line(
+    ax, part: pd.DataFrame, column: str, color: str, style: str, label: str | None
+) -> None:
+    part = part.sort_values(column, kind="stable")
+    x = part[column].to_numpy(dtype=float)
     c = part["coverage"].to_numpy()
     band = 1.96 * part["mcse"].to_numpy()
     ax.plot(x, c, color=color, linestyle=style, linewidth=1.2, label=label)
@@ -172,6 +186,7 @@ def save_study_figure(
         colors=dict(plot.get("colors") or {}),
         styles=dict(plot.get("styles") or {}),
         title=_title(cfg),
+        x=plot.get("x") or "x",
     )
     return save_png_and_pdf(fig, Path(out_dir) / "coverage", write)
 

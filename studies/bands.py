@@ -1,0 +1,153 @@
+"""Whole-curve bands and partial AUCs: coverage of the true curve by a band at every FPR of its
+grid at once (simultaneous coverage), and of the true partial AUC by its interval.
+
+``bands``: one band per replication at the FPRs ``r/n-`` nearest the grid (vertical averaging,
+stratified; :func:`rocsim.core.bands.band_ci`). Methods: the band kinds, the exact-law ones
+(``pointwise``, ``bonferroni``, ``simultaneous``) on the percentile intervals of the exact law
+(the one interval that reaches any level of containment), and the literature's comparators
+(``working-hotelling``, ``ks``, ``fixed-width``). A replication covers when the true TPR,
+``S+(S-^{-1}(r/n-))``, lies in the band at every FPR of the grid: the table's ``coverage`` is
+the simultaneous coverage, ``miss_low`` / ``miss_high`` the shares of replications where the
+true curve leaves the band below / above somewhere, ``mean_width`` the band's width averaged
+over its FPRs, and ``coverage_pointwise`` the share of the grid's FPRs covered. The table has
+one row per condition: ``x`` is the number of FPRs the band holds at once.
+
+``partial_auc``: the McClish-standardised partial AUC over FPR ``[0, f]`` for each ``f`` of
+the grid (:func:`rocsim.core.partial_area.partial_auc_interval`), methods ``delong`` and
+``exact_bootstrap``; the target is the true standardised partial area, the integral of the
+true curve from 0 to ``f``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import integrate
+
+from rocsim.core.bands import BANDS, band_ci
+from rocsim.core.partial_area import PARTIAL_AUC_METHODS, mcclish, partial_auc_interval
+from rocsim.core.vertical import VERTICAL_PROTOCOL, vertical_distribution
+from rocsim.sim.conditions import Condition
+from rocsim.sim.models import ScoreModel, draw_test_set
+from rocsim.sim.runner import Setup
+from rocsim.studies._common import (
+    class_sizes,
+    fpr_grid,
+    grid_values,
+    interval_outcome,
+    model_from_settings,
+)
+
+#: The pointwise interval of the exact-law bands.
+BAND_INTERVAL = "percentile"
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    model: ScoreModel
+    n_pos: int
+    n_neg: int
+    r: np.ndarray
+    truth: np.ndarray
+
+
+def _stratified_only(settings, what: str) -> None:
+    if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
+        raise ValueError(f"{what} studies need sampling=stratified and bootstrap=stratified")
+
+
+class BandStudy:
+    """generate / analyse for whole-curve bands of one classifier."""
+
+    grid = "band"
+    methods = BANDS
+    protocol = VERTICAL_PROTOCOL
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        _stratified_only(s, "band")
+        if s.get("method_target"):
+            raise ValueError("band studies compare the built-in bands (study.axes.method)")
+        model = model_from_settings(s)
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        r, fpr = fpr_grid(s, n_neg)
+        truth = model.pos.sf(model.neg.isf(fpr))
+        return Setup(
+            x=np.array([float(r.size)]),
+            target=np.array([np.nan]),
+            payload=_Prepared(model, n_pos, n_neg, r, truth),
+        )
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos, neg, _ = data
+        p: _Prepared = setup.payload
+        s = condition.settings
+        law = vertical_distribution(pos, neg, p.r)
+        ci = band_ci(pos, neg, law, s["method"], s["confidence_level"], BAND_INTERVAL).ci
+        inside = (ci.low <= p.truth) & (p.truth <= ci.high)
+        return {
+            "cover": np.array([inside.all()]),
+            "below": np.array([np.any(p.truth < ci.low)]),
+            "above": np.array([np.any(p.truth > ci.high)]),
+            "width": np.array([np.mean(ci.high - ci.low)]),
+            "coverage_pointwise": np.array([inside.mean()]),
+        }
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError("band studies are simulated only; use coverage=simulate")
+
+
+class PartialAUCStudy:
+    """generate / analyse for partial-AUC intervals over FPR ``[0, f]``."""
+
+    grid = "max_fpr"
+    methods = PARTIAL_AUC_METHODS
+    protocol = VERTICAL_PROTOCOL
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        _stratified_only(s, "partial AUC")
+        if s.get("method_target"):
+            raise ValueError("partial AUC studies compare the built-in methods")
+        model = model_from_settings(s)
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        f = grid_values(s["grid"])
+        if np.any(f <= 0) or np.any(f > 1):
+            raise ValueError("a partial AUC study's grid holds max FPRs in (0, 1]")
+        truth = np.array([mcclish(_true_area(model, v), 0.0, v) for v in f])
+        return Setup(x=f, target=truth, payload=_Prepared(model, n_pos, n_neg, f, truth))
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos, neg, _ = data
+        s = condition.settings
+        low, high = np.empty(setup.x.size), np.empty(setup.x.size)
+        for i, f in enumerate(setup.x):
+            ci = partial_auc_interval(
+                pos,
+                neg,
+                (0.0, float(f)),
+                method=s["method"],
+                confidence_level=s["confidence_level"],
+            )
+            low[i], high[i] = ci.low, ci.high
+        return interval_outcome(setup.target, low, high)
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError("partial AUC studies are simulated only; use coverage=simulate")
+
+
+def _true_area(model: ScoreModel, f: float) -> float:
+    """``int_0^f S+(S-^{-1}(u)) du``, the true curve's area up to FPR ``f``."""
+    value, _ = integrate.quad(
+        lambda u: float(model.pos.sf(model.neg.isf(u))), 0.0, f, epsabs=1e-13, epsrel=1e-12
+    )
+    return value
