@@ -253,6 +253,8 @@ EXTRA_MODULES = (
     "rocsim.core.curve_covariance",
     "rocsim.core.curve_band",
     "rocsim.core.interpolated",
+    "rocsim.core.bands",
+    "rocsim.core.band_comparators",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

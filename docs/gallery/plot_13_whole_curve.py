@@ -13,6 +13,12 @@ every point covered at once. :func:`rocsim.roc_ci` gives three:
   whole bootstrap curve lies inside the band with probability 95%, that probability computed
   *exactly* from the bootstrap law of the whole curve (:mod:`rocsim.core.curve_band`), with no
   resampling.
+
+The literature's simultaneous bands are there for comparison (:mod:`rocsim.core.band_comparators`):
+``band="working-hotelling"`` (Ma & Hall 1993, binormal), ``band="ks"`` (Campbell 1994,
+distribution-free) and ``band="fixed-width"`` (Macskassy et al. 2005, its width calibrated on
+the exact bootstrap law). How often each holds the *true* curve is measured by the band
+coverage study (``rocsim study=bands_small_n``; :doc:`/bands_study`).
 """
 
 # %%
@@ -85,3 +91,15 @@ for kind in ("simultaneous", "bonferroni", "pointwise"):
     bands[kind].plot(ax=ax)
 ax.set_title("95% bands at 19 FPRs, n = 200 per class", fontsize=10)
 plt.show()
+
+# %%
+# The literature's bands beside rocsim's
+# --------------------------------------
+# Working-Hotelling fits a binormal curve; the Kolmogorov-Smirnov band widens the empirical
+# curve by two distribution-free bounds; the fixed-width band shifts the curve by the width
+# that holds 95% of the bootstrap curves. Each says its critical value, and the fixed-width
+# band its exact containment.
+for kind in ("working-hotelling", "ks", "fixed-width"):
+    band = rocsim.roc_ci(y, score, averaging="vertical", at=fprs, band=kind)
+    width = np.mean(band.tpr_high - band.tpr_low)
+    print(f"{band}\n    mean width {width:.3f}")

@@ -44,20 +44,52 @@ def parser(studies: list[str]) -> argparse.ArgumentParser:
         description="Reproduce the thesis's coverage studies and write an index of results. "
         "Arguments key=value are Hydra overrides applied to every study.",
     )
+    thesis = [name for name in studies if is_thesis_figure(name)]
+    others = [name for name in studies if not is_thesis_figure(name)]
     p.add_argument(
         "--only",
         nargs="+",
         metavar="STUDY",
         choices=studies,
-        help=f"run only these studies (default: all of {', '.join(studies)})",
+        help=f"run only these studies (default: the thesis's, {', '.join(thesis)})",
     )
-    p.add_argument("--replications", type=int, default=1000)
+    p.add_argument(
+        "--with-bands",
+        action="store_true",
+        help=f"also run the studies that are not thesis figures ({', '.join(others)}: "
+        "whole-curve bands and partial AUCs)",
+    )
+    p.add_argument(
+        "--replications",
+        type=int,
+        default=None,
+        help="replications per condition (default: each study's own, 1000 for the thesis's)",
+    )
     p.add_argument("--n-jobs", type=int, default=-1)
     p.add_argument("--results-dir", type=Path, default=Path("results"))
     p.add_argument("--coverage", choices=("simulate", "exact"), default="simulate")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--version", action="version", version=version_line())
     return p
+
+
+def is_thesis_figure(name: str) -> bool:
+    """Whether a study overlay reproduces a figure of the thesis (``fig4_2`` ... ``fig5_12``)."""
+    return name.startswith("fig")
+
+
+def chosen_studies(only: list[str] | None, with_bands: bool, studies: list[str]) -> list[str]:
+    """The studies a run reproduces: ``--only``'s, else the thesis's figures, and with
+    ``--with-bands`` the other studies too (whole-curve bands, partial AUCs).
+
+    Examples
+    --------
+    >>> chosen_studies(None, False, ["fig4_2", "bands", "fig5_1"])
+    ['fig4_2', 'fig5_1']
+    >>> chosen_studies(None, True, ["fig4_2", "bands"])
+    ['fig4_2', 'bands']
+    """
+    return list(only) if only else [s for s in studies if with_bands or is_thesis_figure(s)]
 
 
 def reproduce(argv: list[str] | None = None) -> None:
@@ -72,7 +104,7 @@ def reproduce(argv: list[str] | None = None) -> None:
     p = parser(studies)
     args = p.parse_args([a for a in argv if "=" not in a or a.startswith("-")])
     args.results_dir = args.results_dir.expanduser()
-    if args.replications < 1:
+    if args.replications is not None and args.replications < 1:
         p.error("--replications must be >= 1")
     if args.n_jobs == 0:  # joblib's meaning: -1 all cores, -2 all but one, ...
         p.error("--n-jobs must be a positive number of workers or negative (-1: all cores)")
@@ -85,14 +117,14 @@ def reproduce(argv: list[str] | None = None) -> None:
     reject_unknown_choices(extra, "rocsim-reproduce")
     check_overrides(extra, "rocsim-reproduce")  # before any worker starts
     overrides = [
-        f"replications={args.replications}",
+        *([f"replications={args.replications}"] if args.replications is not None else []),
         f"n_jobs={args.n_jobs}",
         f"results_dir={args.results_dir}",
         f"coverage={args.coverage}",
         *([f"seed={args.seed}"] if args.seed is not None else []),
         *extra,
     ]
-    names = args.only or studies
+    names = chosen_studies(args.only, args.with_bands, studies)
     # local workers start while the configs compose (a cluster run has its own)
     workers = iter(()) if "runner=dask" in extra else start_workers(args.n_jobs)
     try:
@@ -109,7 +141,7 @@ def reproduce(argv: list[str] | None = None) -> None:
         run
         for name, cfg in zip(names, configs)
         for variant in plain_config(cfg)["study"].get("variants") or []
-        for run in variant_runs(name, variant, overrides, args.replications)
+        for run in variant_runs(name, variant, overrides, plain_config(cfg)["replications"])
     )
     started, started_at = time.perf_counter(), time.time()
     # each study's files, claims and figure are written in the background while the next
@@ -148,8 +180,11 @@ def _validated(names: list[str], configs, args) -> list[int]:
     """Every study checked before any runs (one line on stderr if one is refused); the
     replications (or exact conditions) each will count on the progress bar."""
     try:
-        per_condition = args.replications if args.coverage == "simulate" else 1
-        units = [len(study_conditions(cfg)) * per_condition for cfg in configs]
+        units = [
+            len(study_conditions(cfg))
+            * (plain_config(cfg)["replications"] if args.coverage == "simulate" else 1)
+            for cfg in configs
+        ]
         for name, cfg in zip(names, configs):
             study = plain_config(cfg)["study"]
             claims = [c["claim"] for c in study.get("claims") or []]
@@ -214,7 +249,7 @@ def _with_claims_and_variants(entries, overrides: list[str], args, figures=None,
                     entry.name,
                     variant,
                     overrides,
-                    args.replications,
+                    entry.cfg["replications"],
                     args.results_dir,
                     figures,
                     compose,
