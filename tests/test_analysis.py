@@ -4,6 +4,8 @@ line."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -295,3 +297,56 @@ def test_real_data_vertical_moments_agree_with_a_seeded_monte_carlo_bootstrap(re
     for col in range(r.size):
         assert_mc_agrees(draws[:, 0, col], law.mean[col], law.var[col])
         assert_mc_agrees(draws[:, 0, col] - draws[:, 1, col], paired.mean[col], paired.var[col])
+
+
+def _paired_scores(n: int = 120, seed: int = 8):
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n), np.zeros(n)]
+    shared = rng.normal(size=2 * n)
+    first = y + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    second = 0.5 * y + 0.8 * shared + 0.6 * rng.normal(size=2 * n)
+    return y, first, second
+
+
+@pytest.mark.parametrize("averaging", ["vertical", "horizontal"])
+def test_bonferroni_comparison_is_the_pointwise_one_at_alpha_over_k(averaging):
+    y, first, second = _paired_scores()
+    at = [0.1, 0.3, 0.5, 0.7]
+    band = rocsim.compare_roc(y, first, second, averaging=averaging, at=at, band="bonferroni")
+    pointwise = rocsim.compare_roc(
+        y, first, second, averaging=averaging, at=at, confidence_level=1 - 0.05 / 4
+    )
+    got, expected = band.to_frame(), pointwise.to_frame()
+    for column in [c for c in got.columns if c.endswith(("_low", "_high"))]:
+        np.testing.assert_array_equal(got[column], expected[column])
+    assert got.attrs["band"] == "bonferroni" and got.attrs["confidence_level"] == 0.95
+    assert got.attrs["pointwise_level"] == pytest.approx(1 - 0.05 / 4)
+    assert "bonferroni band" in repr(band) and band.overall in repr(band)
+
+
+def test_overall_says_what_the_points_say_together():
+    y, first, second = _paired_scores()
+    cmp = rocsim.compare_roc(y, first, second, averaging="vertical", at=[0.2, 0.5])
+    cases = {
+        ("first better", "first better"): "first better everywhere",
+        ("first better", "no difference"): "first better somewhere",
+        ("no difference", "second better"): "second better somewhere",
+        ("first better", "second better"): "mixed",
+        ("no difference", "no difference"): "no difference",
+    }
+    for verdicts, expected in cases.items():
+        assert replace(cmp, verdict=np.array(verdicts)).overall == expected
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"averaging": "vertical", "band": "simultaneous"}, "not built for two classifiers"),
+        ({"averaging": "threshold", "band": "bonferroni"}, "needs averaging='vertical'"),
+        ({"averaging": "vertical", "band": "sup"}, "band"),
+    ],
+)
+def test_comparison_band_bad_input(kwargs, message):
+    y, first, second = _paired_scores(30)
+    with pytest.raises(ValueError, match=message):
+        rocsim.compare_roc(y, first, second, at=[0.5], **kwargs)

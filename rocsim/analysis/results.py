@@ -181,6 +181,8 @@ class ROCComparison(_Table):
     p_first_lower: np.ndarray | None = None
     side: str | None = None
     algorithm: str | None = None
+    band: str | None = None
+    pointwise_level: float | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -214,11 +216,32 @@ class ROCComparison(_Table):
     }
     _plot_kind = "difference"
 
+    @property
+    def overall(self) -> str:
+        """What the points say together: ``first better everywhere`` (every interval above
+        0), ``first better somewhere`` (some above, none below), the same for the second,
+        ``mixed`` or ``no difference``. With ``band="bonferroni"`` the chance that any of
+        these statements is wrong is at most ``1 - confidence_level`` (family-wise)."""
+        verdicts = set(np.asarray(self.verdict).tolist())
+        if verdicts == {"first better"}:
+            return "first better everywhere"
+        if verdicts == {"second better"}:
+            return "second better everywhere"
+        if {"first better", "second better"} <= verdicts:
+            return "mixed"
+        for who in ("first", "second"):
+            if f"{who} better" in verdicts:
+                return f"{who} better somewhere"
+        return "no difference"
+
     def _summary(self) -> str:
         what = "FPR1 - FPR2" if self.averaging == "horizontal" else "TPR1 - TPR2"
+        band = ""
+        if self.band == "bonferroni":
+            band = f"; bonferroni band, each point at {100 * self.pointwise_level:.4g}%"
         return (
             f"{what} at {self._points()} points, {self.averaging} averaging "
-            f"({self._level_and_method()}, {self._sizes()})"
+            f"({self._level_and_method()}{band}, {self._sizes()}): {self.overall}"
         )
 
 

@@ -265,6 +265,26 @@ def check_ties(ties: str, averaging: str, band: str) -> None:
         )
 
 
+#: Bands of :func:`compare_roc`.
+COMPARISON_BANDS = ("pointwise", "bonferroni")
+
+
+def check_comparison_band(band: str, averaging: str) -> None:
+    """``band`` is one of :data:`COMPARISON_BANDS`, asked of vertical or horizontal
+    averaging; ``simultaneous`` is named as not built for two classifiers."""
+    if band == "simultaneous":
+        raise ValueError(
+            "band='simultaneous' is not built for two classifiers (it needs the paired "
+            "bootstrap law across FPRs); band='bonferroni' controls the family-wise error"
+        )
+    check_choice(band, COMPARISON_BANDS, "band")
+    if band != "pointwise" and averaging == "threshold":
+        raise ValueError(
+            f"band={band!r} needs averaging='vertical' or 'horizontal' (threshold averaging "
+            "gives rectangles at thresholds, not a band over rates)"
+        )
+
+
 def pointwise_level(confidence_level: float, band: str, points: int) -> float:
     """The level of each point's interval: the level itself, or Bonferroni's
     ``1 - (1 - level) / k`` over ``k`` points."""
@@ -308,6 +328,7 @@ def compare_roc(
     side: str = "lower",
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
+    band: str = "pointwise",
 ) -> ROCComparison:
     """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
 
@@ -350,10 +371,18 @@ def compare_roc(
         Which way each classifier's scores point (:func:`roc_ci`); two classifiers that seem
         scored in opposite directions are reported with a
         :class:`~rocsim.analysis.DirectionWarning`.
+    band : {"pointwise", "bonferroni"}, default "pointwise"
+        Vertical and horizontal averaging. ``bonferroni``: each point's interval at ``1 -
+        (1 - confidence_level) / k`` over the ``k`` distinct points, so that the statements
+        of the result's ``overall`` ("first better somewhere", "... everywhere") are all
+        right with probability at least ``confidence_level`` (family-wise error control).
+        The paired bootstrap law across FPRs is not built, so no band calibrated on it
+        (``band="simultaneous"``) is offered for two classifiers.
 
     Returns
     -------
     ROCComparison
+        ``verdict`` per point, and ``overall``: what they say together.
 
     References
     ----------
@@ -369,6 +398,7 @@ def compare_roc(
     """
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
+    check_comparison_band(band, averaging)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
     common = {"n_pos": pos1.size, "n_neg": neg1.size, "direction": data.direction}
     if averaging == "threshold":
@@ -380,6 +410,7 @@ def compare_roc(
             f"at every point); use averaging='threshold'"
         )
     method = method or "score"
+    family_level = check_confidence_level(confidence_level)
     if averaging == "horizontal":
         # FPR at TPR k/n+ is 1 - (upper-side TPR at FPR (n+ - k)/n+) with the classes
         # exchanged and the scores negated (horizontal_ci), so dFPR = -(that difference)
@@ -391,7 +422,7 @@ def compare_roc(
             -pos2,
             pos1.size - ranks,
             side="upper",
-            confidence_level=confidence_level,
+            confidence_level=pointwise_level(family_level, band, ranks.size),
             method=method,
         )
         sd = np.sqrt(ci.var)
@@ -413,7 +444,7 @@ def compare_roc(
             neg2,
             ranks,
             side=side,
-            confidence_level=confidence_level,
+            confidence_level=pointwise_level(family_level, band, ranks.size),
             method=method,
         )
         sd = np.sqrt(ci.var)
@@ -430,7 +461,9 @@ def compare_roc(
     return ROCComparison(
         averaging=averaging,
         at=requested,
-        confidence_level=ci.confidence_level,
+        confidence_level=family_level,
+        band=band,
+        pointwise_level=ci.confidence_level,
         method=ci.method,
         algorithm=ci.algorithm,
         **{k: v[index] for k, v in rows.items()},
