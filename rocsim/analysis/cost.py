@@ -7,8 +7,9 @@ import numpy as np
 
 from rocsim.analysis._input import DEFAULT_GRID, orient, scored, threshold_pair, verdict
 from rocsim.analysis.results import CostBands, CostComparison
-from rocsim.core._validation import check_thresholds
+from rocsim.core._validation import check_choice, check_thresholds
 from rocsim.core.cost import cost_ci, cost_difference_ci
+from rocsim.core.cost_band import simultaneous_cost_ci
 
 
 def cost_curve_ci(
@@ -22,6 +23,7 @@ def cost_curve_ci(
     bootstrap: str = "stratified",
     pos_label=None,
     direction: str = "higher",
+    band: str = "pointwise",
 ) -> CostBands:
     """Pointwise confidence intervals of a classifier's normalized expected cost
     ``w (1 - TPR) + (1 - w) FPR`` (eq. 3.12) at operating conditions ``w``.
@@ -41,6 +43,12 @@ def cost_curve_ci(
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"
         Which way the scores point (:func:`rocsim.roc_ci`).
+    band : {"pointwise", "bonferroni", "simultaneous"}, default "pointwise"
+        ``bonferroni``: each interval at ``1 - (1 - confidence_level) / k`` over the ``k``
+        operating conditions; ``simultaneous`` (stratified bootstrap): each at the smallest
+        common level at which the whole bootstrap cost curve (at these thresholds) lies
+        inside with probability at least ``confidence_level``, computed exactly
+        (:mod:`rocsim.core.cost_band`; the result's ``containment``).
 
     Returns
     -------
@@ -61,6 +69,7 @@ def cost_curve_ci(
     [[0.5, 0.167]]
     """
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
+    check_choice(band, COST_BANDS, "band")
     pos, neg = data.classes()
     sign = data.signs[0]
     ci = cost_ci(
@@ -73,18 +82,50 @@ def cost_curve_ci(
         pseudo_count=None,
         bootstrap=bootstrap,
     )
+    containment = None
+    if band == "bonferroni":
+        level = 1.0 - (1.0 - ci.confidence_level) / ci.w.size
+        ci = _at_level(ci, pos, neg, level, method, bootstrap)
+    elif band == "simultaneous":
+        if bootstrap != "stratified":
+            raise ValueError("band='simultaneous' needs bootstrap='stratified'")
+        ci, calibration = simultaneous_cost_ci(
+            pos, neg, ci.w, ci.thresholds, ci.confidence_level, method, None
+        )
+        containment = calibration.containment
     return CostBands(
         w=ci.w,
         threshold=orient(ci.thresholds, sign),
         cost=ci.cost,
         low=ci.low,
         high=ci.high,
-        confidence_level=ci.confidence_level,
+        confidence_level=float(confidence_level),
         method=method,
         bootstrap=bootstrap,
         n_pos=pos.size,
         n_neg=neg.size,
         direction=data.direction,
+        band=band,
+        pointwise_level=ci.confidence_level,
+        containment=containment,
+    )
+
+
+#: Bands of :func:`cost_curve_ci`.
+COST_BANDS = ("pointwise", "bonferroni", "simultaneous")
+
+
+def _at_level(ci, pos, neg, level: float, method: str, bootstrap: str):
+    """The cost intervals of ``ci`` (its pairs) at another level."""
+    return cost_ci(
+        pos,
+        neg,
+        ci.w,
+        ci.thresholds,
+        confidence_level=level,
+        method=method,
+        pseudo_count=None,
+        bootstrap=bootstrap,
     )
 
 

@@ -261,14 +261,22 @@ class CostBands(_Table):
     n_pos: int
     n_neg: int
     direction: str = "higher"
+    band: str = "pointwise"
+    pointwise_level: float | None = None
+    containment: float | None = None
 
     _columns = ("w", "threshold", "cost", "low", "high")
     _plot_kind = "cost"
 
     def _summary(self) -> str:
+        band = ""
+        if self.band != "pointwise":
+            band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
+        if self.containment is not None:
+            band += f", bootstrap curves inside {100 * self.containment:.4g}%"
         return (
             f"cost curve at {self._points()} operating conditions "
-            f"({self._level_and_method()}, {self.bootstrap} bootstrap)"
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap{band})"
         )
 
 

@@ -394,3 +394,101 @@ def positive_moments(
             mean[i] = e1
             second[i] = e2
     return np.asarray(mean), np.asarray(second)
+
+
+def cost_containment(
+    const double[::1] pos_share,
+    const double[::1] neg_share,
+    long m_pos,
+    long m_neg,
+    const long[::1] step_of,
+    const double[::1] w,
+    const double[::1] lo,
+    const double[::1] hi,
+    double tiny,
+):
+    """``Pr{at every constraint k, lo[k] <= w[k] (1 - X / m+) + (1 - w[k]) N / m- <= hi[k]}``
+    under the stratified bootstrap, ``X`` (``N``) the resampled positives (negatives) scoring
+    at least the threshold of step ``step_of[k]`` (:mod:`rocsim.core.cost_band`).
+
+    The thresholds are walked from the highest down: at step ``s`` the shares of the data's
+    positives and negatives at or above the threshold are ``pos_share[s]`` and
+    ``neg_share[s]`` (non-decreasing); ``X`` grows by ``Bin(m+ - X, (p_s - p_(s-1)) /
+    (1 - p_(s-1)))`` and ``N`` alike, independently, and the constraints of the step (``k``
+    in order, ``step_of`` non-decreasing) then remove the states whose cost leaves its
+    bounds. Binomial terms and states below ``tiny`` are left out."""
+    cdef long steps = pos_share.shape[0]
+    cdef long k_total = step_of.shape[0]
+    cdef double[:, ::1] f = np.zeros((m_neg + 1, m_pos + 1))
+    cdef double[:, ::1] g = np.zeros((m_neg + 1, m_pos + 1))
+    cdef double[:, ::1] swap
+    cdef double[::1] wb = np.zeros(max(m_neg, m_pos) + 2)
+    cdef long s, big_n, x, j, lo_j, hi_j, kept, k = 0
+    cdef long n_lo = 0, n_hi = 0, x_lo = 0, x_hi = 0, new_lo, new_hi
+    cdef double v, p, step, prev_pos = 0.0, prev_neg = 0.0, cost, total = 0.0
+    f[0, 0] = 1.0
+    with nogil:
+        for s in range(steps):
+            step = pos_share[s] - prev_pos
+            if step > 0.0:
+                p = step / (1.0 - prev_pos) if prev_pos < 1.0 else 1.0
+                new_lo, new_hi = m_pos, 0
+                for x in range(x_lo, x_hi + 1):
+                    lo_j = _pmf(m_pos - x, p, wb, tiny)
+                    hi_j = <long>wb[m_pos - x + 1]
+                    kept = 0
+                    for big_n in range(n_lo, n_hi + 1):
+                        v = _take(f, big_n, x, tiny)
+                        if v == 0.0:
+                            continue
+                        kept = 1
+                        for j in range(lo_j, hi_j + 1):
+                            g[big_n, x + j] += v * wb[j]
+                    if kept:
+                        if x + lo_j < new_lo:
+                            new_lo = x + lo_j
+                        if x + hi_j > new_hi:
+                            new_hi = x + hi_j
+                swap = f
+                f = g
+                g = swap
+                x_lo, x_hi = new_lo, new_hi
+                prev_pos = pos_share[s]
+            step = neg_share[s] - prev_neg
+            if step > 0.0:
+                p = step / (1.0 - prev_neg) if prev_neg < 1.0 else 1.0
+                new_lo, new_hi = m_neg, 0
+                for big_n in range(n_lo, n_hi + 1):
+                    lo_j = _pmf(m_neg - big_n, p, wb, tiny)
+                    hi_j = <long>wb[m_neg - big_n + 1]
+                    kept = 0
+                    for x in range(x_lo, x_hi + 1):
+                        v = _take(f, big_n, x, tiny)
+                        if v == 0.0:
+                            continue
+                        kept = 1
+                        for j in range(lo_j, hi_j + 1):
+                            g[big_n + j, x] += v * wb[j]
+                    if kept:
+                        if big_n + lo_j < new_lo:
+                            new_lo = big_n + lo_j
+                        if big_n + hi_j > new_hi:
+                            new_hi = big_n + hi_j
+                swap = f
+                f = g
+                g = swap
+                n_lo, n_hi = new_lo, new_hi
+                prev_neg = neg_share[s]
+            while k < k_total and step_of[k] == s:
+                for big_n in range(n_lo, n_hi + 1):
+                    for x in range(x_lo, x_hi + 1):
+                        if f[big_n, x] == 0.0:
+                            continue
+                        cost = w[k] * (1.0 - x / <double>m_pos) + (1.0 - w[k]) * big_n / <double>m_neg
+                        if cost < lo[k] - 1e-12 or cost > hi[k] + 1e-12:
+                            f[big_n, x] = 0.0
+                k += 1
+    for big_n in range(n_lo, n_hi + 1):
+        for x in range(x_lo, x_hi + 1):
+            total += f[big_n, x]
+    return total

@@ -48,7 +48,7 @@ import math
 import numpy as np
 from scipy import special
 
-from rocsim.core.curve_band import Calibration, calibrate, count_bounds
+from rocsim.core.curve_band import Calibration, calibrate, count_bounds, vertical_measure
 from rocsim.core.roc import roc_curve
 from rocsim.core.vertical import threshold_ranks
 
@@ -140,6 +140,7 @@ def fixed_width_band(
         bands[gamma] = (*shifted_band(pos, neg, law.fpr, c), c)
         return count_bounds(bands[gamma][0], bands[gamma][1], law.m_pos)
 
-    calibration = calibrate(bounds_at, law._rates, t, law._rates.size, law.m_pos, level, start=0.0)
+    measure = vertical_measure(law._rates, t, law._rates.size, law.m_pos)
+    calibration = calibrate(bounds_at, measure, level, start=0.0)
     low, high, c = bands[calibration.gamma]
     return low, high, c, calibration

@@ -110,7 +110,7 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
         intervals[gamma] = ci = law.ci(gamma, method)
         return count_bounds(ci.low, ci.high, law.m_pos)
 
-    calibration = calibrate(bounds_at, law._rates, t, m_neg, law.m_pos, level)
+    calibration = calibrate(bounds_at, vertical_measure(law._rates, t, m_neg, law.m_pos), level)
     if calibration.containment < level:
         warnings.warn(
             f"the {method_name(method)} intervals at their widest (level {calibration.gamma}) "
@@ -123,21 +123,30 @@ def simultaneous_ci(law, level: float, method) -> tuple[object, Calibration]:
     return intervals[calibration.gamma], calibration
 
 
-def calibrate(
-    bounds_at, rates, t, m_neg: int, m_pos: int, level: float, start: float | None = None
-) -> Calibration:
+def vertical_measure(rates, t, m_neg: int, m_pos: int):
+    """The :func:`containment` of count bounds ``(lo, hi)`` at the threshold ranks ``t``."""
+
+    def measure(lo: np.ndarray, hi: np.ndarray) -> float:
+        return containment(rates, t, lo, hi, m_neg, m_pos)
+
+    return measure
+
+
+def calibrate(bounds_at, measure, level: float, start: float | None = None) -> Calibration:
     """The smallest pointwise level ``gamma >= start`` (default ``level``) whose band
-    (``bounds_at(gamma)`` gives the count bounds) holds the whole bootstrap curve with
-    probability at least ``level``; ``gamma`` may also index another family of nested bands
-    (:func:`rocsim.core.band_comparators.fixed_width_band`)."""
+    (``bounds_at(gamma)`` gives its bounds, ``measure(lo, hi)`` the probability that the
+    bootstrap curve lies inside them) holds the whole bootstrap curve with probability at
+    least ``level``; ``gamma`` may also index another family of nested bands
+    (:func:`rocsim.core.band_comparators.fixed_width_band`), and the curve be another
+    (:mod:`rocsim.core.cost_band`)."""
     start = level if start is None else start
     seen: dict[bytes, float] = {}
 
     def reached(gamma: float) -> float:
         lo, hi = bounds_at(gamma)
-        key = lo.tobytes() + hi.tobytes()  # the same counts: the same containment
+        key = lo.tobytes() + hi.tobytes()  # the same bounds: the same containment
         if key not in seen:
-            seen[key] = containment(rates, t, lo, hi, m_neg, m_pos)
+            seen[key] = measure(lo, hi)
         return seen[key]
 
     evaluations = 1
