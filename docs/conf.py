@@ -255,6 +255,7 @@ EXTRA_MODULES = (
     "rocsim.core.interpolated",
     "rocsim.core.bands",
     "rocsim.core.band_comparators",
+    "rocsim.core.cost_band",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

@@ -33,6 +33,18 @@ cost = rocsim.cost_curve_ci(y, score_a, w=w, confidence_level=0.9)
 cost.to_frame().head()
 
 # %%
+# The whole cost curve at once
+# ----------------------------
+# The intervals above hold one operating condition at a time. ``band="simultaneous"`` widens
+# them to the common level at which the whole bootstrap cost curve (at these thresholds) lies
+# inside with probability 90%, that probability computed exactly; ``band="bonferroni"`` takes
+# each at ``1 - 0.1 / 19``.
+whole = rocsim.cost_curve_ci(
+    y, score_a, w=w, confidence_level=0.9, band="simultaneous"
+)
+print(whole)
+
+# %%
 # Two classifiers: where is one cheaper?
 # --------------------------------------
 # ``cost_difference = cost(b) - cost(a)``, positive where the first classifier is cheaper,
