@@ -40,6 +40,17 @@ def band_table(table: pd.DataFrame) -> list[str]:
     return markdown(pd.DataFrame(rows))
 
 
+def by_model_and_auc(table: pd.DataFrame) -> list[str]:
+    """Simultaneous coverage per model and AUC (rows) and band (columns) at the largest n."""
+    n = table["n"].max()
+    part = table[table["n"] == n]
+    pivot = part.pivot_table(index=["model", "auc"], columns="method", values="coverage")
+    pivot = pivot[list(dict.fromkeys(part["method"]))].reset_index()
+    for column in pivot.columns[2:]:
+        pivot[column] = pivot[column].map(lambda v: f"{v:.3f}")
+    return [f"At n = {int(n)}, per model and AUC:", "", *markdown(pivot)]
+
+
 def partial_table(table: pd.DataFrame) -> list[str]:
     """Coverage per method and n, averaged over models, AUCs and max FPRs."""
     rows = []
@@ -91,6 +102,7 @@ def section(results: Path) -> list[str]:
             "",
             *(band_table(table) if kind == "bands" else partial_table(table)),
             "",
+            *([*by_model_and_auc(table), ""] if kind == "bands" else []),
             f"Claims: {held} of {len(claims)} hold.",
             "",
             *claims_table(claims),
