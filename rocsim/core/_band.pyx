@@ -61,6 +61,44 @@ cdef long _pmf(long trials, double p, double[::1] out, double tiny) noexcept nog
     return lo
 
 
+cdef long _move_positives(
+    double[:, ::1] f,
+    double[:, ::1] g,
+    long n_lo,
+    long n_hi,
+    long x_lo,
+    long x_hi,
+    long m_pos,
+    double p,
+    double[::1] w,
+    double tiny,
+    long* new_hi,
+) noexcept nogil:
+    """Every state ``(N, X)`` of ``f`` (cleared) moved to ``(N, X + Bin(m+ - X, p))`` in
+    ``g``: the resampled positives between two thresholds; returns the lowest ``X`` reached
+    and stores the highest in ``new_hi``."""
+    cdef long x, big_n, j, lo, hi, kept, new_lo = m_pos
+    cdef double v
+    new_hi[0] = 0
+    for x in range(x_lo, x_hi + 1):
+        lo = _pmf(m_pos - x, p, w, tiny)
+        hi = <long>w[m_pos - x + 1]
+        kept = 0
+        for big_n in range(n_lo, n_hi + 1):
+            v = _take(f, big_n, x, tiny)
+            if v == 0.0:
+                continue
+            kept = 1
+            for j in range(lo, hi + 1):
+                g[big_n, x + j] += v * w[j]
+        if kept:
+            if x + lo < new_lo:
+                new_lo = x + lo
+            if x + hi > new_hi[0]:
+                new_hi[0] = x + hi
+    return new_lo
+
+
 def band_containment(
     const double[::1] rates,
     long m_neg,
@@ -97,23 +135,7 @@ def band_containment(
             step = rates[c] - previous
             if step > 0.0:
                 p = step / (1.0 - previous) if previous < 1.0 else 1.0
-                new_lo, new_hi = m_pos, 0
-                for x in range(x_lo, x_hi + 1):
-                    lo = _pmf(m_pos - x, p, w, tiny)
-                    hi = <long>w[m_pos - x + 1]
-                    kept = 0
-                    for big_n in range(n_lo, n_hi + 1):
-                        v = _take(f, big_n, x, tiny)
-                        if v == 0.0:
-                            continue
-                        kept = 1
-                        for j in range(lo, hi + 1):
-                            g[big_n, x + j] += v * w[j]
-                    if kept:
-                        if x + lo < new_lo:
-                            new_lo = x + lo
-                        if x + hi > new_hi:
-                            new_hi = x + hi
+                new_lo = _move_positives(f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, w, tiny, &new_hi)
                 swap = f
                 f = g
                 g = swap
@@ -432,23 +454,7 @@ def cost_containment(
             step = pos_share[s] - prev_pos
             if step > 0.0:
                 p = step / (1.0 - prev_pos) if prev_pos < 1.0 else 1.0
-                new_lo, new_hi = m_pos, 0
-                for x in range(x_lo, x_hi + 1):
-                    lo_j = _pmf(m_pos - x, p, wb, tiny)
-                    hi_j = <long>wb[m_pos - x + 1]
-                    kept = 0
-                    for big_n in range(n_lo, n_hi + 1):
-                        v = _take(f, big_n, x, tiny)
-                        if v == 0.0:
-                            continue
-                        kept = 1
-                        for j in range(lo_j, hi_j + 1):
-                            g[big_n, x + j] += v * wb[j]
-                    if kept:
-                        if x + lo_j < new_lo:
-                            new_lo = x + lo_j
-                        if x + hi_j > new_hi:
-                            new_hi = x + hi_j
+                new_lo = _move_positives(f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, wb, tiny, &new_hi)
                 swap = f
                 f = g
                 g = swap
