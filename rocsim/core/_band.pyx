@@ -101,6 +101,7 @@ cdef long _move_positives(
 
 def band_containment(
     const double[::1] rates,
+    const long[::1] lengths,
     long m_neg,
     long m_pos,
     const long[::1] ranks,
@@ -119,8 +120,11 @@ def band_containment(
     the ``t``-th resampled negative) and survives only if none of them excludes ``X``:
     ``next_bad[X, i]`` is the first rank index ``>= i`` whose bounds exclude ``X``
     (``len(ranks)`` if none). Binomial terms and states below ``tiny`` are left out (each
-    leaves out less than ``tiny`` of probability)."""
-    cdef long n_cells = rates.shape[0]
+    leaves out less than ``tiny`` of probability). Consecutive negatives that share their
+    rate are one cell (``lengths[c]`` of them: no positive between them, so ``X`` does not
+    move inside it), into which ``N`` grows by ``Bin(m- - N, lengths[c] / (negatives
+    left))``."""
+    cdef long n_cells = rates.shape[0], left = 0
     cdef double[:, ::1] f = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] g = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] swap
@@ -130,6 +134,8 @@ def band_containment(
     cdef long new_lo, new_hi, kept
     cdef double v, total, previous = 0.0, step, p
     f[0, 0] = 1.0
+    for c in range(n_cells):
+        left += lengths[c]
     with nogil:
         for c in range(n_cells):
             step = rates[c] - previous
@@ -142,7 +148,8 @@ def band_containment(
                 x_lo, x_hi = new_lo, new_hi
                 previous = rates[c]
             new_lo, new_hi = m_neg, 0
-            p = 1.0 / (n_cells - c)
+            p = lengths[c] / <double>left
+            left -= lengths[c]
             for big_n in range(n_lo, n_hi + 1):
                 lo = _pmf(m_neg - big_n, p, w, tiny)
                 hi = <long>w[m_neg - big_n + 1]
@@ -179,6 +186,7 @@ def band_containment(
 
 def crossing_products(
     const double[::1] rates,
+    const long[::1] lengths,
     long m_neg,
     const long[::1] ranks,
     const double[::1] reference,
@@ -194,7 +202,7 @@ def crossing_products(
     across rank ``j`` in cell ``c`` adds ``(q_c - reference_j)`` times each ``h[., i]`` (and,
     for ranks crossed in the same move, ``(q_c - reference_i) (q_c - reference_j)`` times the
     probability) to ``out[i, j]``. States and binomial terms below ``tiny`` are left out."""
-    cdef long n_cells = rates.shape[0]
+    cdef long n_cells = rates.shape[0], left = 0
     cdef long k = ranks.shape[0]
     cdef double[::1] p = np.zeros(m_neg + 1)
     cdef double[::1] p_next = np.zeros(m_neg + 1)
@@ -208,10 +216,13 @@ def crossing_products(
     cdef long new_lo, new_hi
     cdef double v, weight, q, prob
     p[0] = 1.0
+    for c in range(n_cells):
+        left += lengths[c]
     with nogil:
         for c in range(n_cells):
             q = rates[c]
-            prob = 1.0 / (n_cells - c)
+            prob = lengths[c] / <double>left
+            left -= lengths[c]
             new_lo, new_hi = m_neg, 0
             first = 0
             for big_n in range(n_lo, n_hi + 1):

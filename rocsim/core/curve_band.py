@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocsim.core import _band
+from rocsim.core.curve_covariance import rate_runs
 from rocsim.core.methods import method_name
 from rocsim.core.vertical import threshold_ranks
 
@@ -67,11 +68,8 @@ def containment(
     x = np.arange(m_pos + 1)[:, None]
     bad = (x < lo[None, :]) | (x > hi[None, :])
     next_bad = _next_true(bad)
-    return float(
-        _band.band_containment(
-            np.ascontiguousarray(rates, dtype=float), m_neg, m_pos, t, next_bad, TINY
-        )
-    )
+    values, lengths = rate_runs(rates)
+    return float(_band.band_containment(values, lengths, m_neg, m_pos, t, next_bad, TINY))
 
 
 def _next_true(mask: np.ndarray) -> np.ndarray:

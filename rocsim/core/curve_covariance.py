@@ -52,7 +52,7 @@ def tpr_covariance(
     mean, var = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
     distinct, first, back = np.unique(t, return_index=True, return_inverse=True)
     products = _band.crossing_products(
-        np.ascontiguousarray(rates, dtype=float),
+        *rate_runs(rates),
         m_neg,
         distinct,
         np.ascontiguousarray(mean[first]),
@@ -68,3 +68,12 @@ def tpr_covariance(
     # the variance is the law's own (eq. 4.14), on the diagonal and between repeated ranks
     same = t[:, None] == t[None, :]
     return np.where(same, var[:, None] * np.ones_like(cov), cov)
+
+
+def rate_runs(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs of equal values of the non-decreasing ``rates`` (negatives with no positive
+    between them), as each run's value and length: the cells of the forward passes."""
+    rates = np.asarray(rates, dtype=float)
+    starts = np.flatnonzero(np.r_[True, rates[1:] != rates[:-1]])
+    lengths = np.diff(np.r_[starts, rates.size]).astype(np.int64)
+    return np.ascontiguousarray(rates[starts]), lengths
