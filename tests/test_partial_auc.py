@@ -240,3 +240,16 @@ def test_exact_variance_against_monte_carlo(rates):
     )
     exact = exact_partial_area_var(pos, neg, *rates)
     assert_mc_agrees(areas, areas.mean(), exact)
+
+
+def test_exact_variance_of_a_degenerate_area_is_zero_not_negative():
+    # every positive above every negative: each resample's area up to FPR 0.1 is 0.1; the
+    # two moments' difference must not leave a negative rounding error (its root is NaN)
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        pos, neg = rng.uniform(5, 6, 25), rng.uniform(0, 1, 25)
+        for hi in (0.1, 0.3, 1.0):
+            assert exact_partial_area_var(pos, neg, 0.0, hi) == 0.0
+    y = np.r_[np.ones(25), np.zeros(25)]
+    got = rocsim.auc_ci(y, np.r_[pos, neg], max_fpr=0.2, method="exact_bootstrap")
+    assert got.low == got.high == got.auc == 1.0

@@ -233,7 +233,9 @@ def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: floa
         TINY,
     )
     within = float(size @ second_phi) / n_pos
-    return (within / n_pos + (1 - 1 / n_pos) * second_s - mean_s**2) / n_neg**2
+    var = (within / n_pos + (1 - 1 / n_pos) * second_s - mean_s**2) / n_neg**2
+    # a degenerate area (every resample gives it) leaves a rounding error of either sign
+    return max(var, 0.0)
 
 
 @dataclass(frozen=True, repr=False)
