@@ -103,10 +103,11 @@ def section(results: Path) -> list[str]:
             *(band_table(table) if kind == "bands" else partial_table(table)),
             "",
             *([*by_model_and_auc(table), ""] if kind == "bands" else []),
-            f"Claims: {held} of {len(claims)} hold.",
-            "",
-            *claims_table(claims),
-            "",
+            *(
+                [f"Claims: {held} of {len(claims)} hold.", "", *claims_table(claims), ""]
+                if len(claims)
+                else ["No claims (no text on this coverage could be read).", ""]
+            ),
         ]
     return lines
 
