@@ -20,14 +20,11 @@ the cell where ``N`` first reaches it. One forward pass carries, for every rank 
 the digits where ``q`` is near 0 or 1; states and binomial terms below :data:`TINY` (``1e-22``)
 are left out.
 
-Ties and runs: consecutive negatives with no positive between them (tied ones among them) share
-one ``q``, so a run of them is one cell, into which ``N`` grows by ``Bin(m- - N, L / (negatives
-left))`` for a run of ``L`` (:func:`rate_runs`): exact, and about half the cells on continuous
-scores.
+Ties: as in :mod:`rocsim.core.vertical`, tied negatives share one ``q`` and the sums over cells
+are exact with them.
 
 Cost: the cells times the likely values of ``N`` in each (a few ``sqrt(n-)``) times its likely
-steps times the ranks: ``O(k n^1.5)``. The ranks' columns move on OpenMP's threads, each column
-on one thread (the same bits on any number of threads); ``benchmarks/bench_curve.py`` times it
+steps times the ranks: ``O(k n^1.5)``; ``benchmarks/bench_curve.py`` times it
 against a Monte Carlo bootstrap.
 """
 
