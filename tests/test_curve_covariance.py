@@ -111,21 +111,3 @@ def test_covariance_against_monte_carlo():
         se = products.std(axis=0) / np.sqrt(tprs.shape[0])
         # each of the 21 distinct entries within 4 standard errors
         assert np.all(np.abs(estimate - cov) <= 4 * se), (side, np.round((estimate - cov) / se, 1))
-
-
-def test_covariance_is_the_same_bits_on_any_number_of_threads():
-    """The ranks' columns move on OpenMP's threads, each column on one lane: the same sums in
-    the same order whatever the threads (two or three run side by side even on one core)."""
-    from threadpoolctl import threadpool_info, threadpool_limits
-
-    if not any(pool["user_api"] == "openmp" for pool in threadpool_info()):
-        pytest.skip("the kernels are built without OpenMP here: their lanes run in turn")
-    rng = np.random.default_rng(12)
-    pos, neg = np.round(rng.normal(1, 1, 300), 1), rng.normal(0, 1, 250)
-    ranks = np.arange(1, 250, 3)  # 83 ranks: 11 blocks of columns over the lanes
-    results = {}
-    for threads in (1, 2, 3):
-        with threadpool_limits(limits=threads, user_api="openmp"):
-            results[threads] = vertical_distribution(pos, neg, ranks).cov
-    for threads in (2, 3):
-        np.testing.assert_array_equal(results[1], results[threads])
