@@ -6,8 +6,6 @@ TPRs at two ranks (:mod:`rocsim.core.curve_covariance`) and the moments of the p
 
 import numpy as np
 
-from cython.parallel cimport prange
-cimport openmp
 from libc.math cimport exp, floor as c_floor, lgamma, log, log1p
 
 
@@ -186,67 +184,6 @@ def band_containment(
     return total
 
 
-#: Columns (ranks) are dealt to the lanes of :func:`crossing_products` in blocks of this many.
-DEF COLUMN_BLOCK = 8
-
-
-cdef void _cross_lane(
-    long lane,
-    long lanes,
-    double[::1] p,
-    double[:, ::1] h,
-    double[:, ::1] h_next,
-    double[:, ::1] out,
-    double[::1] w,
-    const long[::1] ranks,
-    const double[::1] reference,
-    long n_lo,
-    long n_hi,
-    long m_neg,
-    double q,
-    double prob,
-    double tiny,
-) noexcept nogil:
-    """One cell's move of ``h`` for the columns (ranks) of ``lane``: the blocks of
-    ``COLUMN_BLOCK`` columns numbered ``lane``, ``lane + lanes``, ... Every column's sums run
-    over the same states and moves in the same order whatever the lanes, so the result has the
-    same bits on any number of threads. ``h`` is only read here (cleared after the cell)."""
-    cdef long k = ranks.shape[0]
-    cdef long big_n, target, j, i, a, lo, hi, first = 0, last, start, stop
-    cdef double v, weight, factor
-    for big_n in range(n_lo, n_hi + 1):
-        while first < k and ranks[first] <= big_n:
-            first += 1
-        v = p[big_n]
-        if v < tiny:  # nothing moves from a state left out
-            continue
-        lo = _pmf(m_neg - big_n, prob, w, tiny)
-        hi = <long>w[m_neg - big_n + 1]
-        last = first
-        for j in range(lo, hi + 1):
-            target = big_n + j
-            weight = w[j]
-            start = lane * COLUMN_BLOCK
-            while start < first:
-                stop = min(start + COLUMN_BLOCK, first)
-                for i in range(start, stop):
-                    h_next[target, i] += h[big_n, i] * weight
-                start += lanes * COLUMN_BLOCK
-            # the ranks in (N, N + j] are crossed in this cell
-            while last < k and ranks[last] <= target:
-                last += 1
-            for a in range(first, last):
-                if (a // COLUMN_BLOCK) % lanes != lane:
-                    continue
-                # crossed now: products with every rank crossed before or with it
-                factor = weight * (q - reference[a])
-                for i in range(first):
-                    out[i, a] += h[big_n, i] * factor
-                for i in range(first, a):
-                    out[i, a] += v * weight * (q - reference[i]) * (q - reference[a])
-                h_next[target, a] += v * factor
-
-
 def crossing_products(
     const double[::1] rates,
     const long[::1] lengths,
@@ -264,26 +201,20 @@ def crossing_products(
     1{C_i <= c, N_c = N}]`` for the ranks crossed so far moves with ``N``; a move of ``N``
     across rank ``j`` in cell ``c`` adds ``(q_c - reference_j)`` times each ``h[., i]`` (and,
     for ranks crossed in the same move, ``(q_c - reference_i) (q_c - reference_j)`` times the
-    probability) to ``out[i, j]``. States and binomial terms below ``tiny`` are left out.
-
-    Consecutive sorted negatives that share their rate are one cell (``lengths[c]`` negatives
-    of rate ``rates[c]``): a threshold crossed anywhere in it reads the same rate, and the
-    resampled negatives falling in it are ``Bin(m- - N, lengths[c] / (negatives left))``.
-    The columns (ranks) move on OpenMP's threads, each its own (:func:`_cross_lane`)."""
+    probability) to ``out[i, j]``. States and binomial terms below ``tiny`` are left out."""
     cdef long n_cells = rates.shape[0], left = 0
     cdef long k = ranks.shape[0]
-    cdef long lanes = min(openmp.omp_get_max_threads(), max(1, (k + COLUMN_BLOCK - 1) // COLUMN_BLOCK))
     cdef double[::1] p = np.zeros(m_neg + 1)
     cdef double[::1] p_next = np.zeros(m_neg + 1)
     cdef double[:, ::1] h = np.zeros((m_neg + 1, k))
     cdef double[:, ::1] h_next = np.zeros((m_neg + 1, k))
     cdef double[:, ::1] out = np.zeros((k, k))
     cdef double[::1] w = np.zeros(m_neg + 2)
-    cdef double[:, ::1] lane_w = np.zeros((lanes, m_neg + 2))
     cdef double[::1] dswap
     cdef double[:, ::1] hswap
-    cdef long c, big_n, j, lo, hi, lane, n_lo = 0, n_hi = 0, new_lo, new_hi
-    cdef double v, q, prob
+    cdef long c, big_n, target, j, i, a, lo, hi, first, last, n_lo = 0, n_hi = 0
+    cdef long new_lo, new_hi
+    cdef double v, weight, q, prob
     p[0] = 1.0
     for c in range(n_cells):
         left += lengths[c]
@@ -292,20 +223,18 @@ def crossing_products(
             q = rates[c]
             prob = lengths[c] / <double>left
             left -= lengths[c]
-            for lane in prange(lanes, schedule="static", num_threads=lanes):
-                _cross_lane(lane, lanes, p, h, h_next, out, lane_w[lane], ranks, reference,
-                            n_lo, n_hi, m_neg, q, prob, tiny)
-            for big_n in range(n_lo, n_hi + 1):  # h read by every lane: cleared after them
-                for j in range(k):
-                    h[big_n, j] = 0.0
-            # the probabilities move after the columns (which read them)
             new_lo, new_hi = m_neg, 0
+            first = 0
             for big_n in range(n_lo, n_hi + 1):
                 v = p[big_n]
+                while first < k and ranks[first] <= big_n:
+                    first += 1
                 if v == 0.0:
                     continue
                 p[big_n] = 0.0
                 if v < tiny:
+                    for i in range(first):
+                        h[big_n, i] = 0.0
                     continue
                 lo = _pmf(m_neg - big_n, prob, w, tiny)
                 hi = <long>w[m_neg - big_n + 1]
@@ -313,8 +242,25 @@ def crossing_products(
                     new_lo = big_n + lo
                 if big_n + hi > new_hi:
                     new_hi = big_n + hi
+                last = first
                 for j in range(lo, hi + 1):
-                    p_next[big_n + j] += v * w[j]
+                    target = big_n + j
+                    weight = w[j]
+                    p_next[target] += v * weight
+                    for i in range(first):
+                        h_next[target, i] += h[big_n, i] * weight
+                    # the ranks in (N, N + j] are crossed in this cell
+                    while last < k and ranks[last] <= target:
+                        last += 1
+                    for a in range(first, last):
+                        # crossed now: products with every rank crossed before or with it
+                        for i in range(first):
+                            out[i, a] += h[big_n, i] * weight * (q - reference[a])
+                        for i in range(first, a):
+                            out[i, a] += v * weight * (q - reference[i]) * (q - reference[a])
+                        h_next[target, a] += v * weight * (q - reference[a])
+                for i in range(first):
+                    h[big_n, i] = 0.0
             dswap = p
             p = p_next
             p_next = dswap
