@@ -20,8 +20,10 @@ the cell where ``N`` first reaches it. One forward pass carries, for every rank 
 the digits where ``q`` is near 0 or 1; states and binomial terms below :data:`TINY` (``1e-22``)
 are left out.
 
-Ties: as in :mod:`rocsim.core.vertical`, tied negatives share one ``q`` and the sums over cells
-are exact with them.
+Ties and runs: consecutive negatives with no positive between them (tied ones among them) share
+one ``q``, so a run of them is one cell, into which ``N`` grows by ``Bin(m- - N, L / (negatives
+left))`` for a run of ``L`` (:func:`rate_runs`): exact, and about half the cells on continuous
+scores.
 
 Cost: the cells times the likely values of ``N`` in each (a few ``sqrt(n-)``) times its likely
 steps times the ranks: ``O(k n^1.5)``; ``benchmarks/bench_curve.py`` times it
