@@ -24,3 +24,13 @@ def small_study(tmp_path):
         )
 
     return make
+
+
+#: Studies that are not thesis figures, cut to their smallest cell in the smoke tests (their
+#: full designs run n = 1000 with bands calibrated per replication): one model, AUC and size.
+SMALL_CELL = ("study.axes.model=[binormal]", "study.axes.auc=[0.75]", "study.axes.n=[25]")
+
+
+def smallest_cell(name: str) -> tuple[str, ...]:
+    """The overrides that cut study ``name`` to its smallest cell (none for the thesis's)."""
+    return () if name.startswith("fig") else SMALL_CELL

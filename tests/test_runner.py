@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import smallest_cell
 
 from rocsim.sim import pipeline
 from rocsim.sim.conditions import Condition, evaluate, expand_conditions
@@ -137,7 +138,7 @@ def test_the_code_hash_sees_the_compiled_kernels_sources(tmp_path):
 @pytest.mark.parametrize("name", available_studies())
 def test_every_study_gives_the_same_bytes_for_one_or_two_jobs(small_study, tmp_path, name):
     """Whatever BLAS threading the main process has: runs pin BLAS to one thread."""
-    small = ("replications=6", "grid.num=7", "runner.block_size=2")
+    small = ("replications=6", "grid.num=7", "runner.block_size=2", *smallest_cell(name))
     one = run_study(small_study(name, *small, "n_jobs=1"), tmp_path / "one")
     two = run_study(small_study(name, *small, "n_jobs=2"), tmp_path / "two")
     assert _csv(one) == _csv(two)

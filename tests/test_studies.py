@@ -8,19 +8,16 @@ import time
 
 import numpy as np
 import pytest
+from conftest import smallest_cell
 
 from rocsim.cli.study import run_and_draw
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import read_outcomes
 
-#: Studies that are not thesis figures, cut to their smallest cell here (their full designs
-#: run n = 1000 with bands calibrated per replication): one model, AUC and size.
-SMALL_CELL = ("study.axes.model=[binormal]", "study.axes.auc=[0.75]", "study.axes.n=[25]")
-
 
 @pytest.mark.parametrize("name", available_studies())
 def test_every_study_runs_small(small_study, tmp_path, name):
-    overrides = ("replications=5", "grid.num=9", *(() if name.startswith("fig") else SMALL_CELL))
+    overrides = ("replications=5", "grid.num=9", *smallest_cell(name))
     output = run_and_draw(small_study(name, *overrides), tmp_path / name)
     table = output.table
     # a band is judged at all its FPRs at once: one row per condition, its target the curve
