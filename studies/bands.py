@@ -52,25 +52,40 @@ class _Prepared:
     truth: np.ndarray
 
 
-def _stratified_only(settings, what: str) -> None:
-    if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
-        raise ValueError(f"{what} studies need sampling=stratified and bootstrap=stratified")
+class _SimulatedOnly:
+    """What both kinds share: built-in methods, stratified test sets of one classifier, no
+    exact coverage."""
+
+    kind = ""
+    protocol = VERTICAL_PROTOCOL
+
+    def model_and_sizes(self, settings) -> tuple[ScoreModel, int, int]:
+        if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
+            raise ValueError(
+                f"{self.kind} studies need sampling=stratified and bootstrap=stratified"
+            )
+        if settings.get("method_target"):
+            raise ValueError(f"{self.kind} studies compare their built-in methods")
+        return model_from_settings(settings), *class_sizes(settings["n"], settings["pi"])
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError(f"{self.kind} studies are simulated only; use coverage=simulate")
 
 
-class BandStudy:
+class BandStudy(_SimulatedOnly):
     """generate / analyse for whole-curve bands of one classifier."""
 
+    kind = "band"
     grid = "band"
     methods = BANDS
-    protocol = VERTICAL_PROTOCOL
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
-        _stratified_only(s, "band")
-        if s.get("method_target"):
-            raise ValueError("band studies compare the built-in bands (study.axes.method)")
-        model = model_from_settings(s)
-        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        model, n_pos, n_neg = self.model_and_sizes(s)
         r, fpr = fpr_grid(s, n_neg)
         truth = model.pos.sf(model.neg.isf(fpr))
         return Setup(
@@ -78,10 +93,6 @@ class BandStudy:
             target=np.array([np.nan]),
             payload=_Prepared(model, n_pos, n_neg, r, truth),
         )
-
-    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        p: _Prepared = setup.payload
-        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
@@ -98,33 +109,22 @@ class BandStudy:
             "coverage_pointwise": np.array([inside.mean()]),
         }
 
-    def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("band studies are simulated only; use coverage=simulate")
 
-
-class PartialAUCStudy:
+class PartialAUCStudy(_SimulatedOnly):
     """generate / analyse for partial-AUC intervals over FPR ``[0, f]``."""
 
+    kind = "partial AUC"
     grid = "max_fpr"
     methods = PARTIAL_AUC_METHODS
-    protocol = VERTICAL_PROTOCOL
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
-        _stratified_only(s, "partial AUC")
-        if s.get("method_target"):
-            raise ValueError("partial AUC studies compare the built-in methods")
-        model = model_from_settings(s)
-        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        model, n_pos, n_neg = self.model_and_sizes(s)
         f = grid_values(s["grid"])
         if np.any(f <= 0) or np.any(f > 1):
             raise ValueError("a partial AUC study's grid holds max FPRs in (0, 1]")
         truth = np.array([mcclish(_true_area(model, v), 0.0, v) for v in f])
         return Setup(x=f, target=truth, payload=_Prepared(model, n_pos, n_neg, f, truth))
-
-    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        p: _Prepared = setup.payload
-        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
@@ -140,9 +140,6 @@ class PartialAUCStudy:
             )
             low[i], high[i] = ci.low, ci.high
         return interval_outcome(setup.target, low, high)
-
-    def exact(self, condition: Condition, setup: Setup):
-        raise ValueError("partial AUC studies are simulated only; use coverage=simulate")
 
 
 def _true_area(model: ScoreModel, f: float) -> float:
