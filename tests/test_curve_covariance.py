@@ -111,3 +111,26 @@ def test_covariance_against_monte_carlo():
         se = products.std(axis=0) / np.sqrt(tprs.shape[0])
         # each of the 21 distinct entries within 4 standard errors
         assert np.all(np.abs(estimate - cov) <= 4 * se), (side, np.round((estimate - cov) / se, 1))
+
+
+@pytest.mark.parametrize("rounding", [1, None])
+def test_every_meeting_cell_gives_the_same_products(rounding):
+    # the forward pass over the cells before the meeting cell, the backward pass over the rest
+    # and their meeting must add up to one pass over every cell, wherever they meet
+    from rocsim.core.curve_covariance import meeting_cell, q_products, rate_runs
+    from rocsim.core.vertical import rates_at_ranks
+
+    rng = np.random.default_rng(11)
+    pos, neg = rng.normal(1.0, 1.0, 60), rng.normal(0.0, 1.0, 60)
+    if rounding is not None:
+        pos, neg = np.round(pos, rounding), np.round(neg, rounding)
+    rates = rates_at_ranks(pos, np.sort(neg)[::-1], "lower")
+    values, lengths = rate_runs(rates)
+    ranks = np.array([1, 5, 17, 30, 31, 44, 59])
+    reference = rates[ranks - 1]
+    one_pass = q_products(values, lengths, neg.size, ranks, reference, stop=values.size)
+    assert 0 < meeting_cell(lengths, neg.size, ranks) < values.size
+    for stop in [0, 1, values.size // 3, values.size // 2, values.size - 1, None]:
+        got = q_products(values, lengths, neg.size, ranks, reference, stop=stop)
+        np.testing.assert_allclose(got, one_pass, rtol=0, atol=1e-15)
+    assert np.abs(one_pass).max() > 1e-3

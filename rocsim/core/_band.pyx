@@ -6,7 +6,76 @@ TPRs at two ranks (:mod:`rocsim.core.curve_covariance`) and the moments of the p
 
 import numpy as np
 
-from libc.math cimport exp, floor as c_floor, lgamma, log, log1p
+from libc.math cimport exp, floor as c_floor, log, log1p
+
+from libc.stdlib cimport free, malloc, realloc
+
+cdef extern from *:
+    """
+    /* y += a x over n doubles; restrict lets the compiler use vector registers */
+    static inline void rocsim_axpy(long n, double a, const double *restrict x,
+                                   double *restrict y) {
+        for (long i = 0; i < n; ++i) y[i] += a * x[i];
+    }
+
+    /* out[i] = sum over s < count of weight[s * weight_step] row[s * row_step + i], for i < n,
+       the terms added in the order of s. Sixteen (then four, then one) columns at a time are
+       summed in registers: independent sums keep the adds from waiting on each other. */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    /* one build per vector width, picked when the module loads: the same operations in the
+       same order on each (no contraction), so the same bits on every machine */
+    __attribute__((target_clones("avx2", "default")))
+    #endif
+    static void rocsim_gather(long n, long count, const double *restrict weight,
+                              long weight_step, const double *restrict row, long row_step,
+                              double *restrict out) {
+        long i = 0, s;
+        for (; i + 16 <= n; i += 16) {
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+            double a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
+            for (s = 0; s < count; ++s) {
+                const double *r = row + s * row_step + i;
+                double w = weight[s * weight_step];
+                a0 += w * r[0]; a1 += w * r[1];
+                a2 += w * r[2]; a3 += w * r[3];
+                a4 += w * r[4]; a5 += w * r[5];
+                a6 += w * r[6]; a7 += w * r[7];
+                a8 += w * r[8]; a9 += w * r[9];
+                a10 += w * r[10]; a11 += w * r[11];
+                a12 += w * r[12]; a13 += w * r[13];
+                a14 += w * r[14]; a15 += w * r[15];
+            }
+            out[i] = a0; out[i + 1] = a1; out[i + 2] = a2; out[i + 3] = a3;
+            out[i + 4] = a4; out[i + 5] = a5; out[i + 6] = a6; out[i + 7] = a7;
+            out[i + 8] = a8; out[i + 9] = a9; out[i + 10] = a10; out[i + 11] = a11;
+            out[i + 12] = a12; out[i + 13] = a13; out[i + 14] = a14; out[i + 15] = a15;
+        }
+        for (; i + 4 <= n; i += 4) {
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            for (s = 0; s < count; ++s) {
+                const double *r = row + s * row_step + i;
+                double w = weight[s * weight_step];
+                a0 += w * r[0]; a1 += w * r[1]; a2 += w * r[2]; a3 += w * r[3];
+            }
+            out[i] = a0; out[i + 1] = a1; out[i + 2] = a2; out[i + 3] = a3;
+        }
+        for (; i < n; ++i) {
+            double a = 0;
+            for (s = 0; s < count; ++s) a += weight[s * weight_step] * row[s * row_step + i];
+            out[i] = a;
+        }
+    }
+    """
+    void _axpy "rocsim_axpy"(long n, double a, const double* x, double* y) noexcept nogil
+    void _gather "rocsim_gather"(
+        long n,
+        long count,
+        const double* weight,
+        long weight_step,
+        const double* row,
+        long row_step,
+        double* out,
+    ) noexcept nogil
 
 
 cdef inline double _take(double[:, ::1] f, long row, long col, double tiny) noexcept nogil:
@@ -18,47 +87,146 @@ cdef inline double _take(double[:, ::1] f, long row, long col, double tiny) noex
     return v if v >= tiny else 0.0
 
 
-cdef long _pmf(long trials, double p, double[::1] out, double tiny) noexcept nogil:
-    """``out[j] = Pr{Bin(trials, p) = j}`` for ``j = lo .. hi``, the run around the mode where
-    the terms reach ``tiny``; returns ``lo`` and stores ``hi`` in ``out[trials + 1]``."""
-    cdef long mode, j, lo, hi
-    cdef double logp, log_mode, ratio, value
+cdef struct _Row:
+    # Pr{Bin(trials, p) = j} for j = lo .. hi (the run around the mode down to ``tiny``) in w
+    double* w
+    const double* log_fact
+    double p, log_p, log_q, ratio, tiny
+    long trials, lo, hi, since_fresh
+
+
+#: Rows derived from their neighbour before one is computed afresh: each derivation costs a
+#: few ulps of relative error, so a fresh row every 32 keeps them within about 1e-14.
+cdef long _REFRESH = 32
+
+
+def _log_factorials(long n):
+    """``log(i!)`` for ``i = 0 .. n``."""
+    cdef double[::1] out = np.zeros(n + 1)
+    cdef long i
+    for i in range(1, n + 1):
+        out[i] = out[i - 1] + log(<double>i)
+    return np.asarray(out)
+
+
+cdef void _row_init(
+    _Row* row, double[::1] w, const double[::1] log_fact, double tiny
+) noexcept nogil:
+    """A row writing into ``w`` (``trials + 1`` long at least), for trials up to
+    ``len(log_fact) - 1``."""
+    row.w = &w[0]
+    row.log_fact = &log_fact[0]
+    row.tiny = tiny
+    row.trials = -1
+    row.p = -1.0
+
+
+cdef inline void _row_set_p(_Row* row, double p) noexcept nogil:
+    """The success probability of the next rows."""
+    if p == row.p:
+        return
+    row.p = p
+    row.trials = -1
+    if 0.0 < p < 1.0:
+        row.log_p = log(p)
+        row.log_q = log1p(-p)
+        row.ratio = p / (1.0 - p)
+
+
+cdef inline bint _dropped(double value, double tiny) noexcept nogil:
+    return value < tiny or value == 0.0
+
+
+cdef void _row_fresh(_Row* row, long trials) noexcept nogil:
+    """The row of ``trials`` from the mode outwards (ratios of consecutive terms)."""
+    cdef double* w = row.w
+    cdef double p = row.p, value
+    cdef long mode, lo, hi
+    row.trials = trials
+    row.since_fresh = 0
     if p <= 0.0 or trials == 0:
-        out[0] = 1.0
-        out[trials + 1] = 0.0
-        return 0
+        w[0] = 1.0
+        row.lo, row.hi = 0, 0
+        return
     if p >= 1.0:
-        out[trials] = 1.0
-        out[trials + 1] = trials
-        return trials
+        w[trials] = 1.0
+        row.lo, row.hi = trials, trials
+        return
     mode = <long>c_floor((trials + 1) * p)
     if mode > trials:
         mode = trials
-    log_mode = (
-        lgamma(trials + 1.0) - lgamma(mode + 1.0) - lgamma(trials - mode + 1.0)
-        + mode * log(p) + (trials - mode) * log1p(-p)
+    value = exp(
+        row.log_fact[trials] - row.log_fact[mode] - row.log_fact[trials - mode]
+        + mode * row.log_p + (trials - mode) * row.log_q
     )
-    ratio = p / (1.0 - p)
-    value = exp(log_mode)
-    out[mode] = value
+    w[mode] = value
     lo = mode
     while lo > 0:
         # pmf(j - 1) = pmf(j) j / ((trials - j + 1) ratio)
-        value = value * lo / ((trials - lo + 1) * ratio)
-        if value < tiny:
+        value = value * lo / ((trials - lo + 1) * row.ratio)
+        if _dropped(value, row.tiny):
             break
         lo -= 1
-        out[lo] = value
-    value = out[mode]
+        w[lo] = value
+    value = w[mode]
     hi = mode
     while hi < trials:
-        value = value * (trials - hi) / (hi + 1.0) * ratio
-        if value < tiny:
+        value = value * (trials - hi) / (hi + 1.0) * row.ratio
+        if _dropped(value, row.tiny):
             break
         hi += 1
-        out[hi] = value
-    out[trials + 1] = hi
-    return lo
+        w[hi] = value
+    row.lo, row.hi = lo, hi
+
+
+cdef void _row_down(_Row* row) noexcept nogil:
+    """The row of ``trials - 1`` from the row of ``trials``: ``pmf'(j) = pmf(j) (trials - j) /
+    (trials (1 - p))``, term by term; then the run's ends move to where the terms reach
+    ``tiny``."""
+    cdef double* w = row.w
+    cdef long t = row.trials, j, lo = row.lo, hi = row.hi
+    cdef double factor = 1.0 / (t * (1.0 - row.p)), value
+    for j in range(lo, hi + 1):
+        w[j] = w[j] * ((t - j) * factor)
+    t -= 1
+    while hi > lo and _dropped(w[hi], row.tiny):
+        hi -= 1
+    while lo < hi and _dropped(w[lo], row.tiny):
+        lo += 1
+    while lo > 0:
+        value = w[lo] * lo / ((t - lo + 1) * row.ratio)
+        if _dropped(value, row.tiny):
+            break
+        lo -= 1
+        w[lo] = value
+    while hi < t:
+        value = w[hi] * (t - hi) / (hi + 1.0) * row.ratio
+        if _dropped(value, row.tiny):
+            break
+        hi += 1
+        w[hi] = value
+    row.trials, row.lo, row.hi = t, lo, hi
+    row.since_fresh += 1
+
+
+cdef inline long _row_at(_Row* row, long trials) noexcept nogil:
+    """Point the row at ``Bin(trials, p)``: derived from the current row when it is a few
+    trials more (the passes walk ``trials`` downwards), computed afresh otherwise. Returns the
+    run's ``lo``; ``row.hi`` is its end."""
+    cdef long gap = row.trials - trials
+    if gap == 0:
+        return row.lo
+    if (
+        0 < gap <= 4
+        and row.since_fresh + gap <= _REFRESH
+        and 0.0 < row.p < 1.0
+        and row.hi <= trials  # no term is lost at j > trials
+    ):
+        while row.trials > trials:
+            _row_down(row)
+    else:
+        _row_fresh(row, trials)
+    return row.lo
 
 
 cdef long _move_positives(
@@ -70,7 +238,7 @@ cdef long _move_positives(
     long x_hi,
     long m_pos,
     double p,
-    double[::1] w,
+    _Row* row,
     double tiny,
     long* new_hi,
 ) noexcept nogil:
@@ -79,10 +247,12 @@ cdef long _move_positives(
     and stores the highest in ``new_hi``."""
     cdef long x, big_n, j, lo, hi, kept, new_lo = m_pos
     cdef double v
+    cdef double* w = row.w
     new_hi[0] = 0
+    _row_set_p(row, p)
     for x in range(x_lo, x_hi + 1):
-        lo = _pmf(m_pos - x, p, w, tiny)
-        hi = <long>w[m_pos - x + 1]
+        lo = _row_at(row, m_pos - x)
+        hi = row.hi
         kept = 0
         for big_n in range(n_lo, n_hi + 1):
             v = _take(f, big_n, x, tiny)
@@ -128,11 +298,16 @@ def band_containment(
     cdef double[:, ::1] f = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] g = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] swap
-    cdef double[::1] w = np.zeros(max(m_neg, m_pos) + 2)
+    cdef double[::1] w = np.zeros(m_neg + 2)
+    cdef double[::1] w_pos = np.zeros(m_pos + 2)
+    cdef double[::1] log_fact = _log_factorials(max(m_neg, m_pos))
+    cdef _Row neg_row, pos_row
     cdef long k = ranks.shape[0]
     cdef long c, big_n, x, j, lo, hi, first, bad, n_lo = 0, n_hi = 0, x_lo = 0, x_hi = 0
     cdef long new_lo, new_hi, kept
     cdef double v, total, previous = 0.0, step, p
+    _row_init(&neg_row, w, log_fact, tiny)
+    _row_init(&pos_row, w_pos, log_fact, tiny)
     f[0, 0] = 1.0
     for c in range(n_cells):
         left += lengths[c]
@@ -141,18 +316,20 @@ def band_containment(
             step = rates[c] - previous
             if step > 0.0:
                 p = step / (1.0 - previous) if previous < 1.0 else 1.0
-                new_lo = _move_positives(f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, w, tiny, &new_hi)
+                new_lo = _move_positives(
+                    f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, &pos_row, tiny, &new_hi
+                )
                 swap = f
                 f = g
                 g = swap
                 x_lo, x_hi = new_lo, new_hi
                 previous = rates[c]
             new_lo, new_hi = m_neg, 0
-            p = lengths[c] / <double>left
+            _row_set_p(&neg_row, lengths[c] / <double>left)
             left -= lengths[c]
             for big_n in range(n_lo, n_hi + 1):
-                lo = _pmf(m_neg - big_n, p, w, tiny)
-                hi = <long>w[m_neg - big_n + 1]
+                lo = _row_at(&neg_row, m_neg - big_n)
+                hi = neg_row.hi
                 first = 0  # the first rank above N
                 while first < k and ranks[first] <= big_n:
                     first += 1
@@ -191,83 +368,163 @@ def crossing_products(
     const long[::1] ranks,
     const double[::1] reference,
     double tiny,
+    long stop,
 ):
-    """``out[i, j] = E[(q_(C_i) - reference_i) (q_(C_j) - reference_j)]`` for ``i < j`` (upper
-    triangle; the rest 0), with ``C_i`` the cell of the ``ranks[i]``-th resampled negative
-    (``ranks`` ascending) and ``q = rates``.
+    """Over the first ``stop`` cells: ``out[j, i] = E[(q_(C_i) - reference_i) (q_(C_j) -
+    reference_j) 1{C_j < stop}]`` for ``i < j`` (lower triangle; the rest 0), with ``C_i`` the
+    cell of the ``ranks[i]``-th resampled negative (``ranks`` ascending) and ``q = rates``;
+    also the state after cell ``stop - 1``: ``p[N] = Pr{N_stop = N}`` and ``h[N, i] =
+    E[(q_(C_i) - reference_i) 1{C_i < stop, N_stop = N}]``.
 
     A forward pass over the cells on the law of ``N`` (resampled negatives so far) alone, as in
-    :func:`band_containment` without the positives: ``h[N, i] = E[(q_(C_i) - reference_i)
-    1{C_i <= c, N_c = N}]`` for the ranks crossed so far moves with ``N``; a move of ``N``
-    across rank ``j`` in cell ``c`` adds ``(q_c - reference_j)`` times each ``h[., i]`` (and,
-    for ranks crossed in the same move, ``(q_c - reference_i) (q_c - reference_j)`` times the
-    probability) to ``out[i, j]``. States and binomial terms below ``tiny`` are left out."""
+    :func:`band_containment` without the positives. In cell ``c`` a state ``N`` moves to ``N +
+    j`` with the binomial term ``w_N(j)``; its row is ``p[N]``, then ``h[N, i]`` for the ranks
+    crossed before (``ranks[i] <= N``) and ``p[N] (q_c - reference_i)`` for those its moves
+    can cross. Each new state ``T`` gathers ``sum_j w_(T-j)(j) row[T - j]`` over the columns of
+    the ranks ``<= T`` (summed once, in registers), and a rank ``j`` crossed from ``N``
+    (probability ``Pr{N + move >= ranks[j]}``) adds that times ``(q_c - reference_j)`` times
+    its row to ``out[j, :j]``. States and binomial terms below ``tiny`` are left out."""
     cdef long n_cells = rates.shape[0], left = 0
-    cdef long k = ranks.shape[0]
-    cdef double[::1] p = np.zeros(m_neg + 1)
-    cdef double[::1] p_next = np.zeros(m_neg + 1)
-    cdef double[:, ::1] h = np.zeros((m_neg + 1, k))
-    cdef double[:, ::1] h_next = np.zeros((m_neg + 1, k))
+    cdef long k = ranks.shape[0], width = k + 1
+    # f[N, 0] = p[N], f[N, 1 + i] = h[N, i]
+    cdef double[:, ::1] f = np.zeros((m_neg + 1, width))
+    cdef double[:, ::1] f_next = np.zeros((m_neg + 1, width))
     cdef double[:, ::1] out = np.zeros((k, k))
     cdef double[::1] w = np.zeros(m_neg + 2)
-    cdef double[::1] dswap
-    cdef double[:, ::1] hswap
-    cdef long c, big_n, target, j, i, a, lo, hi, first, last, n_lo = 0, n_hi = 0
-    cdef long new_lo, new_hi
-    cdef double v, weight, q, prob
-    p[0] = 1.0
+    cdef double[::1] log_fact = _log_factorials(m_neg)
+    # the ranks <= N, for every N
+    cdef long[::1] below = np.searchsorted(ranks, np.arange(m_neg + 1), side="right")
+    cdef long[::1] row_lo = np.zeros(m_neg + 1, dtype=np.int64)
+    cdef long[::1] row_hi = np.zeros(m_neg + 1, dtype=np.int64)
+    cdef long[::1] start = np.zeros(m_neg + 1, dtype=np.int64)
+    # the cell's binomial terms, by state: terms[start[N] + j - lo] for j = lo .. hi; then the
+    # same in a band, table[(N - n_lo) band + j] for j < band (zeros outside lo .. hi)
+    cdef long capacity = 64 * (m_neg + 1), table_capacity = 64 * (m_neg + 1)
+    cdef double* terms = <double*> malloc(capacity * sizeof(double))
+    cdef double* table = <double*> malloc(table_capacity * sizeof(double))
+    cdef double* grown
+    cdef double* band_row
+    cdef _Row row
+    cdef double[:, ::1] swap
+    cdef long c, big_n, target, j, a, lo, hi, used, first_source, n_lo = 0, n_hi = 0
+    cdef long new_lo, new_hi, reach, band, bad_alloc = 0
+    cdef double v, q, tail
+    if terms == NULL or table == NULL:
+        free(terms)
+        free(table)
+        raise MemoryError()
+    _row_init(&row, w, log_fact, tiny)
+    f[0, 0] = 1.0
     for c in range(n_cells):
         left += lengths[c]
     with nogil:
-        for c in range(n_cells):
+        for c in range(stop):
             q = rates[c]
-            prob = lengths[c] / <double>left
+            _row_set_p(&row, lengths[c] / <double>left)
             left -= lengths[c]
             new_lo, new_hi = m_neg, 0
-            first = 0
+            reach = 0
+            used = 0
             for big_n in range(n_lo, n_hi + 1):
-                v = p[big_n]
-                while first < k and ranks[first] <= big_n:
-                    first += 1
-                if v == 0.0:
+                v = f[big_n, 0]
+                if _dropped(v, tiny):
+                    row_lo[big_n], row_hi[big_n] = 1, 0
                     continue
-                p[big_n] = 0.0
-                if v < tiny:
-                    for i in range(first):
-                        h[big_n, i] = 0.0
-                    continue
-                lo = _pmf(m_neg - big_n, prob, w, tiny)
-                hi = <long>w[m_neg - big_n + 1]
+                lo = _row_at(&row, m_neg - big_n)
+                hi = row.hi
+                if used + hi - lo + 1 > capacity:
+                    capacity = 2 * (used + hi - lo + 1)
+                    grown = <double*> realloc(terms, capacity * sizeof(double))
+                    if grown == NULL:
+                        bad_alloc = 1
+                        break
+                    terms = grown
+                start[big_n] = used
+                for j in range(lo, hi + 1):
+                    terms[used + j - lo] = w[j]
+                used += hi - lo + 1
+                row_lo[big_n], row_hi[big_n] = lo, hi
                 if big_n + lo < new_lo:
                     new_lo = big_n + lo
                 if big_n + hi > new_hi:
                     new_hi = big_n + hi
-                last = first
-                for j in range(lo, hi + 1):
-                    target = big_n + j
-                    weight = w[j]
-                    p_next[target] += v * weight
-                    for i in range(first):
-                        h_next[target, i] += h[big_n, i] * weight
-                    # the ranks in (N, N + j] are crossed in this cell
-                    while last < k and ranks[last] <= target:
-                        last += 1
-                    for a in range(first, last):
-                        # crossed now: products with every rank crossed before or with it
-                        for i in range(first):
-                            out[i, a] += h[big_n, i] * weight * (q - reference[a])
-                        for i in range(first, a):
-                            out[i, a] += v * weight * (q - reference[i]) * (q - reference[a])
-                        h_next[target, a] += v * weight * (q - reference[a])
-                for i in range(first):
-                    h[big_n, i] = 0.0
-            dswap = p
-            p = p_next
-            p_next = dswap
-            hswap = h
-            h = h_next
-            h_next = hswap
+                if hi > reach:
+                    reach = hi
+                # the ranks its moves can cross start from p[N] (q_c - reference)
+                for a in range(below[big_n], below[big_n + hi]):
+                    f[big_n, 1 + a] = v * (q - reference[a])
+            band = reach + 1
+            if not bad_alloc and (n_hi - n_lo + 1) * band > table_capacity:
+                table_capacity = 2 * (n_hi - n_lo + 1) * band
+                grown = <double*> realloc(table, table_capacity * sizeof(double))
+                if grown == NULL:
+                    bad_alloc = 1
+                else:
+                    table = grown
+            if bad_alloc:
+                break
+            for big_n in range(n_lo, n_hi + 1):
+                band_row = table + (big_n - n_lo) * band
+                for j in range(band):
+                    band_row[j] = 0.0
+                for j in range(row_lo[big_n], row_hi[big_n] + 1):
+                    band_row[j] = terms[start[big_n] + j - row_lo[big_n]]
+            # products with each rank crossed in this cell, from each state below it
+            for a in range(below[n_lo], below[new_hi]):
+                big_n = ranks[a] - 1
+                while big_n >= n_lo and big_n + reach >= ranks[a]:
+                    if big_n <= n_hi:
+                        band_row = table + (big_n - n_lo) * band
+                        tail = 0.0
+                        for j in range(ranks[a] - big_n, band):
+                            tail = tail + band_row[j]
+                        if tail != 0.0:
+                            _axpy(a, tail * (q - reference[a]), &f[big_n, 1], &out[a, 0])
+                    big_n -= 1
+            # each new state gathers its sources, N = T - reach .. T (zero terms outside a run)
+            for target in range(new_lo, new_hi + 1):
+                first_source = target - reach if target - reach > n_lo else n_lo
+                _gather(
+                    1 + below[target],
+                    (target if target < n_hi else n_hi) - first_source + 1,
+                    table + (first_source - n_lo) * band + target - first_source,
+                    band - 1,
+                    &f[first_source, 0],
+                    width,
+                    &f_next[target, 0],
+                )
+            swap = f
+            f = f_next
+            f_next = swap
             n_lo, n_hi = new_lo, new_hi
+    free(terms)
+    free(table)
+    if bad_alloc:
+        raise MemoryError()
+    # the state after the last cell, without the rows and columns the pass left stale
+    p_out = np.zeros(m_neg + 1)
+    h_out = np.zeros((m_neg + 1, k))
+    for big_n in range(n_lo, n_hi + 1):
+        p_out[big_n] = f[big_n, 0]
+        h_out[big_n, : below[big_n]] = f[big_n, 1 : 1 + below[big_n]]
+    return np.asarray(out), p_out, h_out
+
+
+def meeting_products(const double[::1] p, const double[:, ::1] before, const double[:, ::1] after):
+    """``out[i, j] = sum_N before[N, i] after[m - N, j] / p[N]`` (``m = len(p) - 1``, states
+    with ``p[N] = 0`` left out): the products of a forward pass's ``h`` and a backward pass's,
+    met at one cell (:func:`rocsim.core.curve_covariance.tpr_covariance`)."""
+    cdef long m = p.shape[0] - 1, k = before.shape[1], n, i, j
+    cdef double[:, ::1] out = np.zeros((k, after.shape[1]))
+    cdef double scale
+    with nogil:
+        for n in range(m + 1):
+            if p[n] == 0.0:
+                continue
+            for i in range(k):
+                scale = before[n, i] / p[n]
+                if scale != 0.0:
+                    _axpy(after.shape[1], scale, &after[m - n, 0], &out[i, 0])
     return np.asarray(out)
 
 
@@ -318,15 +575,19 @@ def area_path_moments(
     cdef double[::1] s2_next = np.zeros(cap)
     cdef double[::1] swap
     cdef double[::1] w = np.zeros(m_neg + 2)
+    cdef double[::1] log_fact = _log_factorials(m_neg)
+    cdef _Row row
     cdef long j, c, b, lo, hi, target, c_lo = 0, c_hi = 0, new_lo, new_hi
     cdef double v, a1, a2, inc, weight, prob, cum = 0.0, span = s_hi - s_lo
     cdef double mean = 0.0, second = 0.0
+    _row_init(&row, w, log_fact, tiny)
     p[0] = 1.0
     with nogil:
         for j in range(m):
             prob = block_probs[j] / (1.0 - cum) if cum < 1.0 else 1.0
             if prob > 1.0 or j == m - 1:
                 prob = 1.0
+            _row_set_p(&row, prob)
             new_lo, new_hi = cap, -1
             for c in range(c_lo, c_hi + 1):
                 v = p[c]
@@ -338,8 +599,8 @@ def area_path_moments(
                 s2[c] = 0.0
                 if v < tiny:
                     continue
-                lo = _pmf(m_neg - c, prob, w, tiny)
-                hi = <long>w[m_neg - c + 1]
+                lo = _row_at(&row, m_neg - c)
+                hi = row.hi
                 for b in range(lo, hi + 1):
                     weight = w[b]
                     target = c + b
@@ -400,12 +661,17 @@ def positive_moments(
     cdef double[::1] second = np.zeros(k)
     cdef double[::1] wg = np.zeros(m_neg + 2)
     cdef double[::1] wb = np.zeros(m_neg + 2)
+    cdef double[::1] log_fact = _log_factorials(m_neg)
+    cdef _Row g_row, b_row
     cdef long i, g, b, g_lo, g_hi, b_lo, b_hi
     cdef double phi, q, pg, e1, e2
+    _row_init(&g_row, wg, log_fact, tiny)
+    _row_init(&b_row, wb, log_fact, tiny)
     with nogil:
         for i in range(k):
-            g_lo = _pmf(m_neg, above[i] / <double>m_neg, wg, tiny)
-            g_hi = <long>wg[m_neg + 1]
+            _row_set_p(&g_row, above[i] / <double>m_neg)
+            g_lo = _row_at(&g_row, m_neg)
+            g_hi = g_row.hi
             e1 = 0.0
             e2 = 0.0
             for g in range(g_lo, g_hi + 1):
@@ -418,8 +684,9 @@ def positive_moments(
                     e2 += pg * phi * phi
                     continue
                 q = at[i] / <double>(m_neg - above[i])
-                b_lo = _pmf(m_neg - g, q, wb, tiny)
-                b_hi = <long>wb[m_neg - g + 1]
+                _row_set_p(&b_row, q)
+                b_lo = _row_at(&b_row, m_neg - g)
+                b_hi = b_row.hi
                 for b in range(b_lo, b_hi + 1):
                     phi = _share(s_hi, g, b) - _share(s_lo, g, b)
                     e1 += pg * wb[b] * phi
@@ -455,17 +722,24 @@ def cost_containment(
     cdef double[:, ::1] f = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] g = np.zeros((m_neg + 1, m_pos + 1))
     cdef double[:, ::1] swap
-    cdef double[::1] wb = np.zeros(max(m_neg, m_pos) + 2)
+    cdef double[::1] wb = np.zeros(m_neg + 2)
+    cdef double[::1] w_pos = np.zeros(m_pos + 2)
+    cdef double[::1] log_fact = _log_factorials(max(m_neg, m_pos))
+    cdef _Row neg_row, pos_row
     cdef long s, big_n, x, j, lo_j, hi_j, kept, k = 0
     cdef long n_lo = 0, n_hi = 0, x_lo = 0, x_hi = 0, new_lo, new_hi
     cdef double v, p, step, prev_pos = 0.0, prev_neg = 0.0, cost, total = 0.0
+    _row_init(&neg_row, wb, log_fact, tiny)
+    _row_init(&pos_row, w_pos, log_fact, tiny)
     f[0, 0] = 1.0
     with nogil:
         for s in range(steps):
             step = pos_share[s] - prev_pos
             if step > 0.0:
                 p = step / (1.0 - prev_pos) if prev_pos < 1.0 else 1.0
-                new_lo = _move_positives(f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, wb, tiny, &new_hi)
+                new_lo = _move_positives(
+                    f, g, n_lo, n_hi, x_lo, x_hi, m_pos, p, &pos_row, tiny, &new_hi
+                )
                 swap = f
                 f = g
                 g = swap
@@ -475,9 +749,10 @@ def cost_containment(
             if step > 0.0:
                 p = step / (1.0 - prev_neg) if prev_neg < 1.0 else 1.0
                 new_lo, new_hi = m_neg, 0
+                _row_set_p(&neg_row, p)
                 for big_n in range(n_lo, n_hi + 1):
-                    lo_j = _pmf(m_neg - big_n, p, wb, tiny)
-                    hi_j = <long>wb[m_neg - big_n + 1]
+                    lo_j = _row_at(&neg_row, m_neg - big_n)
+                    hi_j = neg_row.hi
                     kept = 0
                     for x in range(x_lo, x_hi + 1):
                         v = _take(f, big_n, x, tiny)

@@ -26,8 +26,11 @@ left))`` for a run of ``L`` (:func:`rate_runs`): exact, and about half the cells
 scores.
 
 Cost: the cells times the likely values of ``N`` in each (a few ``sqrt(n-)``) times its likely
-steps times the ranks: ``O(k n^1.5)``; ``benchmarks/bench_curve.py`` times it
-against a Monte Carlo bootstrap.
+steps times the ranks carried: ``O(k n^1.5)``. Two things cut it. A pass carries only the ranks
+crossed so far, so it runs forward over the cells before a meeting cell and backward over the
+rest (:func:`q_products`), which halves the ranks carried; and each new state sums its sources
+once, many ranks at a time in vector registers (``_band.crossing_products``).
+``benchmarks/bench_curve.py`` times it against a Monte Carlo bootstrap.
 """
 
 from __future__ import annotations
@@ -53,16 +56,9 @@ def tpr_covariance(
     t = np.asarray(t, dtype=np.int64)
     mean, var = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
     distinct, first, back = np.unique(t, return_index=True, return_inverse=True)
-    products = _band.crossing_products(
-        *rate_runs(rates),
-        m_neg,
-        distinct,
-        np.ascontiguousarray(mean[first]),
-        TINY,
-    )
-    # products[i, j] = Cov(q_i, q_j) for i < j (deviations from the exact means)
-    share = products + products.T
     e = mean[first]
+    # share[i, j] = Cov(q_i, q_j) for i != j (deviations from the exact means)
+    share = q_products(*rate_runs(rates), m_neg, distinct, e)
     cov = e[:, None] * (1 - e[None, :]) / m_pos + (1 - 1 / m_pos) * share
     upper = np.triu(cov, 1)
     cov = upper + upper.T
@@ -70,6 +66,62 @@ def tpr_covariance(
     # the variance is the law's own (eq. 4.14), on the diagonal and between repeated ranks
     same = t[:, None] == t[None, :]
     return np.where(same, var[:, None] * np.ones_like(cov), cov)
+
+
+def q_products(
+    values: np.ndarray,
+    lengths: np.ndarray,
+    m_neg: int,
+    ranks: np.ndarray,
+    reference: np.ndarray,
+    stop: int | None = None,
+) -> np.ndarray:
+    """``E[(q_(C_i) - reference_i) (q_(C_j) - reference_j)]`` for ``i != j`` (the diagonal is
+    0) at the ascending ``ranks``, over the cells ``(values, lengths)`` (:func:`rate_runs`).
+
+    A forward pass over the cells before :func:`meeting_cell` and a backward pass (the same
+    pass over the reversed cells, ranks counted from the other end) over the rest each give
+    the products of the ranks crossed on their side. Given ``N`` at the meeting cell the two
+    sides are independent (the resample is multinomial), so a rank crossed before it and one
+    crossed after meet in ``sum_N h_before[N] h_after[m- - N] / Pr{N}``
+    (:func:`rocsim.core._band.meeting_products`). Each pass carries only the ranks crossed on
+    its side, about half the work of one pass over every cell. ``stop``: the meeting cell
+    (any of ``0 .. len(values)`` gives the same products; :func:`meeting_cell` by default).
+    """
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+    reference = np.ascontiguousarray(reference, dtype=float)
+    if stop is None:
+        stop = meeting_cell(lengths, m_neg, ranks)
+    before, p, h_before = _band.crossing_products(
+        values, lengths, m_neg, ranks, reference, TINY, stop
+    )
+    after, _, h_after = _band.crossing_products(
+        np.ascontiguousarray(values[::-1]),
+        np.ascontiguousarray(lengths[::-1]),
+        m_neg,
+        np.ascontiguousarray(m_neg + 1 - ranks[::-1]),
+        np.ascontiguousarray(reference[::-1]),
+        TINY,
+        values.size - stop,
+    )
+    # the backward pass numbers the ranks from the other end
+    after = after[::-1, ::-1]
+    across = _band.meeting_products(p, h_before, np.ascontiguousarray(h_after[:, ::-1]))
+    products = before + after + across
+    return products + products.T
+
+
+def meeting_cell(lengths: np.ndarray, m_neg: int, ranks: np.ndarray) -> int:
+    """The cell where the forward and backward passes of :func:`q_products` meet: the one
+    that balances their work, each pass's work in a cell being the ranks it carries there
+    (those below, for the forward pass, the expected resampled negatives so far) times the
+    cell's negatives."""
+    reached = np.cumsum(lengths)
+    forward = np.searchsorted(ranks, reached, side="right") * lengths
+    backward = (ranks.size - np.searchsorted(ranks, reached - lengths, side="right")) * lengths
+    before = np.r_[0, np.cumsum(forward)]
+    after = np.r_[np.cumsum(backward[::-1])[::-1], 0]
+    return int(np.argmin(np.maximum(before, after)))
 
 
 def rate_runs(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -179,6 +179,12 @@ class _Cut:
 #: (each leaves out less than this of probability; the sums stay within about ``n`` times it).
 TINY = 1e-22
 
+#: A variance below this share of the area's second moment is the rounding error of their
+#: difference (a degenerate area, which every resample gives), reported as 0: far above the
+#: ulps the moments' sums carry, far below a real variance (a relative standard deviation of
+#: the area of 1e-6).
+ROUNDING = 1e-12
+
 
 def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: float) -> float:
     """Exact variance of the raw partial area over ``FPR in [lo, hi]`` under the stratified
@@ -233,9 +239,13 @@ def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: floa
         TINY,
     )
     within = float(size @ second_phi) / n_pos
-    var = (within / n_pos + (1 - 1 / n_pos) * second_s - mean_s**2) / n_neg**2
-    # a degenerate area (every resample gives it) leaves a rounding error of either sign
-    return max(var, 0.0)
+    second = within / n_pos + (1 - 1 / n_pos) * second_s
+    var = second - mean_s**2
+    # a degenerate area (every resample gives it) leaves a rounding error of either sign, a
+    # few ulps of the second moment: a variance that small is that error
+    if var <= ROUNDING * second:
+        return 0.0
+    return var / n_neg**2
 
 
 @dataclass(frozen=True, repr=False)
