@@ -275,7 +275,9 @@ def check_comparison_band(band: str, averaging: str) -> None:
     if band == "simultaneous":
         raise ValueError(
             "band='simultaneous' is not built for two classifiers (it needs the paired "
-            "bootstrap law across FPRs); band='bonferroni' controls the family-wise error"
+            "bootstrap law across FPRs, and a Gaussian sup-t band holds too little of it: "
+            "benchmarks/bench_difference_band.py); band='bonferroni' controls the "
+            "family-wise error"
         )
     check_choice(band, COMPARISON_BANDS, "band")
     if band != "pointwise" and averaging == "threshold":
@@ -373,11 +375,16 @@ def compare_roc(
         :class:`~rocsim.analysis.DirectionWarning`.
     band : {"pointwise", "bonferroni"}, default "pointwise"
         Vertical and horizontal averaging. ``bonferroni``: each point's interval at ``1 -
-        (1 - confidence_level) / k`` over the ``k`` distinct points, so that the statements
-        of the result's ``overall`` ("first better somewhere", "... everywhere") are all
-        right with probability at least ``confidence_level`` (family-wise error control).
-        The paired bootstrap law across FPRs is not built, so no band calibrated on it
-        (``band="simultaneous"``) is offered for two classifiers.
+        (1 - confidence_level) / k`` over the ``k`` distinct points, so that, as far as each
+        point's interval holds its level, the statements of the result's ``overall`` ("first
+        better somewhere", "... everywhere") are all right with probability at least
+        ``confidence_level`` (Bonferroni's inequality: family-wise error control). The
+        intervals are Gaussian on the exact moments, and at ``1 - alpha / k`` their tails are
+        an approximation: ``benchmarks/bench_difference_band.py`` measures how much of the
+        paired bootstrap law the band holds. The paired bootstrap law across FPRs (both
+        classifiers' thresholds at every point) is not built, so no band calibrated on it
+        (``band="simultaneous"``) is offered for two classifiers; the same script measures
+        the Gaussian sup-t shortcut, which holds less of the law than Bonferroni's band.
 
     Returns
     -------
