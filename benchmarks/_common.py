@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rocsim.core import count_at_or_above
+from rocsim.core.resampled_curves import paired_vertical_tprs
 
 HERE = Path(__file__).resolve().parent
 
@@ -88,41 +88,12 @@ def reproduce_section(figures: list[str], replications: int = 1000) -> list[str]
     ]
 
 
-def resample_counts(n: int, b: int, rng) -> np.ndarray:
-    """``counts[k, i]``: how often item ``i`` is drawn in bootstrap resample ``k`` (vectorised)."""
-    idx = rng.integers(0, n, size=(b, n)) + n * np.arange(b)[:, None]
-    return np.bincount(idx.ravel(), minlength=b * n).reshape(b, n)
-
-
-def mc_vertical_tpr(classifiers, r: np.ndarray, b: int, rng, chunk: int = 200):
-    """TPR at FPR ``r/n-`` of each ``(pos, neg)`` in ``classifiers`` over ``b`` stratified
-    resamples, vectorised over resamples; the classifiers score the same instances, so they
-    share every resample (paired design). Returns one ``(b, len(r))`` array per classifier.
-
-    In each resample the threshold is the ``r``-th largest resampled negative (first rank whose
-    cumulative count reaches ``r``); TPR counts the resampled positives reaching it.
-    """
-    n_pos, n_neg = classifiers[0][0].size, classifiers[0][1].size
-    layouts = []
-    for pos, neg in classifiers:
-        neg_order, pos_order = np.argsort(-neg, kind="stable"), np.argsort(-pos, kind="stable")
-        # positives (sorted decreasingly) reaching each negative's score: a prefix of that length
-        layouts.append((neg_order, pos_order, count_at_or_above(pos, neg[neg_order])))
-    out: list[list[np.ndarray]] = [[] for _ in classifiers]
-    for start in range(0, b, chunk):
-        k = min(chunk, b - start)
-        rows = np.arange(k)[:, None]
-        neg_weights, pos_weights = resample_counts(n_neg, k, rng), resample_counts(n_pos, k, rng)
-        for tprs, (neg_order, pos_order, reach) in zip(out, layouts):
-            neg_cum = np.cumsum(neg_weights[:, neg_order], axis=1)
-            # offsetting each row by (n- + 1) keeps the flattened cumulative counts sorted
-            flat = (neg_cum + (n_neg + 1) * rows).ravel()
-            hit = np.searchsorted(flat, (r[None, :] + (n_neg + 1) * rows).ravel()).reshape(k, -1)
-            rank = hit - n_neg * rows
-            pos_cum = np.cumsum(pos_weights[:, pos_order], axis=1)
-            pos_cum = np.concatenate([np.zeros((k, 1), dtype=pos_cum.dtype), pos_cum], axis=1)
-            tprs.append(np.take_along_axis(pos_cum, reach[rank], axis=1) / n_pos)
-    return [np.vstack(tprs) for tprs in out]
+def mc_vertical_tpr(classifiers, r: np.ndarray, b: int, rng):
+    """TPR at FPR ``r/n-`` (lower side) of each ``(pos, neg)`` in ``classifiers`` over ``b``
+    stratified resamples sharing every resample (paired design), vectorised over resamples:
+    :func:`rocsim.core.resampled_curves.paired_vertical_tprs`. One ``(b, len(r))`` array per
+    classifier."""
+    return paired_vertical_tprs(classifiers, np.asarray(r), "lower", b, rng)
 
 
 def machine() -> str:

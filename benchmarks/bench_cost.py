@@ -12,9 +12,10 @@ Usage: ``python benchmarks/bench_cost.py [--skip-reproduce]``
 from __future__ import annotations
 
 import numpy as np
-from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, reproduce_section, table, write
 
 import rocsim
+from rocsim.core.resampled_curves import resample_counts
 from rocsim.sim.models import make_paired_model
 
 FIGURES = [f"fig5_{k}" for k in range(1, 13)]

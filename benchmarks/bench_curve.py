@@ -23,11 +23,12 @@ import argparse
 import time
 
 import numpy as np
-from _common import best_of, machine, mc_vertical_tpr, resample_counts, table, write
+from _common import best_of, machine, mc_vertical_tpr, table, write
 
 import rocsim
 from rocsim.core import vertical_distribution
 from rocsim.core.partial_area import exact_partial_area_var
+from rocsim.core.resampled_curves import resample_counts
 
 #: Exact runs repeat while their times add up to less than this (seconds).
 BUDGET = 0.25

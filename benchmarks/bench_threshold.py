@@ -10,9 +10,10 @@ Usage: ``python benchmarks/bench_threshold.py [--skip-reproduce]``
 from __future__ import annotations
 
 import numpy as np
-from _common import arguments, best_of, machine, reproduce_section, resample_counts, table, write
+from _common import arguments, best_of, machine, reproduce_section, table, write
 
 import rocsim
+from rocsim.core.resampled_curves import resample_counts
 
 FIGURES = ["fig4_2", "fig4_3", "fig4_4", "fig4_10"]
 

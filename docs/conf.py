@@ -256,6 +256,7 @@ EXTRA_MODULES = (
     "rocsim.core.bands",
     "rocsim.core.band_comparators",
     "rocsim.core.cost_band",
+    "rocsim.core.resampled_curves",
 )
 
 #: Public name -> the page documenting it (``namespace.name``; constants under their module).

@@ -39,6 +39,8 @@ SETTINGS = (
     "pointwise_level",
     "critical_value",
     "containment",
+    "n_resamples",
+    "random_state",
 )
 
 
@@ -183,6 +185,9 @@ class ROCComparison(_Table):
     algorithm: str | None = None
     band: str | None = None
     pointwise_level: float | None = None
+    critical_value: float | None = None
+    n_resamples: int | None = None
+    random_state: int | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -220,8 +225,9 @@ class ROCComparison(_Table):
     def overall(self) -> str:
         """What the points say together: ``first better everywhere`` (every interval above
         0), ``first better somewhere`` (some above, none below), the same for the second,
-        ``mixed`` or ``no difference``. With ``band="bonferroni"`` the chance that any of
-        these statements is wrong is at most ``1 - confidence_level`` (family-wise)."""
+        ``mixed`` or ``no difference``. With ``band="bonferroni"`` or ``"simultaneous"`` the
+        chance that any of these statements is wrong is about ``1 - confidence_level``
+        (family-wise; :func:`rocsim.compare_roc` says how each band gets there)."""
         verdicts = set(np.asarray(self.verdict).tolist())
         if verdicts == {"first better"}:
             return "first better everywhere"
@@ -239,6 +245,12 @@ class ROCComparison(_Table):
         band = ""
         if self.band == "bonferroni":
             band = f"; bonferroni band, each point at {100 * self.pointwise_level:.4g}%"
+        if self.band == "simultaneous":
+            band = (
+                f"; simultaneous band, c = {self.critical_value:.4g} (each point at "
+                f"{100 * self.pointwise_level:.4g}%) calibrated by Monte Carlo on "
+                f"{self.n_resamples} paired resamples, seed {self.random_state}"
+            )
         return (
             f"{what} at {self._points()} points, {self.averaging} averaging "
             f"({self._level_and_method()}{band}, {self._sizes()}): {self.overall}"

@@ -18,12 +18,13 @@ from rocsim.analysis._input import (
     verdict,
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
-from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core._validation import check_choice, check_confidence_level, check_resampling
 from rocsim.core.band_comparators import COMPARATOR_BANDS
 from rocsim.core.bands import BANDS, band_ci
 from rocsim.core.horizontal import from_swapped, horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
-from rocsim.core.paired_vertical import vertical_difference_ci
+from rocsim.core.paired_vertical import vertical_difference, vertical_difference_ci
+from rocsim.core.resampled_curves import paired_vertical_tprs, sup_t_critical_value
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
 from rocsim.core.vertical import TIES, vertical_ci, vertical_distribution
@@ -266,20 +267,18 @@ def check_ties(ties: str, averaging: str, band: str) -> None:
 
 
 #: Bands of :func:`compare_roc`.
-COMPARISON_BANDS = ("pointwise", "bonferroni")
+COMPARISON_BANDS = ("pointwise", "bonferroni", "simultaneous")
 
 
-def check_comparison_band(band: str, averaging: str) -> None:
+def check_comparison_band(band: str, averaging: str, method: str | None) -> None:
     """``band`` is one of :data:`COMPARISON_BANDS`, asked of vertical or horizontal
-    averaging; ``simultaneous`` is named as not built for two classifiers."""
-    if band == "simultaneous":
-        raise ValueError(
-            "band='simultaneous' is not built for two classifiers (it needs the paired "
-            "bootstrap law across FPRs, and a Gaussian sup-t band holds too little of it: "
-            "benchmarks/bench_difference_band.py); band='bonferroni' controls the "
-            "family-wise error"
-        )
+    averaging; the simultaneous band is calibrated for the Wald interval."""
     check_choice(band, COMPARISON_BANDS, "band")
+    if band == "simultaneous" and method not in (None, "wald"):
+        raise ValueError(
+            f"band='simultaneous' widens the Wald interval on the exact moments (method="
+            f"'wald'), got method={method!r}"
+        )
     if band != "pointwise" and averaging == "threshold":
         raise ValueError(
             f"band={band!r} needs averaging='vertical' or 'horizontal' (threshold averaging "
@@ -331,6 +330,8 @@ def compare_roc(
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
     band: str = "pointwise",
+    n_resamples: int = 10_000,
+    random_state: int | None = 0,
 ) -> ROCComparison:
     """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
 
@@ -373,18 +374,32 @@ def compare_roc(
         Which way each classifier's scores point (:func:`roc_ci`); two classifiers that seem
         scored in opposite directions are reported with a
         :class:`~rocsim.analysis.DirectionWarning`.
-    band : {"pointwise", "bonferroni"}, default "pointwise"
-        Vertical and horizontal averaging. ``bonferroni``: each point's interval at ``1 -
-        (1 - confidence_level) / k`` over the ``k`` distinct points, so that, as far as each
-        point's interval holds its level, the statements of the result's ``overall`` ("first
-        better somewhere", "... everywhere") are all right with probability at least
-        ``confidence_level`` (Bonferroni's inequality: family-wise error control). The
-        intervals are Gaussian on the exact moments, and at ``1 - alpha / k`` their tails are
-        an approximation: ``benchmarks/bench_difference_band.py`` measures how much of the
-        paired bootstrap law the band holds. The paired bootstrap law across FPRs (both
-        classifiers' thresholds at every point) is not built, so no band calibrated on it
-        (``band="simultaneous"``) is offered for two classifiers; the same script measures
-        the Gaussian sup-t shortcut, which holds less of the law than Bonferroni's band.
+    band : {"pointwise", "bonferroni", "simultaneous"}, default "pointwise"
+        Vertical and horizontal averaging; both make the statements of the result's
+        ``overall`` ("first better somewhere", "... everywhere") family-wise: all right
+        together with probability about ``confidence_level``.
+
+        - ``bonferroni``: each point's interval at ``1 - (1 - confidence_level) / k`` over the
+          ``k`` distinct points (Bonferroni's inequality, as far as each point's Gaussian
+          interval holds its level at that far tail).
+        - ``simultaneous``: the Wald intervals on the exact moments, ``mean +- c sd``, with the
+          one ``c`` that holds ``confidence_level`` of the paired bootstrap curves of the
+          difference wholly (sup-t). The exact law across the points (both classifiers'
+          thresholds at every point at once) is not built, so ``c`` is **calibrated by Monte
+          Carlo**: ``n_resamples`` seeded paired stratified resamples
+          (:mod:`rocsim.core.resampled_curves`); the result reports ``c``
+          (``critical_value``), the pointwise level it amounts to and the resampling.
+
+        ``benchmarks/bench_difference_band.py`` measures, on resamples independent of the
+        calibration, how much of the paired bootstrap law each band holds (and why a Gaussian
+        ``c`` would not do).
+    n_resamples : int, default 10000
+        ``band="simultaneous"``: the paired resamples that calibrate ``c`` (at least 100; the
+        share of curves the band holds then has a Monte Carlo error of about
+        ``sqrt(level (1 - level) / n_resamples)``).
+    random_state : int or None, default 0
+        ``band="simultaneous"``: the seed of those resamples (:class:`numpy.random.SeedSequence`);
+        the same seed gives the same band. None: fresh entropy.
 
     Returns
     -------
@@ -405,7 +420,8 @@ def compare_roc(
     """
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
-    check_comparison_band(band, averaging)
+    check_comparison_band(band, averaging, method)
+    n_resamples, random_state = check_resampling(n_resamples, random_state)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
     common = {"n_pos": pos1.size, "n_neg": neg1.size, "direction": data.direction}
     if averaging == "threshold":
@@ -416,53 +432,35 @@ def compare_roc(
             f"{PAIRED_VERTICAL_LIMIT} instances per class (its cost grows with n "
             f"at every point); use averaging='threshold'"
         )
-    method = method or "score"
     family_level = check_confidence_level(confidence_level)
+    band_of = _BandOfDifference(family_level, band, method, n_resamples, random_state)
     if averaging == "horizontal":
         # FPR at TPR k/n+ is 1 - (upper-side TPR at FPR (n+ - k)/n+) with the classes
         # exchanged and the scores negated (horizontal_ci), so dFPR = -(that difference)
         requested, ranks, index = ranks_per_request(at, pos1.size, "horizontal")
-        ci = vertical_difference_ci(
-            -neg1,
-            -neg2,
-            -pos1,
-            -pos2,
-            pos1.size - ranks,
-            side="upper",
-            confidence_level=pointwise_level(family_level, band, ranks.size),
-            method=method,
-        )
-        sd = np.sqrt(ci.var)
+        law, low, high = band_of(((-neg1, -pos1), (-neg2, -pos2)), pos1.size - ranks, "upper")
+        sd = np.sqrt(law.var)
         rows = {
             "tpr": ranks / pos1.size,
-            "dfpr": -ci.mean,
-            "dfpr_low": -ci.high,
-            "dfpr_high": -ci.low,
+            "dfpr": -law.mean,
+            "dfpr_low": -high,
+            "dfpr_high": -low,
             "sd": sd,
-            "p_first_lower": _gaussian_above_zero(ci.mean, sd),
-            "verdict": verdict(ci.low, ci.high),
+            "p_first_lower": _gaussian_above_zero(law.mean, sd),
+            "verdict": verdict(low, high),
         }
     else:
         requested, ranks, index = ranks_per_request(at, neg1.size)
-        ci = vertical_difference_ci(
-            pos1,
-            pos2,
-            neg1,
-            neg2,
-            ranks,
-            side=side,
-            confidence_level=pointwise_level(family_level, band, ranks.size),
-            method=method,
-        )
-        sd = np.sqrt(ci.var)
+        law, low, high = band_of(((pos1, neg1), (pos2, neg2)), ranks, side)
+        sd = np.sqrt(law.var)
         rows = {
-            "fpr": ci.fpr,
-            "dtpr": ci.mean,
-            "dtpr_low": ci.low,
-            "dtpr_high": ci.high,
+            "fpr": law.fpr,
+            "dtpr": law.mean,
+            "dtpr_low": low,
+            "dtpr_high": high,
             "sd": sd,
-            "p_first_higher": _gaussian_above_zero(ci.mean, sd),
-            "verdict": verdict(ci.low, ci.high),
+            "p_first_higher": _gaussian_above_zero(law.mean, sd),
+            "verdict": verdict(low, high),
         }
         common["side"] = side
     return ROCComparison(
@@ -470,12 +468,54 @@ def compare_roc(
         at=requested,
         confidence_level=family_level,
         band=band,
-        pointwise_level=ci.confidence_level,
-        method=ci.method,
-        algorithm=ci.algorithm,
+        pointwise_level=band_of.pointwise_level,
+        method=band_of.method,
+        algorithm=law.algorithm,
+        critical_value=band_of.critical_value,
+        n_resamples=n_resamples if band == "simultaneous" else None,
+        random_state=random_state if band == "simultaneous" else None,
         **{k: v[index] for k, v in rows.items()},
         **common,
     )
+
+
+class _BandOfDifference:
+    """The intervals of ``TPR1 - TPR2`` at the ranks of :func:`compare_roc`'s vertical (and,
+    on exchanged classes, horizontal) averaging, for its band; after a call, the method, the
+    level of each point's interval and (simultaneous band) the critical value."""
+
+    def __init__(self, family_level, band, method, n_resamples, random_state):
+        self.family_level, self.band = family_level, band
+        self.method = method or ("wald" if band == "simultaneous" else "score")
+        self.n_resamples, self.random_state = n_resamples, random_state
+        self.pointwise_level: float | None = None
+        self.critical_value: float | None = None
+
+    def __call__(self, classes, ranks, side):
+        """``(law, low, high)`` for the paired ``classes`` ``((pos1, neg1), (pos2, neg2))``."""
+        (pos1, neg1), (pos2, neg2) = classes
+        if self.band != "simultaneous":
+            level = pointwise_level(self.family_level, self.band, ranks.size)
+            ci = vertical_difference_ci(
+                pos1,
+                pos2,
+                neg1,
+                neg2,
+                ranks,
+                side=side,
+                confidence_level=level,
+                method=self.method,
+            )
+            self.pointwise_level = ci.confidence_level
+            return ci, ci.low, ci.high
+        law = vertical_difference(pos1, pos2, neg1, neg2, ranks, side=side)
+        rng = np.random.default_rng(np.random.SeedSequence(self.random_state))
+        first, second = paired_vertical_tprs(list(classes), ranks, side, self.n_resamples, rng)
+        sd = np.sqrt(law.var)
+        c = sup_t_critical_value(first - second, law.mean, sd, self.family_level)
+        self.critical_value = c
+        self.pointwise_level = float(2 * special.ndtr(c) - 1)
+        return law, np.clip(law.mean - c * sd, -1.0, 1.0), np.clip(law.mean + c * sd, -1.0, 1.0)
 
 
 def _compare_at_thresholds(data, at, thresholds, confidence_level, method, common):
