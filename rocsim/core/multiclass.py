@@ -1,0 +1,479 @@
+"""The multiclass AUC with its variance: one-vs-one (Hand & Till 2001) and one-vs-rest, macro
+or prevalence-weighted, as scikit-learn's ``roc_auc_score(multi_class=, average=)`` computes it.
+
+Every such AUC, and the paired difference of two models', is a weighted sum of two-sample AUC
+kernels between classes: in the block of classes ``a < b`` (``x`` an instance of ``a``, ``y``
+one of ``b``),
+
+    K_ab(x, y) = sum_t c_t psi(u_t(x), v_t(y)),
+
+``psi(u, v) = [u > v] + [u = v] / 2``, each term a classifier's score column oriented so that
+class ``a`` is the positive one (class ``b``'s own column enters negated). One-vs-one puts
+``w_ab / (2 n_a n_b)`` on column ``a`` and on column ``b`` of block ``ab``; one-vs-rest puts
+``w_k / (n_k (n - n_k))`` on column ``k`` in every block of class ``k``.
+
+The stratified bootstrap resamples each class separately (multinomial weights ``W``, ``E W =
+1``, ``Cov(W_x, W_x') = delta - 1 / n_a`` within a class, independent across classes). With
+``W = 1 + e``, ``theta* - theta = sum_x r_x e_x + sum_ab sum_xy K_ab(x, y) e_x e_y``, where
+``r_x`` sums ``K`` over every partner of ``x`` in the other classes; the two parts are
+uncorrelated (a lone ``e`` of a class has mean 0) and the products of different blocks too,
+so
+
+    Var = sum_a SS_a(r) + sum_(a < b) DC_ab,
+
+``SS_a`` the sum of squared deviations within class ``a`` and ``DC_ab`` the doubly centred
+sum of squares of block ``ab``: ``sum K^2 - SS(R) / n_b - SS(C) / n_a - T^2 / (n_a n_b)`` with
+its row sums ``R``, column sums ``C`` and total ``T``. Exact, in ``O(n log n)`` per block from
+the counts of :mod:`rocsim.core.area` (``sum K^2`` needs the cross sums of each block's terms,
+counted over two orderings at once). The DeLong-type (placement-value) variance is
+``sum_a n_a / (n_a - 1) SS_a(r)``; for two classes both reduce to
+:func:`rocsim.core.area.auc_interval`'s.
+
+References
+----------
+Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under the ROC curve for
+multiple class classification problems. Machine Learning 45, 171-186.
+DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Biometrics 44, 837-845.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core.area import (
+    AUC_METHODS,
+    _cross_sum,
+    _Kernel,
+    _kernel,
+    _sum_sq_dev,
+    normal_interval,
+    normal_p_value,
+)
+from rocsim.core.results import Result
+
+#: scikit-learn's ``multi_class`` values rocsim computes.
+MULTI_CLASS = ("ovo", "ovr")
+#: scikit-learn's ``average`` values rocsim computes.
+AVERAGES = ("macro", "weighted")
+
+
+@dataclass(frozen=True)
+class _Term:
+    """``coef psi(u, v)`` over the instances of a block's two classes."""
+
+    coef: float
+    u: np.ndarray
+    v: np.ndarray
+    kernel: _Kernel
+
+
+def _term(coef: float, u: np.ndarray, v: np.ndarray) -> _Term:
+    return _Term(coef, u, v, _kernel(u, v))
+
+
+class _Statistic:
+    """A weighted sum of two-sample AUC kernels, block by block (the module's ``K_ab``)."""
+
+    def __init__(self, sizes: list[int]):
+        self.sizes = sizes
+        self.blocks: dict[tuple[int, int], list[_Term]] = defaultdict(list)
+
+    def add(self, a: int, b: int, coef: float, column_a: np.ndarray, column_b: np.ndarray):
+        """``coef`` times the AUC kernel of class ``a`` (positive) against class ``b`` on one
+        score column, given as that column's scores of class ``a`` and of class ``b``."""
+        if a < b:
+            self.blocks[a, b].append(_term(coef, column_a, column_b))
+        else:  # stored in the block (b, a), class b first: negate to keep a the positive one
+            self.blocks[b, a].append(_term(coef, -column_b, -column_a))
+
+    @classmethod
+    def weighted_sum(cls, statistics: list[_Statistic], weights) -> _Statistic:
+        """``sum_i weights[i] statistics[i]``, block by block (the kernels are shared)."""
+        out = cls(statistics[0].sizes)
+        for statistic, weight in zip(statistics, weights):
+            for block, terms in statistic.blocks.items():
+                out.blocks[block] += [_Term(weight * t.coef, t.u, t.v, t.kernel) for t in terms]
+        return out
+
+    def variances(self) -> dict[str, float]:
+        """``{"exact_bootstrap": ..., "delong": ...}``."""
+        placements = [np.zeros(n) for n in self.sizes]
+        doubly_centred = 0.0
+        for (a, b), terms in self.blocks.items():
+            rows = sum(t.coef * t.kernel.rows / 2.0 for t in terms)
+            cols = sum(t.coef * t.kernel.cols / 2.0 for t in terms)
+            placements[a] += rows
+            placements[b] += cols
+            n_a, n_b = self.sizes[a], self.sizes[b]
+            squares = sum(s.coef * t.coef * _crossed(s, t) / 4.0 for s in terms for t in terms)
+            total = float(rows.sum())
+            doubly_centred += max(
+                squares
+                - _sum_sq_dev(rows) / n_b
+                - _sum_sq_dev(cols) / n_a
+                - total * total / (n_a * n_b),
+                0.0,
+            )
+        within = [_sum_sq_dev(r) for r in placements]
+        return {
+            "exact_bootstrap": float(sum(within) + doubly_centred),
+            "delong": float(sum(n / (n - 1) * s for n, s in zip(self.sizes, within))),
+        }
+
+
+def _crossed(s: _Term, t: _Term) -> int:
+    """``sum (2 psi_s)(2 psi_t)`` over the block's pairs."""
+    if s.kernel is t.kernel:
+        return s.kernel.quad
+    return _cross_sum(s.u, t.u, s.v, t.v, s.kernel, t.kernel)
+
+
+def binary_auc(pos: np.ndarray, neg: np.ndarray) -> float:
+    """The Mann-Whitney AUC of ``pos`` against ``neg``."""
+    return _kernel(pos, neg).estimate()
+
+
+@dataclass(frozen=True)
+class _Component:
+    """One AUC the multiclass AUC averages: a pair of classes (ovo) or a class (ovr)."""
+
+    name: str
+    auc: float
+    weight: float
+    statistic: _Statistic
+
+
+def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_Component]:
+    """The pairs (ovo) or classes (ovr) of scores ``by_class[k]`` (``(n_k, c)``), unweighted:
+    each with its AUC and its own :class:`_Statistic`."""
+    sizes = [s.shape[0] for s in by_class]
+    n = sum(sizes)
+    out = []
+    if multi_class == "ovo":
+        for a, b in combinations(range(len(by_class)), 2):
+            statistic = _Statistic(sizes)
+            coef = 1.0 / (2 * sizes[a] * sizes[b])
+            statistic.add(a, b, coef, by_class[a][:, a], by_class[b][:, a])
+            statistic.add(b, a, coef, by_class[b][:, b], by_class[a][:, b])
+            auc = (
+                binary_auc(by_class[a][:, a], by_class[b][:, a])
+                + binary_auc(by_class[b][:, b], by_class[a][:, b])
+            ) / 2
+            out.append(
+                _Component(f"{labels[a]} vs {labels[b]}", auc, sizes[a] + sizes[b], statistic)
+            )
+        return out
+    for k in range(len(by_class)):
+        statistic = _Statistic(sizes)
+        rest = [b for b in range(len(by_class)) if b != k]
+        coef = 1.0 / (sizes[k] * (n - sizes[k]))
+        for b in rest:
+            statistic.add(k, b, coef, by_class[k][:, k], by_class[b][:, k])
+        others = np.concatenate([by_class[b][:, k] for b in rest])
+        out.append(
+            _Component(
+                f"{labels[k]} vs rest", binary_auc(by_class[k][:, k], others), sizes[k], statistic
+            )
+        )
+    return out
+
+
+def _weights(components: list[_Component], average: str) -> np.ndarray:
+    """scikit-learn's: equal (macro), or by prevalence (weighted: the pair's instances, ovo;
+    the class's, ovr), normalised as ``np.average`` normalises them."""
+    raw = np.array([c.weight for c in components], dtype=float)
+    weights = np.ones_like(raw) if average == "macro" else raw
+    return weights / weights.sum()
+
+
+@dataclass(frozen=True, repr=False)
+class MulticlassAUCInterval(Result):
+    """The multiclass AUC with its variance and normal interval, and the AUCs it averages.
+
+    Attributes
+    ----------
+    auc, var, low, high : float
+        The averaged AUC (scikit-learn's ``roc_auc_score(multi_class=, average=)``), its
+        variance by ``method`` and ``auc -+ z sqrt(var)`` clipped to [0, 1].
+    multi_class, average : str
+    classes : tuple
+        The class labels, in the order of the score columns.
+    class_sizes : tuple of int
+    component : ndarray of str
+        ``"a vs b"`` (ovo: the pair's mean of both directions) or ``"k vs rest"`` (ovr).
+    component_auc, component_var, component_low, component_high, component_weight : ndarray
+        Each component's AUC, variance (under the same bootstrap: each class resampled
+        separately), interval and weight in the average.
+
+    ``to_frame()``: one row per component (columns ``component, auc, var, low, high,
+    weight``) and a last row for the average.
+    """
+
+    auc: float
+    var: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    multi_class: str
+    average: str
+    classes: tuple
+    class_sizes: tuple
+    component: np.ndarray
+    component_auc: np.ndarray
+    component_var: np.ndarray
+    component_low: np.ndarray
+    component_high: np.ndarray
+    component_weight: np.ndarray
+
+    _settings = ("confidence_level", "method", "multi_class", "average", "classes", "class_sizes")
+
+    def _column_values(self) -> dict:
+        overall = f"{self.average} ({self.multi_class})"
+        return {
+            "component": [*self.component.tolist(), overall],
+            "auc": np.r_[self.component_auc, self.auc],
+            "var": np.r_[self.component_var, self.var],
+            "low": np.r_[self.component_low, self.low],
+            "high": np.r_[self.component_high, self.high],
+            "weight": np.r_[self.component_weight, 1.0],
+        }
+
+    def _summary(self) -> str:
+        sizes = ", ".join(str(n) for n in self.class_sizes)
+        return (
+            f"{self.multi_class} {self.average} AUC {self.auc:.3f} [{self.low:.3f}, "
+            f"{self.high:.3f}] over {len(self.classes)} classes ({self._level_and_method()}, "
+            f"n = {sizes})"
+        )
+
+
+def check_multiclass(multi_class: str, average: str, method: str, sizes) -> None:
+    """The names and the class sizes of a multiclass AUC, checked once."""
+    check_choice(multi_class, MULTI_CLASS, "multi_class")
+    check_choice(average, AVERAGES, "average")
+    check_choice(method, AUC_METHODS, "AUC method")
+    if len(sizes) < 2 or min(sizes) < 1:
+        raise ValueError(
+            f"a multiclass AUC needs two classes or more, each present; got sizes {list(sizes)}"
+        )
+    if method == "delong" and min(sizes) < 2:
+        raise ValueError(
+            "method='delong' needs at least 2 instances of every class (sample variances of "
+            f"placements), got sizes {list(sizes)}"
+        )
+
+
+def multiclass_auc_interval(
+    by_class,
+    *,
+    multi_class: str = "ovo",
+    average: str = "macro",
+    confidence_level: float = 0.95,
+    method: str = "delong",
+    labels=None,
+) -> MulticlassAUCInterval:
+    """The multiclass AUC of scores ``by_class[k]`` (the ``(n_k, c)`` score rows of the
+    instances of class ``k``; column ``j`` scores class ``j``) with a normal interval.
+
+    Parameters
+    ----------
+    by_class : sequence of array-like of shape (n_k, c)
+    multi_class : {"ovo", "ovr"}, default "ovo"
+        ``ovo``: the mean over pairs of classes of the two directions' AUCs (Hand & Till
+        2001); ``ovr``: each class against the rest on its own column.
+    average : {"macro", "weighted"}, default "macro"
+        Equal weights, or by prevalence (scikit-learn's).
+    confidence_level : float, default 0.95
+    method : {"delong", "exact_bootstrap"}, default "delong"
+        The placement-value variance, or the exact variance of the stratified bootstrap that
+        resamples each class separately (module docstring).
+    labels : sequence, optional
+        The classes' names (default ``0 .. c - 1``).
+
+    Returns
+    -------
+    MulticlassAUCInterval
+
+    Examples
+    --------
+    >>> r = multiclass_auc_interval(
+    ...     [[[0.6, 0.3, 0.1], [0.5, 0.4, 0.1]], [[0.2, 0.7, 0.1], [0.4, 0.3, 0.3]],
+    ...      [[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]], method="exact_bootstrap")
+    >>> round(r.auc, 4), r.component.tolist()
+    (0.9167, ['0 vs 1', '0 vs 2', '1 vs 2'])
+    """
+    by_class = [np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class]
+    sizes = [s.shape[0] for s in by_class]
+    level = check_confidence_level(confidence_level)
+    check_multiclass(multi_class, average, method, sizes)
+    labels = list(range(len(by_class))) if labels is None else list(labels)
+    components = _components(by_class, multi_class, labels)
+    weights = _weights(components, average)
+    aucs = np.array([c.auc for c in components])
+    variances = np.array([c.statistic.variances()[method] for c in components])
+    bounds = np.array([normal_interval(a, v, level, 0.0, 1.0) for a, v in zip(aucs, variances)])
+    whole = _Statistic.weighted_sum([c.statistic for c in components], weights)
+    auc = float(np.average(aucs, weights=weights))
+    var = whole.variances()[method]
+    low, high = normal_interval(auc, var, level, 0.0, 1.0)
+    return MulticlassAUCInterval(
+        auc,
+        var,
+        float(low),
+        float(high),
+        level,
+        method,
+        multi_class,
+        average,
+        tuple(labels),
+        tuple(sizes),
+        np.array([c.name for c in components]),
+        aucs,
+        variances,
+        bounds[:, 0],
+        bounds[:, 1],
+        weights,
+    )
+
+
+@dataclass(frozen=True, repr=False)
+class MulticlassAUCDifferenceInterval(Result):
+    """The paired difference of two models' multiclass AUCs on the same instances, with a
+    normal interval and p-value, and the differences of the AUCs they average.
+
+    Attributes
+    ----------
+    auc1, auc2, difference, var, low, high, p_value : float
+        Both averaged AUCs, ``auc1 - auc2``, its variance by ``method``, the interval clipped
+        to [-1, 1] and the two-sided normal p-value of no difference.
+    multi_class, average, classes, class_sizes
+    component : ndarray of str
+    component_difference, component_var, component_low, component_high, component_p_value
+        Each component's paired difference with its interval and p-value.
+
+    ``to_frame()``: one row per component and a last row for the average.
+    """
+
+    auc1: float
+    auc2: float
+    difference: float
+    var: float
+    low: float
+    high: float
+    p_value: float
+    confidence_level: float
+    method: str
+    multi_class: str
+    average: str
+    classes: tuple
+    class_sizes: tuple
+    component: np.ndarray
+    component_difference: np.ndarray
+    component_var: np.ndarray
+    component_low: np.ndarray
+    component_high: np.ndarray
+    component_p_value: np.ndarray
+
+    _settings = MulticlassAUCInterval._settings
+
+    def _column_values(self) -> dict:
+        overall = f"{self.average} ({self.multi_class})"
+        return {
+            "component": [*self.component.tolist(), overall],
+            "difference": np.r_[self.component_difference, self.difference],
+            "var": np.r_[self.component_var, self.var],
+            "low": np.r_[self.component_low, self.low],
+            "high": np.r_[self.component_high, self.high],
+            "p_value": np.r_[self.component_p_value, self.p_value],
+        }
+
+    def _summary(self) -> str:
+        return (
+            f"{self.multi_class} {self.average} AUC1 - AUC2 {self.difference:+.3f} "
+            f"[{self.low:+.3f}, {self.high:+.3f}], p = {self.p_value:.3g} over "
+            f"{len(self.classes)} classes ({self._level_and_method()})"
+        )
+
+
+def multiclass_auc_difference_interval(
+    by_class1,
+    by_class2,
+    *,
+    multi_class: str = "ovo",
+    average: str = "macro",
+    confidence_level: float = 0.95,
+    method: str = "delong",
+    labels=None,
+) -> MulticlassAUCDifferenceInterval:
+    """``AUC1 - AUC2`` of two models' multiclass AUCs on the same instances (paired: row ``i``
+    of ``by_class1[k]`` and of ``by_class2[k]`` score the same instance), with its variance
+    under the per-class stratified bootstrap (``exact_bootstrap``) or the placement-value one
+    (``delong``): the module's formula on the difference of the two models' kernels.
+
+    Examples
+    --------
+    >>> first = [[[0.6, 0.3, 0.1], [0.5, 0.4, 0.1]], [[0.2, 0.7, 0.1], [0.4, 0.3, 0.3]],
+    ...          [[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]]
+    >>> second = [[[0.4, 0.3, 0.3], [0.5, 0.4, 0.1]], [[0.3, 0.5, 0.2], [0.4, 0.3, 0.3]],
+    ...           [[0.3, 0.3, 0.4], [0.3, 0.3, 0.4]]]
+    >>> r = multiclass_auc_difference_interval(first, second)
+    >>> round(r.difference, 4), round(r.auc1, 4)
+    (0.0417, 0.9167)
+    """
+    by_class1, by_class2 = (
+        [np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class]
+        for by_class in (by_class1, by_class2)
+    )
+    sizes = [s.shape[0] for s in by_class1]
+    if [s.shape for s in by_class2] != [s.shape for s in by_class1]:
+        raise ValueError("the two models must score the same instances with as many columns")
+    level = check_confidence_level(confidence_level)
+    check_multiclass(multi_class, average, method, sizes)
+    labels = list(range(len(by_class1))) if labels is None else list(labels)
+    first = _components(by_class1, multi_class, labels)
+    second = _components(by_class2, multi_class, labels)
+    weights = _weights(first, average)
+    differences = np.array([c.auc - d.auc for c, d in zip(first, second)])
+    variances = np.array(
+        [
+            _Statistic.weighted_sum([c.statistic, d.statistic], [1.0, -1.0]).variances()[method]
+            for c, d in zip(first, second)
+        ]
+    )
+    bounds = np.array(
+        [normal_interval(d, v, level, -1.0, 1.0) for d, v in zip(differences, variances)]
+    )
+    whole = _Statistic.weighted_sum(
+        [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
+    )
+    auc1 = float(np.average([c.auc for c in first], weights=weights))
+    auc2 = float(np.average([d.auc for d in second], weights=weights))
+    difference, var = auc1 - auc2, whole.variances()[method]
+    low, high = normal_interval(difference, var, level, -1.0, 1.0)
+    return MulticlassAUCDifferenceInterval(
+        auc1,
+        auc2,
+        difference,
+        var,
+        float(low),
+        float(high),
+        normal_p_value(difference, var),
+        level,
+        method,
+        multi_class,
+        average,
+        tuple(labels),
+        tuple(sizes),
+        np.array([c.name for c in first]),
+        differences,
+        variances,
+        bounds[:, 0],
+        bounds[:, 1],
+        np.array([normal_p_value(d, v) for d, v in zip(differences, variances)]),
+    )
