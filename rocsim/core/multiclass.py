@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import combinations
+from typing import ClassVar
 
 import numpy as np
 
@@ -191,8 +192,23 @@ def _weights(components: list[_Component], average: str) -> np.ndarray:
     return weights / weights.sum()
 
 
+class _ByComponent(Result):
+    """A multiclass result's frame: one row per component, then the average."""
+
+    #: frame column -> (the components' attribute, the average's attribute or value)
+    _frame: ClassVar[tuple[tuple[str, str, str | float], ...]] = ()
+    _settings = ("confidence_level", "method", "multi_class", "average", "classes", "class_sizes")
+
+    def _column_values(self) -> dict:
+        out = {"component": [*self.component.tolist(), f"{self.average} ({self.multi_class})"]}
+        for column, each, whole in self._frame:
+            overall = whole if isinstance(whole, float) else getattr(self, whole)
+            out[column] = np.r_[getattr(self, each), overall]
+        return out
+
+
 @dataclass(frozen=True, repr=False)
-class MulticlassAUCInterval(Result):
+class MulticlassAUCInterval(_ByComponent):
     """The multiclass AUC with its variance and normal interval, and the AUCs it averages.
 
     Attributes
@@ -231,18 +247,13 @@ class MulticlassAUCInterval(Result):
     component_high: np.ndarray
     component_weight: np.ndarray
 
-    _settings = ("confidence_level", "method", "multi_class", "average", "classes", "class_sizes")
-
-    def _column_values(self) -> dict:
-        overall = f"{self.average} ({self.multi_class})"
-        return {
-            "component": [*self.component.tolist(), overall],
-            "auc": np.r_[self.component_auc, self.auc],
-            "var": np.r_[self.component_var, self.var],
-            "low": np.r_[self.component_low, self.low],
-            "high": np.r_[self.component_high, self.high],
-            "weight": np.r_[self.component_weight, 1.0],
-        }
+    _frame = (
+        ("auc", "component_auc", "auc"),
+        ("var", "component_var", "var"),
+        ("low", "component_low", "low"),
+        ("high", "component_high", "high"),
+        ("weight", "component_weight", 1.0),
+    )
 
     def _summary(self) -> str:
         sizes = ", ".join(str(n) for n in self.class_sizes)
@@ -267,6 +278,28 @@ def check_multiclass(multi_class: str, average: str, method: str, sizes) -> None
             "method='delong' needs at least 2 instances of every class (sample variances of "
             f"placements), got sizes {list(sizes)}"
         )
+
+
+def _prepared(models, multi_class, average, method, confidence_level, labels):
+    """Each model's scores by class as float arrays, the class sizes, the level and the labels,
+    checked once (the models score the same instances)."""
+    models = [[np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class] for by_class in models]
+    shapes = [s.shape for s in models[0]]
+    if any([s.shape for s in by_class] != shapes for by_class in models):
+        raise ValueError("the two models must score the same instances with as many columns")
+    sizes = [shape[0] for shape in shapes]
+    level = check_confidence_level(confidence_level)
+    check_multiclass(multi_class, average, method, sizes)
+    labels = list(range(len(sizes))) if labels is None else list(labels)
+    return models, sizes, level, labels
+
+
+def _normal_intervals(values, variances, level: float, lower: float):
+    """Each value's normal interval, clipped to ``[lower, 1]``, as two arrays."""
+    bounds = np.array(
+        [normal_interval(v, s, level, lower, 1.0) for v, s in zip(values, variances)]
+    )
+    return bounds[:, 0], bounds[:, 1]
 
 
 def multiclass_auc_interval(
@@ -308,16 +341,14 @@ def multiclass_auc_interval(
     >>> round(r.auc, 4), r.component.tolist()
     (0.9167, ['0 vs 1', '0 vs 2', '1 vs 2'])
     """
-    by_class = [np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class]
-    sizes = [s.shape[0] for s in by_class]
-    level = check_confidence_level(confidence_level)
-    check_multiclass(multi_class, average, method, sizes)
-    labels = list(range(len(by_class))) if labels is None else list(labels)
+    (by_class,), sizes, level, labels = _prepared(
+        [by_class], multi_class, average, method, confidence_level, labels
+    )
     components = _components(by_class, multi_class, labels)
     weights = _weights(components, average)
     aucs = np.array([c.auc for c in components])
     variances = np.array([c.statistic.variances()[method] for c in components])
-    bounds = np.array([normal_interval(a, v, level, 0.0, 1.0) for a, v in zip(aucs, variances)])
+    component_low, component_high = _normal_intervals(aucs, variances, level, 0.0)
     whole = _Statistic.weighted_sum([c.statistic for c in components], weights)
     auc = float(np.average(aucs, weights=weights))
     var = whole.variances()[method]
@@ -336,14 +367,14 @@ def multiclass_auc_interval(
         np.array([c.name for c in components]),
         aucs,
         variances,
-        bounds[:, 0],
-        bounds[:, 1],
+        component_low,
+        component_high,
         weights,
     )
 
 
 @dataclass(frozen=True, repr=False)
-class MulticlassAUCDifferenceInterval(Result):
+class MulticlassAUCDifferenceInterval(_ByComponent):
     """The paired difference of two models' multiclass AUCs on the same instances, with a
     normal interval and p-value, and the differences of the AUCs they average.
 
@@ -380,18 +411,13 @@ class MulticlassAUCDifferenceInterval(Result):
     component_high: np.ndarray
     component_p_value: np.ndarray
 
-    _settings = MulticlassAUCInterval._settings
-
-    def _column_values(self) -> dict:
-        overall = f"{self.average} ({self.multi_class})"
-        return {
-            "component": [*self.component.tolist(), overall],
-            "difference": np.r_[self.component_difference, self.difference],
-            "var": np.r_[self.component_var, self.var],
-            "low": np.r_[self.component_low, self.low],
-            "high": np.r_[self.component_high, self.high],
-            "p_value": np.r_[self.component_p_value, self.p_value],
-        }
+    _frame = (
+        ("difference", "component_difference", "difference"),
+        ("var", "component_var", "var"),
+        ("low", "component_low", "low"),
+        ("high", "component_high", "high"),
+        ("p_value", "component_p_value", "p_value"),
+    )
 
     def _summary(self) -> str:
         return (
@@ -426,16 +452,9 @@ def multiclass_auc_difference_interval(
     >>> round(r.difference, 4), round(r.auc1, 4)
     (0.0417, 0.9167)
     """
-    by_class1, by_class2 = (
-        [np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class]
-        for by_class in (by_class1, by_class2)
+    (by_class1, by_class2), sizes, level, labels = _prepared(
+        [by_class1, by_class2], multi_class, average, method, confidence_level, labels
     )
-    sizes = [s.shape[0] for s in by_class1]
-    if [s.shape for s in by_class2] != [s.shape for s in by_class1]:
-        raise ValueError("the two models must score the same instances with as many columns")
-    level = check_confidence_level(confidence_level)
-    check_multiclass(multi_class, average, method, sizes)
-    labels = list(range(len(by_class1))) if labels is None else list(labels)
     first = _components(by_class1, multi_class, labels)
     second = _components(by_class2, multi_class, labels)
     weights = _weights(first, average)
@@ -446,9 +465,7 @@ def multiclass_auc_difference_interval(
             for c, d in zip(first, second)
         ]
     )
-    bounds = np.array(
-        [normal_interval(d, v, level, -1.0, 1.0) for d, v in zip(differences, variances)]
-    )
+    component_low, component_high = _normal_intervals(differences, variances, level, -1.0)
     whole = _Statistic.weighted_sum(
         [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
     )
@@ -473,7 +490,7 @@ def multiclass_auc_difference_interval(
         np.array([c.name for c in first]),
         differences,
         variances,
-        bounds[:, 0],
-        bounds[:, 1],
+        component_low,
+        component_high,
         np.array([normal_p_value(d, v) for d, v in zip(differences, variances)]),
     )
