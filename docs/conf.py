@@ -175,6 +175,11 @@ MODULES = {
         "The partial AUC over a range of FPRs or TPRs (scikit-learn's and pROC's value, "
         "McClish-standardised) with a placement-value variance.",
     ),
+    "rocsim.core.multiclass": (
+        "Multiclass area under the curve",
+        "The one-vs-one and one-vs-rest AUC of more than two classes (scikit-learn's value) "
+        "with the exact per-class bootstrap variance and the placement-value one.",
+    ),
     "rocsim.core.intervals": (
         "Proportion intervals",
         "Intervals for one proportion (eqs. 4.1-4.2) and for a paired difference "

@@ -12,6 +12,7 @@ import pytest
 from enumeration import assert_mc_agrees, multinomial_law
 from sklearn.metrics import roc_auc_score
 
+import rocsim
 from rocsim.core.area import auc_interval
 from rocsim.core.multiclass import multiclass_auc_difference_interval, multiclass_auc_interval
 
@@ -226,3 +227,89 @@ def test_paired_difference_against_monte_carlo():
             for b in (first, second)
         ]
         assert exact.var < 0.8 * sum(single)
+
+
+# --- the practitioner's entry points --------------------------------------------------------
+
+
+def named(y):
+    return np.array(["cat", "dog", "emu", "fox", "gnu"])[y]
+
+
+@pytest.mark.parametrize(("multi_class", "average"), SETTINGS)
+def test_auc_ci_takes_scikit_learns_arguments(multi_class, average):
+    y, s = scores((12, 9, 15, 10), 13)
+    labels = named(y)  # strings, sorted as scikit-learn sorts them
+    got = rocsim.auc_ci(labels, s, multi_class=multi_class, average=average)
+    expected = roc_auc_score(labels, s, multi_class=multi_class, average=average)
+    assert abs(got.auc - expected) <= 1e-12
+    assert all(isinstance(v, float) for v in (got.auc, got.var, got.low, got.high))
+    assert got.low <= got.auc <= got.high
+    frame = got.to_frame()
+    assert frame["component"].iloc[-1] == f"{average} ({multi_class})"
+    assert frame.attrs["classes"] == ("cat", "dog", "emu", "fox")
+    # the same with the labels given, and with a list of lists
+    again = rocsim.auc_ci(
+        labels,
+        s.tolist(),
+        multi_class=multi_class,
+        average=average,
+        labels=["cat", "dog", "emu", "fox"],
+    )
+    assert again.auc == got.auc and again.var == got.var
+
+
+def test_compare_auc_multiclass_is_paired():
+    y, s1 = scores((40, 30, 35), 14, decimals=2)
+    rng = np.random.default_rng(15)
+    s2 = np.abs(s1 + rng.normal(0, 0.2, s1.shape))
+    s2 /= s2.sum(axis=1, keepdims=True)  # scikit-learn asks for probabilities
+    got = rocsim.compare_auc(named(y), s1, s2, multi_class="ovo", method="exact_bootstrap")
+    assert isinstance(got.difference, float) and isinstance(got.p_value, float)
+    assert got.difference == pytest.approx(
+        roc_auc_score(y, s1, multi_class="ovo") - roc_auc_score(y, s2, multi_class="ovo"),
+        abs=1e-12,
+    )
+    assert got.to_frame().shape == (4, 6)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda y, s: rocsim.auc_ci(y, s), "give multi_class='ovo' or 'ovr'"),
+        (lambda y, s: rocsim.auc_ci(y, s, multi_class="ovx"), "multi_class"),
+        (lambda y, s: rocsim.auc_ci(y, s, multi_class="ovr", average="micro"), "average"),
+        (lambda y, s: rocsim.auc_ci(y, s[:, 0], multi_class="ovr"), "n_samples, n_classes"),
+        (lambda y, s: rocsim.auc_ci(y, s[:, :2], multi_class="ovr"), "one column per class"),
+        (lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", max_fpr=0.5), "binary only"),
+        (lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", pos_label="cat"), "pos_label"),
+        (lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", direction="lower"), "direction"),
+        (
+            lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", labels=["dog", "cat", "emu"]),
+            "sorted",
+        ),
+        (
+            lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", labels=["cat", "dog", "cat"]),
+            "unique",
+        ),
+        (
+            lambda y, s: rocsim.auc_ci(y, s, multi_class="ovo", labels=["cat", "dog", "gnu"]),
+            "not in labels",
+        ),
+        (lambda y, s: rocsim.auc_ci(y, np.where(s > 0.5, np.nan, s), multi_class="ovo"), "NaN"),
+        (lambda y, s: rocsim.compare_auc(y, s, s[:, :2], multi_class="ovo"), "y_score2"),
+    ],
+)
+def test_multiclass_bad_input(call, message):
+    y, s = scores((5, 4, 6), 16)
+    with pytest.raises(ValueError, match=message):
+        call(named(y), s)
+
+
+def test_a_class_without_instances_is_named():
+    y, s = scores((5, 4, 6), 17)
+    s4 = np.column_stack([s, np.zeros(len(y))])
+    with pytest.raises(ValueError, match=r"labels \['fox'\] have no instance"):
+        rocsim.auc_ci(named(y), s4, multi_class="ovr", labels=["cat", "dog", "emu", "fox"])
+    with pytest.raises(ValueError, match="at least 2 instances of every class"):
+        rocsim.auc_ci(named(np.r_[y, 3]), np.vstack([s4, s4[:1]]), multi_class="ovr")

@@ -16,6 +16,13 @@ from rocsim.analysis.results import (
 )
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.labels import split_by_class
+from rocsim.core.multiclass import (
+    MulticlassAUCDifferenceInterval,
+    MulticlassAUCInterval,
+    multiclass_auc_difference_interval,
+    multiclass_auc_interval,
+)
 from rocsim.core.partial_area import (
     PARTIAL_AUC_DIFFERENCE_METHODS,
     PARTIAL_AUC_METHODS,
@@ -36,7 +43,10 @@ def auc_ci(
     max_fpr: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     tpr_range: tuple[float, float] | None = None,
-) -> AUCResult | PartialAUCResult:
+    multi_class: str | None = None,
+    average: str = "macro",
+    labels=None,
+) -> AUCResult | PartialAUCResult | MulticlassAUCInterval:
     """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's; or
     the partial AUC over a range of FPRs.
 
@@ -66,13 +76,28 @@ def auc_ci(
         At most one of ``max_fpr``, ``fpr_range``, ``tpr_range``. A partial AUC's variance is
         the placement-value one (``method="delong"``) or its exact stratified-bootstrap
         variance (``method="exact_bootstrap"``; :mod:`rocsim.core.partial_area`).
+    multi_class : {"ovo", "ovr"}, optional
+        More than two classes: ``y_true`` holds any labels and ``y_score`` has shape
+        ``(n_samples, n_classes)``, a column per class in the order of the sorted labels (or
+        of ``labels``), as scikit-learn's ``roc_auc_score(multi_class=)``: ``ovo`` averages
+        over pairs of classes the mean of both directions' AUCs (Hand & Till 2001), ``ovr``
+        each class against the rest on its own column. Required for such a ``y_score``. The
+        ``exact_bootstrap`` variance is that of the bootstrap resampling each class
+        separately; ``delong`` the placement-value variance (:mod:`rocsim.core.multiclass`).
+        Rows need not sum to 1 (scikit-learn requires it; the AUCs do not).
+    average : {"macro", "weighted"}, default "macro"
+        Multiclass: equal weights, or by prevalence (scikit-learn's).
+    labels : array-like, optional
+        Multiclass: the classes, sorted, one per score column (default: the sorted labels of
+        ``y_true``); every class needs an instance.
 
     Returns
     -------
-    AUCResult or PartialAUCResult
+    AUCResult, PartialAUCResult or MulticlassAUCInterval
         ``auc``, ``var``, ``low``, ``high`` (normal interval, clipped to [0, 1]); a partial AUC
         also has the raw ``partial_area``, its ``focus`` (``"fpr"`` or ``"tpr"``) and range
-        ``range_low``, ``range_high``.
+        ``range_low``, ``range_high``; a multiclass AUC the AUCs it averages
+        (``to_frame()``: a row per pair or class, then the average).
 
     References
     ----------
@@ -90,6 +115,18 @@ def auc_ci(
     0.0395
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    if _is_multiclass(multi_class, y_score):
+        classes, (by_class,) = _multiclass(
+            y_true, [y_score], multi_class, partial, pos_label, direction, labels
+        )
+        return multiclass_auc_interval(
+            by_class,
+            multi_class=multi_class,
+            average=average,
+            confidence_level=confidence_level,
+            method=method,
+            labels=classes,
+        )
     methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
@@ -118,7 +155,10 @@ def compare_auc(
     max_fpr: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     tpr_range: tuple[float, float] | None = None,
-) -> AUCComparison | PartialAUCComparison:
+    multi_class: str | None = None,
+    average: str = "macro",
+    labels=None,
+) -> AUCComparison | PartialAUCComparison | MulticlassAUCDifferenceInterval:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
     with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance);
     or of their partial AUCs.
@@ -137,10 +177,15 @@ def compare_auc(
         The difference of the partial AUCs over that range, as in :func:`auc_ci` (McClish-
         standardised; only ``method="delong"``, the paired placement values' variance: the
         paired exact bootstrap law of two partial areas is not built).
+    multi_class, average, labels : optional
+        Two models' multiclass AUCs on the same instances, as in :func:`auc_ci`: each
+        ``y_score`` of shape ``(n_samples, n_classes)``; the variance of the paired
+        difference under the bootstrap resampling each class separately (``exact_bootstrap``)
+        or the placement-value one (``delong``).
 
     Returns
     -------
-    AUCComparison or PartialAUCComparison
+    AUCComparison, PartialAUCComparison or MulticlassAUCDifferenceInterval
 
     Examples
     --------
@@ -150,6 +195,19 @@ def compare_auc(
     0.3333
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    if _is_multiclass(multi_class, y_score1):
+        classes, (first, second) = _multiclass(
+            y_true, [y_score1, y_score2], multi_class, partial, pos_label, direction, labels
+        )
+        return multiclass_auc_difference_interval(
+            first,
+            second,
+            multi_class=multi_class,
+            average=average,
+            confidence_level=confidence_level,
+            method=method,
+            labels=classes,
+        )
     methods = AUC_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "paired partial AUC method")
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
@@ -172,6 +230,37 @@ def compare_auc(
         pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method
     )
     return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)
+
+
+def _is_multiclass(multi_class, y_score) -> bool:
+    """Whether the AUC asked for is multiclass: ``multi_class`` given, or a score matrix."""
+    return multi_class is not None or np.ndim(y_score) == 2
+
+
+def _multiclass(y_true, scores, multi_class, partial, pos_label, direction, labels):
+    """The classes and each model's scores split by class, after the checks of a multiclass
+    AUC's arguments (:func:`rocsim.core.labels.split_by_class`)."""
+    if multi_class is None:
+        raise ValueError(
+            f"y_score has shape {np.shape(scores[0])}, a column per class: give "
+            "multi_class='ovo' or 'ovr' (as scikit-learn's roc_auc_score asks)"
+        )
+    if np.ndim(scores[0]) != 2:
+        raise ValueError(
+            f"multi_class={multi_class!r} needs y_score of shape (n_samples, n_classes), got "
+            f"shape {np.shape(scores[0])}"
+        )
+    if partial is not None:
+        raise ValueError("a partial AUC (max_fpr, fpr_range, tpr_range) is binary only")
+    if pos_label is not None:
+        raise ValueError("pos_label is for binary labels; a multiclass AUC uses every class")
+    if direction != "higher":
+        raise ValueError(
+            f"direction={direction!r} is for binary scores; each column of a multiclass "
+            "y_score is higher for the class it scores"
+        )
+    names = ("y_score",) if len(scores) == 1 else ("y_score1", "y_score2")
+    return split_by_class(y_true, *scores, labels=labels, names=names)
 
 
 def _partial_range(

@@ -6,8 +6,9 @@ vertical averaging for one classifier (:mod:`~rocsim.core.threshold`,
 :mod:`~rocsim.core.vertical` on the binomial mixture engine :mod:`~rocsim.core.mixture`,
 :mod:`~rocsim.core.horizontal`) and two (:mod:`~rocsim.core.paired_threshold`,
 :mod:`~rocsim.core.joint_thresholds`, :mod:`~rocsim.core.paired_vertical`), cost curves
-(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`) and the partial AUC
-(:mod:`~rocsim.core.partial_area`), precision and recall
+(:mod:`~rocsim.core.cost`), the AUC (:mod:`~rocsim.core.area`), the partial AUC
+(:mod:`~rocsim.core.partial_area`) and the multiclass AUC (:mod:`~rocsim.core.multiclass`),
+precision and recall
 (:mod:`~rocsim.core.precision_recall`), the kernel comparator (:mod:`~rocsim.core.kernel`) and
 exact coverage (:mod:`~rocsim.core.coverage`). The functions take the scores of the two
 classes apart, ``(pos_scores, neg_scores)``; :func:`~rocsim.core.labels.split_scores` gets them
@@ -59,7 +60,13 @@ _SOURCES = {
         "partial_auc_difference_interval",
         "partial_auc_interval",
     ),
-    "labels": ("positive_mask", "split_scores"),
+    "labels": ("positive_mask", "split_by_class", "split_scores"),
+    "multiclass": (
+        "MulticlassAUCDifferenceInterval",
+        "MulticlassAUCInterval",
+        "multiclass_auc_difference_interval",
+        "multiclass_auc_interval",
+    ),
     "precision_recall": (
         "PRCI",
         "PRDistribution",

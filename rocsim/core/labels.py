@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocsim.core._validation import check_scores
+from rocsim.core._validation import as_real_array, check_scores
 
 #: Label sets whose positive label needs no ``pos_label`` (scikit-learn's), and that label.
 EVIDENT_LABELS = (({0, 1}, 1), ({-1, 1}, 1), ({False, True}, True))
@@ -87,6 +87,65 @@ def split_scores(y_true, y_score, *, pos_label=None) -> tuple[np.ndarray, np.nda
     """
     positive, (scores,) = split_by_label(y_true, y_score, pos_label=pos_label)
     return scores[positive], scores[~positive]
+
+
+def split_by_class(
+    y_true, *scores, labels=None, names: tuple[str, ...] = ("y_score",)
+) -> tuple[list, list[list[np.ndarray]]]:
+    """The classes of a multiclass ``y_true`` and, for each ``(n, c)`` score matrix, its rows
+    split by class (in the classes' order, each class's rows in their order): scikit-learn's
+    rules for ``roc_auc_score(multi_class=)``. The classes are the sorted labels of
+    ``y_true``, or ``labels`` (unique and sorted, naming the score columns in order); every
+    class must be present.
+
+    Examples
+    --------
+    >>> scores = [[0.2, 0.8], [0.6, 0.4], [0.3, 0.7]]
+    >>> classes, (by_class,) = split_by_class(["b", "a", "b"], scores)
+    >>> classes, [rows.tolist() for rows in by_class]
+    (['a', 'b'], [[[0.6, 0.4]], [[0.2, 0.8], [0.3, 0.7]]])
+    """
+    y = _labels(y_true, "y_true")
+    present = _classes(y, "y_true")
+    classes = present if labels is None else _given_classes(labels, present)
+    matrices = [_score_matrix(s, name, y.size, classes.size) for s, name in zip(scores, names)]
+    if classes.size < 2:
+        raise ValueError(f"y_true holds {classes.size} class; a multiclass AUC needs two or more")
+    return classes.tolist(), [[m[y == c] for c in classes] for m in matrices]
+
+
+def _given_classes(labels, present: np.ndarray) -> np.ndarray:
+    """``labels`` checked as scikit-learn checks them: unique, sorted, covering ``y_true``,
+    and (rocsim's rule) each present in it."""
+    given = _labels(labels, "labels")
+    ordered = _classes(given, "labels")
+    if ordered.size != given.size:
+        raise ValueError("labels must be unique")
+    if not np.array_equal(ordered, given):
+        raise ValueError(f"labels must be sorted (as the score columns are), got {given.tolist()}")
+    outside = np.setdiff1d(present, given)
+    if outside.size:
+        raise ValueError(f"y_true holds labels not in labels: {outside.tolist()}")
+    absent = np.setdiff1d(given, present)
+    if absent.size:
+        raise ValueError(
+            f"labels {absent.tolist()} have no instance in y_true; every class needs one"
+        )
+    return given
+
+
+def _score_matrix(values, name: str, rows: int, columns: int) -> np.ndarray:
+    """``values`` as a finite ``(rows, columns)`` float matrix, or a ``ValueError``."""
+    matrix = as_real_array(values, name)
+    if matrix.ndim != 2 or matrix.shape != (rows, columns):
+        raise ValueError(
+            f"{name} must have shape (n_samples, n_classes) = ({rows}, {columns}), one column "
+            f"per class, got shape {matrix.shape}"
+        )
+    if not np.all(np.isfinite(matrix)):
+        bad = int(np.count_nonzero(~np.isfinite(matrix)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); scores must be finite")
+    return matrix
 
 
 def _labels(y_true, name: str) -> np.ndarray:
