@@ -46,6 +46,8 @@ def auc_ci(
     multi_class: str | None = None,
     average: str = "macro",
     labels=None,
+    alternative: str = "two-sided",
+    null: float = 0.5,
 ) -> AUCResult | PartialAUCResult | MulticlassAUCInterval:
     """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's; or
     the partial AUC over a range of FPRs.
@@ -90,6 +92,14 @@ def auc_ci(
     labels : array-like, optional
         Multiclass: the classes, sorted, one per score column (default: the sorted labels of
         ``y_true``); every class needs an instance.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``greater``: is the AUC above ``null``? The interval is one-sided, ``[low, 1]``
+        (``low`` the two-sided bound at twice the alpha) and ``p_value`` tests ``AUC <=
+        null`` against ``AUC > null``; ``less`` the other way round.
+    null : float, default 0.5
+        The AUC of the null hypothesis: 0.5 is a classifier no better than chance, 0.8 a
+        benchmark to beat. ``p_value`` and the interval rest on the same variance, so that
+        ``p_value < 1 - confidence_level`` exactly when ``null`` is outside ``[low, high]``.
 
     Returns
     -------
@@ -97,7 +107,7 @@ def auc_ci(
         ``auc``, ``var``, ``low``, ``high`` (normal interval, clipped to [0, 1]); a partial AUC
         also has the raw ``partial_area``, its ``focus`` (``"fpr"`` or ``"tpr"``) and range
         ``range_low``, ``range_high``; a multiclass AUC the AUCs it averages
-        (``to_frame()``: a row per pair or class, then the average).
+        (``to_frame()``: a row per pair or class, then the average). Each has ``p_value``.
 
     References
     ----------
@@ -115,6 +125,7 @@ def auc_ci(
     0.0395
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    test = {"alternative": alternative, "null": null}
     if _is_multiclass(multi_class, y_score):
         classes, (by_class,) = _multiclass(
             y_true, [y_score], multi_class, partial, pos_label, direction, labels
@@ -126,6 +137,7 @@ def auc_ci(
             confidence_level=confidence_level,
             method=method,
             labels=classes,
+            **test,
         )
     methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
@@ -134,11 +146,11 @@ def auc_ci(
     if partial is not None:
         focus, rates = partial
         ci = partial_auc_interval(
-            pos, neg, rates, focus=focus, confidence_level=confidence_level, method=method
+            pos, neg, rates, focus=focus, confidence_level=confidence_level, method=method, **test
         )
         curves = (roc_curve(pos, neg)[:2],)
         return PartialAUCResult(**asdict(ci), curves=curves, direction=data.direction)
-    ci = auc_interval(pos, neg, confidence_level=confidence_level, method=method)
+    ci = auc_interval(pos, neg, confidence_level=confidence_level, method=method, **test)
     curves = (roc_curve(pos, neg)[:2],)
     return AUCResult(**asdict(ci), curves=curves, direction=data.direction)
 
@@ -158,6 +170,8 @@ def compare_auc(
     multi_class: str | None = None,
     average: str = "macro",
     labels=None,
+    alternative: str = "two-sided",
+    null: float = 0.0,
 ) -> AUCComparison | PartialAUCComparison | MulticlassAUCDifferenceInterval:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
     with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance);
@@ -182,6 +196,12 @@ def compare_auc(
         ``y_score`` of shape ``(n_samples, n_classes)``; the variance of the paired
         difference under the bootstrap resampling each class separately (``exact_bootstrap``)
         or the placement-value one (``delong``).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``greater``: is the first classifier's AUC above the second's by more than ``null``?
+        The interval is ``[low, 1]`` and ``p_value`` one-sided, as in :func:`auc_ci`.
+    null : float, default 0.0
+        The difference of the null hypothesis (e.g. ``-0.02`` for a non-inferiority margin
+        with ``alternative="greater"``).
 
     Returns
     -------
@@ -195,6 +215,7 @@ def compare_auc(
     0.3333
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
+    test = {"alternative": alternative, "null": null}
     if _is_multiclass(multi_class, y_score1):
         classes, (first, second) = _multiclass(
             y_true, [y_score1, y_score2], multi_class, partial, pos_label, direction, labels
@@ -207,6 +228,7 @@ def compare_auc(
             confidence_level=confidence_level,
             method=method,
             labels=classes,
+            **test,
         )
     methods = AUC_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "paired partial AUC method")
@@ -224,10 +246,11 @@ def compare_auc(
             focus=focus,
             confidence_level=confidence_level,
             method=method,
+            **test,
         )
         return PartialAUCComparison(**asdict(ci), curves=curves, direction=data.direction)
     ci = auc_difference_interval(
-        pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method
+        pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method, **test
     )
     return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)
 

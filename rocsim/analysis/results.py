@@ -328,7 +328,7 @@ class AUCResult(AUCInterval):
     (``auc, var, low, high`` as Python floats, a one-row ``to_frame()``) with the empirical
     ROC curve, which ``.plot()`` draws with the AUC in the legend, and the scores' direction."""
 
-    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: str = "higher"
 
     _settings = (*AUCInterval._settings, "direction")
@@ -342,7 +342,7 @@ class PartialAUCResult(PartialAUCInterval):
     scikit-learn's ``roc_auc_score(max_fpr=)``, the raw ``partial_area``, ``var``, ``low``,
     ``high``) with the empirical ROC curve, which ``.plot()`` draws with the range shaded."""
 
-    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: str = "higher"
 
     _settings = (*PartialAUCInterval._settings, "direction")
@@ -355,7 +355,7 @@ class PartialAUCComparison(PartialAUCDifferenceInterval):
     the core's :class:`~rocsim.core.partial_area.PartialAUCDifferenceInterval` with both
     empirical ROC curves, which ``.plot()`` draws, and the scores' directions."""
 
-    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: tuple[str, str] = ("higher", "higher")
 
     _settings = (*PartialAUCDifferenceInterval._settings, "direction")
@@ -369,7 +369,7 @@ class AUCComparison(AUCDifferenceInterval):
     var, low, high, p_value`` as Python floats) with both empirical ROC curves, which
     ``.plot()`` draws, and the scores' directions."""
 
-    curves: tuple[tuple[np.ndarray, np.ndarray], ...]
+    curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: tuple[str, str] = ("higher", "higher")
 
     _settings = (*AUCDifferenceInterval._settings, "direction")

@@ -85,16 +85,25 @@ class AUCInterval(Result):
     method: str
     n_pos: int
     n_neg: int
+    p_value: float = float("nan")
+    alternative: str = "two-sided"
+    null: float = 0.5
 
-    _columns = ("auc", "var", "low", "high")
-    _settings = ("confidence_level", "method", "n_pos", "n_neg")
+    _columns = ("auc", "var", "low", "high", "p_value")
+    _settings = ("confidence_level", "method", "n_pos", "n_neg", "alternative", "null")
     _plot_kind = None
 
     def _summary(self) -> str:
         return (
-            f"AUC {self.auc:.3f} [{self.low:.3f}, {self.high:.3f}] "
+            f"AUC {self.auc:.3f} [{self.low:.3f}, {self.high:.3f}]{hypothesis_summary(self)} "
             f"({self._level_and_method()}, n+={self.n_pos}, n-={self.n_neg})"
         )
+
+
+def hypothesis_summary(result) -> str:
+    """``", p = 0.003 (AUC > 0.5)"``: a result's test, for its summary."""
+    sign = {"two-sided": "!=", "greater": ">", "less": "<"}[result.alternative]
+    return f", p = {result.p_value:.3g} (H1: {sign} {result.null:g})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -112,11 +121,13 @@ class AUCDifferenceInterval(Result):
     low, high : float
         ``difference -+ z sqrt(var)``, clipped to [-1, 1].
     p_value : float
-        Two-sided normal test of ``difference = 0``; 1 when ``var = 0`` and the AUCs are
-        equal, 0 when ``var = 0`` and they differ.
+        Normal test of ``difference = null`` against ``alternative``; with ``var = 0``, 0 when
+        the difference lies in the alternative and 1 otherwise.
     confidence_level : float
     method : str
     n_pos, n_neg : int
+    alternative : {"two-sided", "greater", "less"}
+    null : float
     """
 
     auc1: float
@@ -130,14 +141,16 @@ class AUCDifferenceInterval(Result):
     method: str
     n_pos: int
     n_neg: int
+    alternative: str = "two-sided"
+    null: float = 0.0
 
     _columns = ("auc1", "auc2", "difference", "var", "low", "high", "p_value")
-    _settings = ("confidence_level", "method", "n_pos", "n_neg")
+    _settings = ("confidence_level", "method", "n_pos", "n_neg", "alternative", "null")
 
     def _summary(self) -> str:
         return (
-            f"AUC1 - AUC2 {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}], "
-            f"p = {self.p_value:.3g} ({self._level_and_method()}, n+={self.n_pos}, "
+            f"AUC1 - AUC2 {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
+            f"{hypothesis_summary(self)} ({self._level_and_method()}, n+={self.n_pos}, "
             f"n-={self.n_neg})"
         )
 
@@ -300,20 +313,70 @@ def _split_level(state: np.ndarray, index: np.ndarray, k: int):
     return count, out
 
 
+#: The alternatives of an AUC's interval and test (scipy's names): ``greater`` asks whether
+#: the AUC (difference) exceeds the null, with the interval ``[low, upper end]``.
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
 def normal_interval(
-    estimate: float, var: float, level: float, lower: float, upper: float
+    estimate: float,
+    var: float,
+    level: float,
+    lower: float,
+    upper: float,
+    alternative: str = "two-sided",
 ) -> tuple[float, float]:
-    """``estimate -+ z sqrt(var)`` clipped to ``[lower, upper]``."""
-    half = normal_quantile(level) * float(np.sqrt(var))
-    return max(estimate - half, lower), min(estimate + half, upper)
+    """``estimate -+ z sqrt(var)`` clipped to ``[lower, upper]``; one-sided, one bound at
+    ``z_level`` and the other the end of the range (the two-sided bound at twice the alpha)."""
+    sd = float(np.sqrt(var))
+    if alternative == "two-sided":
+        half = normal_quantile(level) * sd
+        return max(estimate - half, lower), min(estimate + half, upper)
+    half = float(special.ndtri(level)) * sd
+    if alternative == "greater":
+        return max(estimate - half, lower), upper
+    return lower, min(estimate + half, upper)
 
 
-def normal_p_value(difference: float, var: float) -> float:
-    """Two-sided normal p-value of ``difference = 0`` with variance ``var``; with ``var = 0``,
-    1 for no difference and 0 for any."""
+def normal_p_value(difference: float, var: float, alternative: str = "two-sided") -> float:
+    """Normal p-value of ``difference = 0`` (an estimate less its null) with variance ``var``
+    against ``alternative``; with ``var = 0`` the estimate is sure: 0 where it lies in the
+    alternative, 1 elsewhere."""
     if var > 0:
-        return float(2.0 * special.ndtr(-abs(difference) / np.sqrt(var)))
-    return 1.0 if difference == 0 else 0.0
+        t = difference / float(np.sqrt(var))
+        tails = {"two-sided": 2.0 * special.ndtr(-abs(t)), "greater": special.ndtr(-t)}
+        return float(tails.get(alternative, special.ndtr(t)))
+    away = {"two-sided": difference != 0, "greater": difference > 0, "less": difference < 0}
+    return 0.0 if away[alternative] else 1.0
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """An AUC's alternative and null value, checked once: its interval and its p-value agree
+    (``p < alpha`` exactly when the null lies outside the interval at level ``1 - alpha``, both
+    on the same variance)."""
+
+    alternative: str
+    null: float
+    lower: float
+    upper: float
+
+    def interval(self, estimate: float, var: float, level: float) -> tuple[float, float]:
+        return normal_interval(estimate, var, level, self.lower, self.upper, self.alternative)
+
+    def p_value(self, estimate: float, var: float) -> float:
+        return normal_p_value(estimate - self.null, var, self.alternative)
+
+
+def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypothesis:
+    """``alternative`` one of :data:`ALTERNATIVES`, ``null`` a number in ``[lower, upper]``
+    (the range of the AUC, or of a difference)."""
+    check_choice(alternative, ALTERNATIVES, "alternative")
+    if isinstance(null, bool) or not isinstance(null, (int, float, np.integer, np.floating)):
+        raise ValueError(f"null must be a number in [{lower:g}, {upper:g}], got {null!r}")
+    if not lower <= float(null) <= upper:
+        raise ValueError(f"null must be in [{lower:g}, {upper:g}], got {null!r}")
+    return Hypothesis(alternative, float(null), lower, upper)
 
 
 def _check_method(method: str, n_pos: int, n_neg: int) -> None:
@@ -326,7 +389,13 @@ def _check_method(method: str, n_pos: int, n_neg: int) -> None:
 
 
 def auc_interval(
-    pos_scores, neg_scores, *, confidence_level: float = 0.95, method: str = "delong"
+    pos_scores,
+    neg_scores,
+    *,
+    confidence_level: float = 0.95,
+    method: str = "delong",
+    alternative: str = "two-sided",
+    null: float = 0.5,
 ) -> AUCInterval:
     """AUC of a classifier on a test set with a normal confidence interval.
 
@@ -342,12 +411,19 @@ def auc_interval(
         instances per class). ``exact_bootstrap``: the exact variance of the AUC over stratified
         bootstrap resamples, i.e. the limit of a Monte Carlo bootstrap with infinitely many
         resamples, computed in closed form without resampling.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``greater``: the one-sided interval ``[auc - z_level sqrt(var), 1]`` and the test of
+        ``AUC <= null`` against ``AUC > null`` (``less`` the other way round).
+    null : float, default 0.5
+        The AUC under the null hypothesis (0.5: no better than chance).
 
     Returns
     -------
     AUCInterval
         ``auc``, ``var`` and ``low, high = auc -+ z sqrt(var)`` clipped to [0, 1], with ``z``
-        the two-sided standard normal quantile at ``confidence_level``.
+        the two-sided standard normal quantile at ``confidence_level`` (one-sided: one bound
+        at ``z_level``, the other 0 or 1); ``p_value`` of the normal test on the same variance,
+        so that ``p < 1 - confidence_level`` exactly when ``null`` is outside ``[low, high]``.
 
     References
     ----------
@@ -364,18 +440,37 @@ def auc_interval(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     level = check_confidence_level(confidence_level)
     _check_method(method, pos.size, neg.size)
+    hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     # the AUC and both variances are symmetric in the instances of a class: sorting first
     # makes the threshold sorts inside _kernel near-free
     kernel = _kernel(np.sort(pos), np.sort(neg))
     auc, var = kernel.estimate(), kernel.var(method)
-    low, high = normal_interval(auc, var, level, 0.0, 1.0)
+    low, high = hypothesis.interval(auc, var, level)
     return AUCInterval(
-        float(auc), float(var), float(low), float(high), level, method, pos.size, neg.size
+        float(auc),
+        float(var),
+        float(low),
+        float(high),
+        level,
+        method,
+        pos.size,
+        neg.size,
+        hypothesis.p_value(auc, var),
+        hypothesis.alternative,
+        hypothesis.null,
     )
 
 
 def auc_difference_interval(
-    pos1, pos2, neg1, neg2, *, confidence_level: float = 0.95, method: str = "delong"
+    pos1,
+    pos2,
+    neg1,
+    neg2,
+    *,
+    confidence_level: float = 0.95,
+    method: str = "delong",
+    alternative: str = "two-sided",
+    null: float = 0.0,
 ) -> AUCDifferenceInterval:
     """Difference of the AUCs of two classifiers scored on the same instances.
 
@@ -393,12 +488,16 @@ def auc_difference_interval(
         ``AUC1* - AUC2*`` over stratified bootstrap resamples of the instances (both scores of
         an instance travel together), the limit of a Monte Carlo bootstrap with infinitely
         many resamples; ``O(n log n)``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``greater``: the interval ``[low, 1]`` and the test of ``AUC1 - AUC2 > null``.
+    null : float, default 0.0
+        The difference under the null hypothesis.
 
     Returns
     -------
     AUCDifferenceInterval
         ``difference = auc1 - auc2``, its ``var``, ``low, high`` clipped to [-1, 1] and the
-        two-sided ``p_value`` of ``difference / sqrt(var)`` under the standard normal.
+        ``p_value`` of ``(difference - null) / sqrt(var)`` under the standard normal.
 
     References
     ----------
@@ -418,15 +517,18 @@ def auc_difference_interval(
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     level = check_confidence_level(confidence_level)
     _check_method(method, pos1.size, neg1.size)
+    hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, method)
     auc1, auc2, var = k1.estimate(), k2.estimate(), diff.var(method)
     difference = auc1 - auc2
-    low, high = normal_interval(difference, var, level, -1.0, 1.0)
-    p_value = normal_p_value(difference, var)
+    low, high = hypothesis.interval(difference, var, level)
+    p_value = hypothesis.p_value(difference, var)
     return AUCDifferenceInterval(
         *(float(v) for v in (auc1, auc2, difference, var, low, high, p_value)),
         level,
         method,
         pos1.size,
         neg1.size,
+        hypothesis.alternative,
+        hypothesis.null,
     )

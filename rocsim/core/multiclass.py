@@ -48,12 +48,13 @@ import numpy as np
 from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.area import (
     AUC_METHODS,
+    Hypothesis,
     _cross_sum,
     _Kernel,
     _kernel,
     _sum_sq_dev,
-    normal_interval,
-    normal_p_value,
+    check_hypothesis,
+    hypothesis_summary,
 )
 from rocsim.core.results import Result
 
@@ -101,8 +102,10 @@ class _Statistic:
                 out.blocks[block] += [_Term(weight * t.coef, t.u, t.v, t.kernel) for t in terms]
         return out
 
-    def variances(self) -> dict[str, float]:
-        """``{"exact_bootstrap": ..., "delong": ...}``."""
+    def variance(self, method: str) -> float:
+        """The variance by ``method``: ``exact_bootstrap`` (the within-class placements and
+        each block's doubly centred sum of squares) or ``delong`` (the placements alone,
+        each class's sum of squares by ``n_a / (n_a - 1)``)."""
         placements = [np.zeros(n) for n in self.sizes]
         doubly_centred = 0.0
         for (a, b), terms in self.blocks.items():
@@ -110,21 +113,24 @@ class _Statistic:
             cols = sum(t.coef * t.kernel.cols / 2.0 for t in terms)
             placements[a] += rows
             placements[b] += cols
-            n_a, n_b = self.sizes[a], self.sizes[b]
-            squares = sum(s.coef * t.coef * _crossed(s, t) / 4.0 for s in terms for t in terms)
-            total = float(rows.sum())
-            doubly_centred += max(
-                squares
-                - _sum_sq_dev(rows) / n_b
-                - _sum_sq_dev(cols) / n_a
-                - total * total / (n_a * n_b),
-                0.0,
-            )
+            if method == "exact_bootstrap":
+                doubly_centred += _doubly_centred(terms, rows, cols)
         within = [_sum_sq_dev(r) for r in placements]
-        return {
-            "exact_bootstrap": float(sum(within) + doubly_centred),
-            "delong": float(sum(n / (n - 1) * s for n, s in zip(self.sizes, within))),
-        }
+        if method == "delong":
+            return float(sum(n / (n - 1) * s for n, s in zip(self.sizes, within)))
+        return float(sum(within) + doubly_centred)
+
+
+def _doubly_centred(terms: list[_Term], rows: np.ndarray, cols: np.ndarray) -> float:
+    """``sum K^2 - SS(R) / n_b - SS(C) / n_a - T^2 / (n_a n_b)`` of a block (``K`` the sum of
+    its terms, ``R``, ``C`` its row and column sums), at least 0 (a sum of squares)."""
+    n_a, n_b = rows.size, cols.size
+    squares = sum(s.coef * t.coef * _crossed(s, t) / 4.0 for s in terms for t in terms)
+    total = float(rows.sum())
+    centred = (
+        squares - _sum_sq_dev(rows) / n_b - _sum_sq_dev(cols) / n_a - total * total / (n_a * n_b)
+    )
+    return max(centred, 0.0)
 
 
 def _crossed(s: _Term, t: _Term) -> int:
@@ -197,7 +203,16 @@ class _ByComponent(Result):
 
     #: frame column -> (the components' attribute, the average's attribute or value)
     _frame: ClassVar[tuple[tuple[str, str, str | float], ...]] = ()
-    _settings = ("confidence_level", "method", "multi_class", "average", "classes", "class_sizes")
+    _settings = (
+        "confidence_level",
+        "method",
+        "multi_class",
+        "average",
+        "classes",
+        "class_sizes",
+        "alternative",
+        "null",
+    )
 
     def _column_values(self) -> dict:
         out = {"component": [*self.component.tolist(), f"{self.average} ({self.multi_class})"]}
@@ -225,6 +240,10 @@ class MulticlassAUCInterval(_ByComponent):
     component_auc, component_var, component_low, component_high, component_weight : ndarray
         Each component's AUC, variance (under the same bootstrap: each class resampled
         separately), interval and weight in the average.
+    p_value, component_p_value
+        The normal test of the AUC (each component's) against ``null`` and ``alternative``.
+    alternative : {"two-sided", "greater", "less"}
+    null : float
 
     ``to_frame()``: one row per component (columns ``component, auc, var, low, high,
     weight``) and a last row for the average.
@@ -246,12 +265,17 @@ class MulticlassAUCInterval(_ByComponent):
     component_low: np.ndarray
     component_high: np.ndarray
     component_weight: np.ndarray
+    p_value: float = float("nan")
+    component_p_value: np.ndarray | None = None
+    alternative: str = "two-sided"
+    null: float = 0.5
 
     _frame = (
         ("auc", "component_auc", "auc"),
         ("var", "component_var", "var"),
         ("low", "component_low", "low"),
         ("high", "component_high", "high"),
+        ("p_value", "component_p_value", "p_value"),
         ("weight", "component_weight", 1.0),
     )
 
@@ -259,8 +283,8 @@ class MulticlassAUCInterval(_ByComponent):
         sizes = ", ".join(str(n) for n in self.class_sizes)
         return (
             f"{self.multi_class} {self.average} AUC {self.auc:.3f} [{self.low:.3f}, "
-            f"{self.high:.3f}] over {len(self.classes)} classes ({self._level_and_method()}, "
-            f"n = {sizes})"
+            f"{self.high:.3f}]{hypothesis_summary(self)} over {len(self.classes)} classes "
+            f"({self._level_and_method()}, n = {sizes})"
         )
 
 
@@ -294,12 +318,11 @@ def _prepared(models, multi_class, average, method, confidence_level, labels):
     return models, sizes, level, labels
 
 
-def _normal_intervals(values, variances, level: float, lower: float):
-    """Each value's normal interval, clipped to ``[lower, 1]``, as two arrays."""
-    bounds = np.array(
-        [normal_interval(v, s, level, lower, 1.0) for v, s in zip(values, variances)]
-    )
-    return bounds[:, 0], bounds[:, 1]
+def _tested(hypothesis: Hypothesis, values, variances, level: float):
+    """Each value's interval and p-value under ``hypothesis``, as three arrays."""
+    bounds = np.array([hypothesis.interval(v, s, level) for v, s in zip(values, variances)])
+    p_values = np.array([hypothesis.p_value(v, s) for v, s in zip(values, variances)])
+    return bounds[:, 0], bounds[:, 1], p_values
 
 
 def multiclass_auc_interval(
@@ -310,6 +333,8 @@ def multiclass_auc_interval(
     confidence_level: float = 0.95,
     method: str = "delong",
     labels=None,
+    alternative: str = "two-sided",
+    null: float = 0.5,
 ) -> MulticlassAUCInterval:
     """The multiclass AUC of scores ``by_class[k]`` (the ``(n_k, c)`` score rows of the
     instances of class ``k``; column ``j`` scores class ``j``) with a normal interval.
@@ -328,6 +353,10 @@ def multiclass_auc_interval(
         resamples each class separately (module docstring).
     labels : sequence, optional
         The classes' names (default ``0 .. c - 1``).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    null : float, default 0.5
+        The one-sided intervals and the tests of the AUC and of each component against
+        ``null``, as :func:`rocsim.core.area.auc_interval` has them.
 
     Returns
     -------
@@ -344,15 +373,16 @@ def multiclass_auc_interval(
     (by_class,), sizes, level, labels = _prepared(
         [by_class], multi_class, average, method, confidence_level, labels
     )
+    hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     components = _components(by_class, multi_class, labels)
     weights = _weights(components, average)
     aucs = np.array([c.auc for c in components])
-    variances = np.array([c.statistic.variances()[method] for c in components])
-    component_low, component_high = _normal_intervals(aucs, variances, level, 0.0)
+    variances = np.array([c.statistic.variance(method) for c in components])
+    component_low, component_high, component_p = _tested(hypothesis, aucs, variances, level)
     whole = _Statistic.weighted_sum([c.statistic for c in components], weights)
     auc = float(np.average(aucs, weights=weights))
-    var = whole.variances()[method]
-    low, high = normal_interval(auc, var, level, 0.0, 1.0)
+    var = whole.variance(method)
+    low, high = hypothesis.interval(auc, var, level)
     return MulticlassAUCInterval(
         auc,
         var,
@@ -370,6 +400,10 @@ def multiclass_auc_interval(
         component_low,
         component_high,
         weights,
+        hypothesis.p_value(auc, var),
+        component_p,
+        hypothesis.alternative,
+        hypothesis.null,
     )
 
 
@@ -410,6 +444,8 @@ class MulticlassAUCDifferenceInterval(_ByComponent):
     component_low: np.ndarray
     component_high: np.ndarray
     component_p_value: np.ndarray
+    alternative: str = "two-sided"
+    null: float = 0.0
 
     _frame = (
         ("difference", "component_difference", "difference"),
@@ -422,7 +458,7 @@ class MulticlassAUCDifferenceInterval(_ByComponent):
     def _summary(self) -> str:
         return (
             f"{self.multi_class} {self.average} AUC1 - AUC2 {self.difference:+.3f} "
-            f"[{self.low:+.3f}, {self.high:+.3f}], p = {self.p_value:.3g} over "
+            f"[{self.low:+.3f}, {self.high:+.3f}]{hypothesis_summary(self)} over "
             f"{len(self.classes)} classes ({self._level_and_method()})"
         )
 
@@ -436,11 +472,14 @@ def multiclass_auc_difference_interval(
     confidence_level: float = 0.95,
     method: str = "delong",
     labels=None,
+    alternative: str = "two-sided",
+    null: float = 0.0,
 ) -> MulticlassAUCDifferenceInterval:
     """``AUC1 - AUC2`` of two models' multiclass AUCs on the same instances (paired: row ``i``
     of ``by_class1[k]`` and of ``by_class2[k]`` score the same instance), with its variance
     under the per-class stratified bootstrap (``exact_bootstrap``) or the placement-value one
     (``delong``): the module's formula on the difference of the two models' kernels.
+    ``alternative`` and ``null`` (default 0) give the one-sided intervals and the tests.
 
     Examples
     --------
@@ -455,24 +494,25 @@ def multiclass_auc_difference_interval(
     (by_class1, by_class2), sizes, level, labels = _prepared(
         [by_class1, by_class2], multi_class, average, method, confidence_level, labels
     )
+    hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     first = _components(by_class1, multi_class, labels)
     second = _components(by_class2, multi_class, labels)
     weights = _weights(first, average)
     differences = np.array([c.auc - d.auc for c, d in zip(first, second)])
     variances = np.array(
         [
-            _Statistic.weighted_sum([c.statistic, d.statistic], [1.0, -1.0]).variances()[method]
+            _Statistic.weighted_sum([c.statistic, d.statistic], [1.0, -1.0]).variance(method)
             for c, d in zip(first, second)
         ]
     )
-    component_low, component_high = _normal_intervals(differences, variances, level, -1.0)
+    component_low, component_high, component_p = _tested(hypothesis, differences, variances, level)
     whole = _Statistic.weighted_sum(
         [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
     )
     auc1 = float(np.average([c.auc for c in first], weights=weights))
     auc2 = float(np.average([d.auc for d in second], weights=weights))
-    difference, var = auc1 - auc2, whole.variances()[method]
-    low, high = normal_interval(difference, var, level, -1.0, 1.0)
+    difference, var = auc1 - auc2, whole.variance(method)
+    low, high = hypothesis.interval(difference, var, level)
     return MulticlassAUCDifferenceInterval(
         auc1,
         auc2,
@@ -480,7 +520,7 @@ def multiclass_auc_difference_interval(
         var,
         float(low),
         float(high),
-        normal_p_value(difference, var),
+        hypothesis.p_value(difference, var),
         level,
         method,
         multi_class,
@@ -492,5 +532,7 @@ def multiclass_auc_difference_interval(
         variances,
         component_low,
         component_high,
-        np.array([normal_p_value(d, v) for d, v in zip(differences, variances)]),
+        component_p,
+        hypothesis.alternative,
+        hypothesis.null,
     )

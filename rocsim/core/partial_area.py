@@ -38,7 +38,7 @@ from rocsim.core._validation import (
     check_paired,
     check_two_classes,
 )
-from rocsim.core.area import AUCDifferenceInterval, normal_interval, normal_p_value
+from rocsim.core.area import AUCDifferenceInterval, check_hypothesis, hypothesis_summary
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.results import Result
 from rocsim.core.roc import roc_curve
@@ -271,6 +271,10 @@ class PartialAUCInterval(Result):
     confidence_level : float
     method : str
     n_pos, n_neg : int
+    p_value : float
+        The normal test of ``auc = null`` against ``alternative`` (on ``var``).
+    alternative : {"two-sided", "greater", "less"}
+    null : float
     """
 
     auc: float
@@ -285,8 +289,11 @@ class PartialAUCInterval(Result):
     method: str
     n_pos: int
     n_neg: int
+    p_value: float = float("nan")
+    alternative: str = "two-sided"
+    null: float = 0.5
 
-    _columns = ("auc", "partial_area", "var", "low", "high")
+    _columns = ("auc", "partial_area", "var", "low", "high", "p_value")
     _settings = (
         "focus",
         "range_low",
@@ -295,6 +302,8 @@ class PartialAUCInterval(Result):
         "method",
         "n_pos",
         "n_neg",
+        "alternative",
+        "null",
     )
     _plot_kind = None
 
@@ -302,7 +311,8 @@ class PartialAUCInterval(Result):
         rate = self.focus.upper()
         return (
             f"partial AUC ({rate} {self.range_low:g}-{self.range_high:g}, McClish) {self.auc:.3f} "
-            f"[{self.low:.3f}, {self.high:.3f}] ({self._level_and_method()}, "
+            f"[{self.low:.3f}, {self.high:.3f}]{hypothesis_summary(self)} "
+            f"({self._level_and_method()}, "
             f"n+={self.n_pos}, n-={self.n_neg})"
         )
 
@@ -327,6 +337,8 @@ def partial_auc_interval(
     focus: str = "fpr",
     confidence_level: float = 0.95,
     method: str = "delong",
+    alternative: str = "two-sided",
+    null: float = 0.5,
 ) -> PartialAUCInterval:
     """Partial AUC over a range of FPRs or TPRs (McClish-standardised), with a normal
     interval.
@@ -348,6 +360,10 @@ def partial_auc_interval(
         ``exact_bootstrap``: the exact variance of the partial area under the stratified
         bootstrap (:func:`exact_partial_area_var`), no resampling. Either is scaled by
         McClish's factor.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    null : float, default 0.5
+        The one-sided interval and the test of the standardised partial AUC against ``null``
+        (0.5: a classifier without skill), as :func:`rocsim.core.area.auc_interval` has them.
 
     Returns
     -------
@@ -374,6 +390,7 @@ def partial_auc_interval(
     check_choice(focus, FOCI, "partial AUC focus")
     level = check_confidence_level(confidence_level)
     check_choice(method, PARTIAL_AUC_METHODS, "partial AUC method")
+    hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     # a TPR range: the FPR range of the classes exchanged, scores negated
     first, second, a, b = (pos, neg, lo, hi) if focus == "fpr" else (-neg, -pos, 1 - hi, 1 - lo)
     area = partial_area(first, second, a, b)
@@ -384,9 +401,23 @@ def partial_auc_interval(
         raw_var = exact_partial_area_var(first, second, a, b)
     var = raw_var * mcclish_scale(a, b) ** 2
     value = mcclish(area, a, b)
-    low, high = normal_interval(value, var, level, 0.0, 1.0)
+    low, high = hypothesis.interval(value, var, level)
     return PartialAUCInterval(
-        value, area, var, low, high, focus, lo, hi, level, method, pos.size, neg.size
+        value,
+        area,
+        var,
+        low,
+        high,
+        focus,
+        lo,
+        hi,
+        level,
+        method,
+        pos.size,
+        neg.size,
+        hypothesis.p_value(value, var),
+        hypothesis.alternative,
+        hypothesis.null,
     )
 
 
@@ -410,17 +441,17 @@ class PartialAUCDifferenceInterval(AUCDifferenceInterval):
     standardised partial AUCs) and the range, ``focus``, ``range_low``, ``range_high`` (as in
     :class:`PartialAUCInterval`)."""
 
-    focus: str
-    range_low: float
-    range_high: float
+    focus: str = "fpr"
+    range_low: float = 0.0
+    range_high: float = 1.0
 
     _settings = PartialAUCInterval._settings
 
     def _summary(self) -> str:
         return (
             f"partial AUC1 - AUC2 ({self.focus.upper()} {self.range_low:g}-"
-            f"{self.range_high:g}) {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}], "
-            f"p = {self.p_value:.3g} ({self._level_and_method()}, n+={self.n_pos}, "
+            f"{self.range_high:g}) {self.difference:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
+            f"{hypothesis_summary(self)} ({self._level_and_method()}, n+={self.n_pos}, "
             f"n-={self.n_neg})"
         )
 
@@ -435,6 +466,8 @@ def partial_auc_difference_interval(
     focus: str = "fpr",
     confidence_level: float = 0.95,
     method: str = "delong",
+    alternative: str = "two-sided",
+    null: float = 0.0,
 ) -> PartialAUCDifferenceInterval:
     """Difference of the partial AUCs of two classifiers scored on the same instances.
 
@@ -447,6 +480,9 @@ def partial_auc_difference_interval(
     rate_range, focus, confidence_level, method
         As in :func:`partial_auc_interval`; the variance is that of the paired placement
         values' differences (instance by instance), as DeLong et al. (1988) pair them.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    null : float, default 0.0
+        The one-sided interval and the test of the difference against ``null``.
 
     Returns
     -------
@@ -464,6 +500,7 @@ def partial_auc_difference_interval(
     check_choice(focus, FOCI, "partial AUC focus")
     level = check_confidence_level(confidence_level)
     check_choice(method, PARTIAL_AUC_DIFFERENCE_METHODS, "paired partial AUC method")
+    hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     _need_two_each(pos1.size, neg1.size)
     if focus == "fpr":
         first, second, a, b = (pos1, neg1), (pos2, neg2), lo, hi
@@ -476,8 +513,7 @@ def partial_auc_difference_interval(
     share2, influence2 = placement_values(*second, a, b)
     var = _delong(share1 - share2, influence1 - influence2) * scale**2
     difference = auc1 - auc2
-    low, high = normal_interval(difference, var, level, -1.0, 1.0)
-    p_value = normal_p_value(difference, var)
+    low, high = hypothesis.interval(difference, var, level)
     return PartialAUCDifferenceInterval(
         auc1,
         auc2,
@@ -485,12 +521,14 @@ def partial_auc_difference_interval(
         var,
         low,
         high,
-        p_value,
+        hypothesis.p_value(difference, var),
         level,
         method,
         pos1.size,
         neg1.size,
-        focus,
-        lo,
-        hi,
+        alternative=hypothesis.alternative,
+        null=hypothesis.null,
+        focus=focus,
+        range_low=lo,
+        range_high=hi,
     )

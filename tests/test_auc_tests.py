@@ -1,0 +1,122 @@
+"""One-sided AUC intervals and tests (``alternative``, ``null``) on every AUC result: the
+one-sided bound is the two-sided bound at twice the alpha, and the p-value is dual to the
+interval (``p < alpha`` exactly when the null lies outside the interval at level
+``1 - alpha``), for every method; binary, partial, multiclass, and the paired differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import rocsim
+
+RNG = np.random.default_rng(2026)
+N = 40
+Y = np.r_[np.ones(N), np.zeros(N)]
+S1 = np.round(np.r_[RNG.normal(1.0, 1, N), RNG.normal(0, 1, N)], 1)  # ties
+S2 = np.round(S1 + RNG.normal(0, 0.8, 2 * N), 1)
+Y3 = np.repeat([0, 1, 2], 30)
+P1 = RNG.dirichlet(np.ones(3), 90) + np.eye(3)[Y3] * 0.4
+P2 = RNG.dirichlet(np.ones(3), 90) + np.eye(3)[Y3] * 0.2
+
+#: name -> (call taking the test's keywords, the null's range, the default null)
+KINDS = {
+    "auc delong": (lambda **k: rocsim.auc_ci(Y, S1, **k), (0.0, 1.0)),
+    "auc exact": (lambda **k: rocsim.auc_ci(Y, S1, method="exact_bootstrap", **k), (0, 1)),
+    "partial delong": (lambda **k: rocsim.auc_ci(Y, S1, max_fpr=0.3, **k), (0, 1)),
+    "partial exact": (
+        lambda **k: rocsim.auc_ci(Y, S1, fpr_range=(0.1, 0.4), method="exact_bootstrap", **k),
+        (0, 1),
+    ),
+    "multiclass ovo": (lambda **k: rocsim.auc_ci(Y3, P1, multi_class="ovo", **k), (0, 1)),
+    "multiclass ovr exact": (
+        lambda **k: rocsim.auc_ci(
+            Y3, P1, multi_class="ovr", average="weighted", method="exact_bootstrap", **k
+        ),
+        (0, 1),
+    ),
+    "difference delong": (lambda **k: rocsim.compare_auc(Y, S1, S2, **k), (-1, 1)),
+    "difference exact": (
+        lambda **k: rocsim.compare_auc(Y, S1, S2, method="exact_bootstrap", **k),
+        (-1, 1),
+    ),
+    "partial difference": (lambda **k: rocsim.compare_auc(Y, S1, S2, max_fpr=0.3, **k), (-1, 1)),
+    "multiclass difference": (
+        lambda **k: rocsim.compare_auc(
+            Y3, P1, P2, multi_class="ovo", method="exact_bootstrap", **k
+        ),
+        (-1, 1),
+    ),
+}
+
+
+def estimate(result) -> float:
+    return result.difference if hasattr(result, "difference") else result.auc
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_one_sided_bounds_are_two_sided_bounds_at_twice_the_alpha(kind):
+    call, (lower, upper) = KINDS[kind]
+    for level in (0.8, 0.9, 0.95):
+        two = call(confidence_level=2 * level - 1)
+        greater = call(confidence_level=level, alternative="greater")
+        less = call(confidence_level=level, alternative="less")
+        assert greater.low == pytest.approx(two.low, abs=1e-12) and greater.high == upper
+        assert less.high == pytest.approx(two.high, abs=1e-12) and less.low == lower
+        assert isinstance(greater.p_value, float) and isinstance(greater.high, float)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_p_value_is_dual_to_the_interval(kind, alternative):
+    call, (lower, upper) = KINDS[kind]
+    value = estimate(call())
+    nulls = np.r_[np.linspace(lower + 0.01, upper - 0.01, 21), value - 0.03, value + 0.03]
+    checked = 0
+    for alpha in (0.01, 0.05, 0.2):
+        for null in np.clip(nulls, lower, upper):
+            got = call(confidence_level=1 - alpha, alternative=alternative, null=float(null))
+            outside = not got.low <= null <= got.high
+            assert (got.p_value < alpha) == outside, (alpha, null, got.p_value, got.low, got.high)
+            checked += outside
+    assert checked > 0  # some nulls are rejected, so both sides of the duality are seen
+
+
+def test_p_values_are_the_normal_tails():
+    got = rocsim.auc_ci(Y, S1)
+    z = (got.auc - 0.5) / np.sqrt(got.var)
+    assert got.p_value == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-12)
+    greater = rocsim.auc_ci(Y, S1, alternative="greater", null=0.7)
+    assert greater.p_value == pytest.approx(
+        stats.norm.sf((got.auc - 0.7) / np.sqrt(got.var)), rel=1e-12
+    )
+    less = rocsim.auc_ci(Y, S1, alternative="less", null=0.7)
+    assert less.p_value == pytest.approx(1 - greater.p_value, rel=1e-12)
+    assert greater.to_frame().attrs["alternative"] == "greater"
+    assert "p = " in repr(greater) and "H1: > 0.7" in repr(greater)
+
+
+def test_a_sure_auc_is_tested_as_sure():
+    # every positive above every negative: the AUC is 1 in every resample, variance 0
+    y, s = np.r_[np.ones(5), np.zeros(5)], np.r_[np.arange(5) + 10.0, np.arange(5)]
+    got = rocsim.auc_ci(y, s, method="exact_bootstrap", alternative="greater")
+    assert (got.auc, got.var, got.low, got.high, got.p_value) == (1.0, 0.0, 1.0, 1.0, 0.0)
+    at_one = rocsim.auc_ci(y, s, method="exact_bootstrap", alternative="greater", null=1.0)
+    assert at_one.p_value == 1.0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"alternative": "bigger"}, "alternative"),
+        ({"null": 1.5}, r"null must be in \[0, 1\]"),
+        ({"null": "0.5"}, "null must be a number"),
+        ({"null": True}, "null must be a number"),
+    ],
+)
+def test_bad_tests(options, message):
+    with pytest.raises(ValueError, match=message):
+        rocsim.auc_ci(Y, S1, **options)
+    with pytest.raises(ValueError, match=r"alternative|null"):
+        rocsim.compare_auc(Y, S1, S2, **{**options, "null": 2.0} if "null" in options else options)
