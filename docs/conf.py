@@ -175,6 +175,11 @@ MODULES = {
         "The partial AUC over a range of FPRs or TPRs (scikit-learn's and pROC's value, "
         "McClish-standardised) with a placement-value variance.",
     ),
+    "rocsim.core.auc_methods": (
+        "AUC interval methods",
+        "The method table of one AUC's interval: Wald on DeLong's, the exact bootstrap's or "
+        "Hanley and McNeil's variance, the logit interval, Newcombe's score-type interval.",
+    ),
     "rocsim.core.multiclass": (
         "Multiclass area under the curve",
         "The one-vs-one and one-vs-rest AUC of more than two classes (scikit-learn's value) "

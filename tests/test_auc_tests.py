@@ -24,6 +24,15 @@ P2 = RNG.dirichlet(np.ones(3), 90) + np.eye(3)[Y3] * 0.2
 KINDS = {
     "auc delong": (lambda **k: rocsim.auc_ci(Y, S1, **k), (0.0, 1.0)),
     "auc exact": (lambda **k: rocsim.auc_ci(Y, S1, method="exact_bootstrap", **k), (0, 1)),
+    "auc hanley_mcneil": (lambda **k: rocsim.auc_ci(Y, S1, method="hanley_mcneil", **k), (0, 1)),
+    "auc logit": (lambda **k: rocsim.auc_ci(Y, S1, method="logit", **k), (0, 1)),
+    "auc newcombe": (lambda **k: rocsim.auc_ci(Y, S1, method="newcombe", **k), (0, 1)),
+    "auc newcombe small": (
+        lambda **k: rocsim.auc_ci(
+            [1, 1, 1, 1, 0, 0, 0], [5, 6, 7, 3, 1, 2, 4], method="newcombe", **k
+        ),
+        (0, 1),
+    ),
     "partial delong": (lambda **k: rocsim.auc_ci(Y, S1, max_fpr=0.3, **k), (0, 1)),
     "partial exact": (
         lambda **k: rocsim.auc_ci(Y, S1, fpr_range=(0.1, 0.4), method="exact_bootstrap", **k),
@@ -120,3 +129,41 @@ def test_bad_tests(options, message):
         rocsim.auc_ci(Y, S1, **options)
     with pytest.raises(ValueError, match=r"alternative|null"):
         rocsim.compare_auc(Y, S1, S2, **{**options, "null": 2.0} if "null" in options else options)
+
+
+def test_new_methods_by_their_formulas():
+    from rocsim.core.auc_methods import hanley_mcneil_var, newcombe_var
+
+    got = {m: rocsim.auc_ci(Y, S1, method=m) for m in ("hanley_mcneil", "logit", "newcombe")}
+    a, m, n = got["logit"].auc, N, N
+    # Hanley & McNeil (1982), their exponential model's Q1, Q2
+    q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
+    assert got["hanley_mcneil"].var == pytest.approx(
+        (a * (1 - a) + (m - 1) * (q1 - a * a) + (n - 1) * (q2 - a * a)) / (m * n), rel=1e-12
+    )
+    assert hanley_mcneil_var(a, m, n) == got["hanley_mcneil"].var
+    # logit: DeLong's variance by the delta method, the bounds back-transformed
+    delong = rocsim.auc_ci(Y, S1)
+    half = stats.norm.ppf(0.975) * np.sqrt(delong.var) / (a * (1 - a))
+    logit = np.log(a / (1 - a))
+    expected = 1 / (1 + np.exp(-(logit + np.array([-half, half]))))
+    assert [got["logit"].low, got["logit"].high] == pytest.approx(expected.tolist(), abs=1e-10)
+    # Newcombe: HM's variance with both sizes their mean N*, written as he writes it
+    big = (m + n) / 2
+    for theta in (0.3, 0.7, 0.95):
+        spread = 1 + (big - 1) * ((1 - theta) / (2 - theta) + theta / (1 + theta))
+        assert newcombe_var(theta, m, n) == pytest.approx(theta * (1 - theta) / (m * n) * spread)
+    # the score interval: each bound solves (auc - bound)^2 = z^2 V(bound)
+    z = stats.norm.ppf(0.975)
+    for bound in (got["newcombe"].low, got["newcombe"].high):
+        assert (a - bound) ** 2 == pytest.approx(z * z * newcombe_var(bound, m, n), rel=1e-9)
+
+
+def test_newcombe_stays_informative_where_wald_collapses():
+    # every positive above every negative, five of each: the Wald intervals are [1, 1]
+    y, s = np.r_[np.ones(5), np.zeros(5)], np.r_[np.arange(5) + 10.0, np.arange(5)]
+    for method in ("delong", "exact_bootstrap", "hanley_mcneil", "logit"):
+        got = rocsim.auc_ci(y, s, method=method)
+        assert (got.low, got.high) == (1.0, 1.0)
+    newcombe = rocsim.auc_ci(y, s, method="newcombe")
+    assert 0.5 < newcombe.low < 0.9 and newcombe.high == 1.0

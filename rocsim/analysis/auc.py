@@ -16,6 +16,7 @@ from rocsim.analysis.results import (
 )
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.labels import split_by_class
 from rocsim.core.multiclass import (
     MulticlassAUCDifferenceInterval,
@@ -55,10 +56,15 @@ def auc_ci(
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
-    method : {"delong", "exact_bootstrap"}, default "delong"
-        ``delong``: the placement-value variance of DeLong et al. (1988);
-        ``exact_bootstrap``: the variance of the stratified bootstrap in closed form (the
-        limit of a Monte Carlo bootstrap with infinitely many resamples).
+    method : {"delong", "exact_bootstrap", "hanley_mcneil", "logit", "newcombe"}, default "delong"
+        ``delong``: the Wald interval on the placement-value variance of DeLong et al.
+        (1988); ``exact_bootstrap``: on the variance of the stratified bootstrap in closed
+        form (the limit of a Monte Carlo bootstrap with infinitely many resamples);
+        ``hanley_mcneil`` (Hanley & McNeil's 1982 variance), ``logit`` (DeLong's on the
+        logit scale) and ``newcombe`` (Newcombe's 2006 score-type interval, which stays
+        informative at an AUC of 1) for the whole AUC of two classes
+        (:mod:`rocsim.core.auc_methods`). Partial, multiclass and paired AUCs take
+        ``delong`` or ``exact_bootstrap``.
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"
@@ -139,7 +145,7 @@ def auc_ci(
             labels=classes,
             **test,
         )
-    methods = AUC_METHODS if partial is None else PARTIAL_AUC_METHODS
+    methods = AUC_INTERVAL_METHODS if partial is None else PARTIAL_AUC_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     pos, neg = data.classes()

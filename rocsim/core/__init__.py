@@ -38,6 +38,7 @@ _SOURCES = {
         "normalized_cost",
         "operating_range",
     ),
+    "auc_methods": ("AUC_INTERVAL_METHODS",),
     "counting": ("count_at_or_above", "counts_at", "roc_counts"),
     "coverage": (
         "AxisCoverage",

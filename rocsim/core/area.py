@@ -51,6 +51,7 @@ from rocsim.core._validation import (
     check_paired,
     check_two_classes,
 )
+from rocsim.core.auc_methods import AUC_INTERVAL_METHODS, AUCData, pivot_interval, pivot_p_value
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.results import Result
@@ -379,11 +380,11 @@ def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypo
     return Hypothesis(alternative, float(null), lower, upper)
 
 
-def _check_method(method: str, n_pos: int, n_neg: int) -> None:
-    check_choice(method, AUC_METHODS, "AUC method")
-    if method == "delong" and min(n_pos, n_neg) < 2:
+def _check_method(method: str, n_pos: int, n_neg: int, methods=AUC_METHODS) -> None:
+    check_choice(method, methods, "AUC method")
+    if method in ("delong", "logit") and min(n_pos, n_neg) < 2:
         raise ValueError(
-            "method='delong' needs at least 2 positives and 2 negatives "
+            f"method={method!r} needs at least 2 positives and 2 negatives "
             f"(sample variances of placements), got {n_pos} and {n_neg}"
         )
 
@@ -406,24 +407,28 @@ def auc_interval(
         positive, ties count one half.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"delong", "exact_bootstrap"}, default "delong"
-        ``delong``: the variance of DeLong et al. (1988), ``S10/n+ + S01/n-`` (needs two
-        instances per class). ``exact_bootstrap``: the exact variance of the AUC over stratified
-        bootstrap resamples, i.e. the limit of a Monte Carlo bootstrap with infinitely many
-        resamples, computed in closed form without resampling.
+    method : {"delong", "exact_bootstrap", "hanley_mcneil", "logit", "newcombe"}, default "delong"
+        ``delong``: the Wald interval on the variance of DeLong et al. (1988), ``S10/n+ +
+        S01/n-`` (needs two instances per class). ``exact_bootstrap``: on the exact variance of
+        the AUC over stratified bootstrap resamples, i.e. the limit of a Monte Carlo bootstrap
+        with infinitely many resamples, computed in closed form without resampling.
+        ``hanley_mcneil``, ``logit``, ``newcombe``: the intervals of
+        :mod:`rocsim.core.auc_methods` (the method table), for small samples and AUCs near 1.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        ``greater``: the one-sided interval ``[auc - z_level sqrt(var), 1]`` and the test of
-        ``AUC <= null`` against ``AUC > null`` (``less`` the other way round).
+        ``greater``: the one-sided interval ``[low, 1]`` (``low`` the two-sided bound at twice
+        the alpha) and the test of ``AUC <= null`` against ``AUC > null`` (``less`` the other
+        way round).
     null : float, default 0.5
         The AUC under the null hypothesis (0.5: no better than chance).
 
     Returns
     -------
     AUCInterval
-        ``auc``, ``var`` and ``low, high = auc -+ z sqrt(var)`` clipped to [0, 1], with ``z``
-        the two-sided standard normal quantile at ``confidence_level`` (one-sided: one bound
-        at ``z_level``, the other 0 or 1); ``p_value`` of the normal test on the same variance,
-        so that ``p < 1 - confidence_level`` exactly when ``null`` is outside ``[low, high]``.
+        ``auc``, ``var`` (the method's) and the interval: Wald, ``low, high = auc -+ z
+        sqrt(var)`` clipped to [0, 1], with ``z`` the two-sided standard normal quantile at
+        ``confidence_level`` (one-sided: one bound at ``z_level``, the other 0 or 1); ``p_value``
+        of the method's test, so that ``p < 1 - confidence_level`` exactly when ``null`` is
+        outside ``[low, high]``.
 
     References
     ----------
@@ -439,23 +444,34 @@ def auc_interval(
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     level = check_confidence_level(confidence_level)
-    _check_method(method, pos.size, neg.size)
+    _check_method(method, pos.size, neg.size, AUC_INTERVAL_METHODS)
     hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     # the AUC and both variances are symmetric in the instances of a class: sorting first
     # makes the threshold sorts inside _kernel near-free
     kernel = _kernel(np.sort(pos), np.sort(neg))
-    auc, var = kernel.estimate(), kernel.var(method)
-    low, high = hypothesis.interval(auc, var, level)
+    auc = kernel.estimate()
+    needs = {"exact_bootstrap": "exact_bootstrap", "delong": "delong", "logit": "delong"}
+    variance = {
+        name: kernel.var(name) if name == needs.get(method) else np.nan for name in AUC_METHODS
+    }
+    data = AUCData(auc, variance["delong"], variance["exact_bootstrap"], pos.size, neg.size)
+    pivot = AUC_INTERVAL_METHODS[method](data)
+    if pivot.z is None:  # Wald: closed form
+        low, high = hypothesis.interval(auc, pivot.var, level)
+        p_value = hypothesis.p_value(auc, pivot.var)
+    else:
+        low, high = pivot_interval(pivot, auc, level, hypothesis.alternative)
+        p_value = pivot_p_value(pivot, hypothesis.null, hypothesis.alternative)
     return AUCInterval(
         float(auc),
-        float(var),
+        float(pivot.var),
         float(low),
         float(high),
         level,
         method,
         pos.size,
         neg.size,
-        hypothesis.p_value(auc, var),
+        p_value,
         hypothesis.alternative,
         hypothesis.null,
     )

@@ -1,0 +1,155 @@
+"""The interval methods of one AUC: the method table of :func:`rocsim.core.area.auc_interval`.
+
+Every method is a pivot ``z(theta)``, decreasing in the candidate AUC ``theta``; the interval
+is the set of ``theta`` the test does not reject (``|z| <= z_(1 - alpha/2)``, or one side at
+``z_(1 - alpha)``) and the p-value that test's normal tail at the null, so that the two agree
+by construction for every method and every alternative.
+
+``delong``, ``exact_bootstrap``
+    Wald: ``z = (auc - theta) / sd`` with DeLong's variance or the exact stratified-bootstrap
+    variance (:mod:`rocsim.core.area`), clipped to [0, 1]. Exact here is the variance: the
+    AUC's bootstrap law itself is not normal.
+``hanley_mcneil``
+    Wald with Hanley & McNeil's (1982) variance, ``(A (1 - A) + (n+ - 1)(Q1 - A^2) +
+    (n- - 1)(Q2 - A^2)) / (n+ n-)``, ``Q1 = A / (2 - A)``, ``Q2 = 2 A^2 / (1 + A)`` (the
+    exponential model's).
+``logit``
+    DeLong's variance on the logit scale (the delta method): ``z = (logit auc - logit theta)
+    auc (1 - auc) / sd``; its bounds stay inside (0, 1) (Pepe 2003, section 5.2).
+``newcombe``
+    Newcombe's (2006) score-type interval: ``z = (auc - theta) / sqrt(V(theta))`` with the
+    variance evaluated at the candidate ``theta``, ``V(theta) = theta (1 - theta) / (n+ n-)
+    ((2N - 1) - (3N - 3) / ((2 - theta)(1 + theta)))``, ``N = (n+ + n-) / 2`` (Hanley and
+    McNeil's with both sizes replaced by their mean). At ``auc = 1`` its lower bound stays
+    below 1, where the Wald intervals collapse to ``[1, 1]``.
+
+References
+----------
+Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a receiver
+operating characteristic (ROC) curve. Radiology 143, 29-36.
+Newcombe, R. G. (2006). Confidence intervals for an effect size measure based on the
+Mann-Whitney statistic. Part 2: asymptotic methods and evaluation. Statistics in Medicine 25,
+559-573.
+Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for Classification and
+Prediction. Oxford University Press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, special
+
+
+@dataclass(frozen=True)
+class AUCData:
+    """What an AUC interval method sees: the AUC, its two nonparametric variances and the
+    class sizes."""
+
+    auc: float
+    var_delong: float
+    var_exact: float
+    n_pos: int
+    n_neg: int
+
+
+@dataclass(frozen=True)
+class Pivot:
+    """``z(theta)``, decreasing in ``theta``, and the variance the method reports. ``z`` is
+    None for a Wald interval (``z = (auc - theta) / sqrt(var)``, solved in closed form by
+    :class:`rocsim.core.area.Hypothesis`, which also tests a sure AUC, ``var = 0``)."""
+
+    var: float
+    z: Callable[[float], float] | None = None
+
+
+def _wald(var_of: Callable[[AUCData], float]) -> Callable[[AUCData], Pivot]:
+    return lambda data: Pivot(var_of(data))
+
+
+def hanley_mcneil_var(auc: float, n_pos: int, n_neg: int) -> float:
+    """Hanley & McNeil's (1982) variance of the AUC (their exponential model's ``Q1``,
+    ``Q2``)."""
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    return (auc * (1 - auc) + (n_pos - 1) * (q1 - auc**2) + (n_neg - 1) * (q2 - auc**2)) / (
+        n_pos * n_neg
+    )
+
+
+def newcombe_var(theta: float, n_pos: int, n_neg: int) -> float:
+    """Newcombe's (2006) variance at the AUC ``theta`` (module docstring)."""
+    half = (n_pos + n_neg) / 2
+    spread = (2 * half - 1) - (3 * half - 3) / ((2 - theta) * (1 + theta))
+    return theta * (1 - theta) / (n_pos * n_neg) * spread
+
+
+def _logit(data: AUCData) -> Pivot:
+    sd = float(np.sqrt(data.var_delong))
+    auc = data.auc
+    if sd == 0.0 or auc in (0.0, 1.0):  # no logit scale at the ends: a sure AUC
+        return Pivot(0.0)
+    scale = auc * (1 - auc) / sd
+
+    def z(theta: float) -> float:
+        if theta <= 0.0 or theta >= 1.0:
+            return np.inf if theta <= 0.0 else -np.inf
+        return (special.logit(auc) - special.logit(theta)) * scale
+
+    return Pivot(data.var_delong, z)
+
+
+def _newcombe(data: AUCData) -> Pivot:
+    def z(theta: float) -> float:
+        var = newcombe_var(theta, data.n_pos, data.n_neg)
+        if var <= 0.0:  # theta at 0 or 1: only an AUC there is not rejected
+            return 0.0 if theta == data.auc else (np.inf if theta < data.auc else -np.inf)
+        return (data.auc - theta) / np.sqrt(var)
+
+    return Pivot(newcombe_var(data.auc, data.n_pos, data.n_neg), z)
+
+
+#: Method name -> pivot of :class:`AUCData` (module docstring).
+AUC_INTERVAL_METHODS: dict[str, Callable[[AUCData], Pivot]] = {
+    "delong": _wald(lambda d: d.var_delong),
+    "exact_bootstrap": _wald(lambda d: d.var_exact),
+    "hanley_mcneil": _wald(lambda d: hanley_mcneil_var(d.auc, d.n_pos, d.n_neg)),
+    "logit": _logit,
+    "newcombe": _newcombe,
+}
+
+
+def pivot_interval(
+    pivot: Pivot, estimate: float, level: float, alternative: str
+) -> tuple[float, float]:
+    """The AUCs in [0, 1] that the pivot's test does not reject at ``1 - level``: where ``z``
+    crosses the critical value (``brentq`` on each side of the estimate), or the end of [0, 1]
+    where it does not."""
+    if alternative == "two-sided":
+        critical = float(special.ndtri(0.5 + level / 2))
+    else:
+        critical = float(special.ndtri(level))
+    low = 0.0 if alternative == "less" else _crossing(pivot.z, critical, 0.0, estimate)
+    high = 1.0 if alternative == "greater" else _crossing(pivot.z, -critical, estimate, 1.0)
+    return low, high
+
+
+def _crossing(z: Callable[[float], float], level: float, a: float, b: float) -> float:
+    """Where the decreasing ``z`` falls to ``level`` in ``[a, b]`` (``a`` if below there
+    already, ``b`` if not yet)."""
+    if z(a) <= level:
+        return a
+    if z(b) >= level:
+        return b
+    return float(optimize.brentq(lambda t: z(t) - level, a, b, xtol=1e-15, rtol=1e-15))
+
+
+def pivot_p_value(pivot: Pivot, null: float, alternative: str) -> float:
+    """The normal tail of ``z(null)`` against ``alternative``."""
+    z = pivot.z(null)
+    if alternative == "greater":
+        return float(special.ndtr(-z))
+    if alternative == "less":
+        return float(special.ndtr(z))
+    return float(2 * special.ndtr(-abs(z)))
