@@ -207,6 +207,11 @@ MODULES = {
         "Sample-size planning",
         "How many test instances a band of a given width needs, from a score model.",
     ),
+    "rocsim.sim.auc_planning": (
+        "Sample size for the AUC",
+        "How many test instances an AUC interval of a given width, or a test of the AUC "
+        "with a given power, needs, from a score model.",
+    ),
     "rocsim.sim.models": (
         "Score models",
         "The data-generating mechanisms of the coverage studies, with exact truths.",

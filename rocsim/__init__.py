@@ -12,7 +12,8 @@ scikit-learn's do (``from_predictions``, ``from_estimator``):
   (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
   ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
-- planning a study: ``sample_size``, ``pilot_model``, ``binormal``;
+- planning a study: ``sample_size``, ``pilot_model``, ``binormal``; for the AUC,
+  ``auc_sample_size`` (an interval's width or a test's power);
 - ``split_scores(y_true, y_score)``: the scores of each class, for the exact core.
 
 The exact core takes the two classes' scores apart, ``(pos_scores, neg_scores)``: its
@@ -53,6 +54,7 @@ _SOURCES = {
     ),
     "rocsim.core.labels": ("split_scores",),
     "rocsim.sim.planning": ("SampleSize", "binormal", "pilot_model", "sample_size"),
+    "rocsim.sim.auc_planning": ("AUCSampleSize", "auc_sample_size"),
 }
 #: Names the top level had before it became the practitioner's, and where they live now.
 _MOVED = {

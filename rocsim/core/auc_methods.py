@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,9 @@ def _crossing(z: Callable[[float], float], level: float, a: float, b: float) -> 
         return a
     if z(b) >= level:
         return b
+    # imported here: a first call of the other methods stays free of scipy.optimize
+    from scipy import optimize
+
     return float(optimize.brentq(lambda t: z(t) - level, a, b, xtol=1e-15, rtol=1e-15))
 
 
