@@ -81,9 +81,9 @@ def test_one_sided_bounds_are_two_sided_bounds_at_twice_the_alpha(kind):
 def test_p_value_is_dual_to_the_interval(kind, alternative):
     call, (lower, upper) = KINDS[kind]
     value = estimate(call())
-    nulls = np.r_[np.linspace(lower + 0.01, upper - 0.01, 21), value - 0.03, value + 0.03]
+    nulls = np.r_[np.linspace(lower + 0.01, upper - 0.01, 11), value - 0.03, value + 0.03]
     checked = 0
-    for alpha in (0.01, 0.05, 0.2):
+    for alpha in (0.05, 0.2):
         for null in np.clip(nulls, lower, upper):
             got = call(confidence_level=1 - alpha, alternative=alternative, null=float(null))
             outside = not got.low <= null <= got.high
