@@ -86,16 +86,20 @@ def test_moments_of_a_model_against_its_monte_carlo():
     [
         ({}, "exactly one of width and power"),
         ({"width": 0.1, "power": 0.8}, "exactly one of width and power"),
-        ({"width": -0.1}, "width must be a positive number"),
+        ({"width": -0.1}, "width must be a finite number > 0"),
         ({"power": 1.2}, "power must lie strictly between 0 and 1"),
         ({"power": 0.8, "null": 0.9}, "not in the alternative"),
         ({"power": 0.8, "alternative": "bigger"}, "alternative"),
-        ({"width": 0.1, "ratio": 0}, "ratio must be a positive number"),
+        ({"width": 0.1, "ratio": 0}, "ratio must be a finite number > 0"),
+        ({"width": 0.1, "max_n": 1.5}, "max_n must be an integer"),
         ({"width": 1e-6, "max_n": 1000}, "not reached by n = 1000"),
     ],
 )
 def test_bad_plans(options, message):
     with pytest.raises(ValueError, match=message):
         auc_sample_size(0.8, **options)
-    with pytest.raises(ValueError, match="model must be an AUC"):
+    with pytest.raises(ValueError, match="an AUC must lie strictly between 0 and 1"):
         auc_sample_size(1.5, width=0.1)
+    pilot = (np.r_[np.ones(20), np.zeros(20)], np.arange(40.0))
+    with pytest.raises(ValueError, match="not pilot data"):
+        auc_sample_size(pilot, width=0.1)

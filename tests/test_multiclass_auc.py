@@ -313,3 +313,16 @@ def test_a_class_without_instances_is_named():
         rocsim.auc_ci(named(y), s4, multi_class="ovr", labels=["cat", "dog", "emu", "fox"])
     with pytest.raises(ValueError, match="at least 2 instances of every class"):
         rocsim.auc_ci(named(np.r_[y, 3]), np.vstack([s4, s4[:1]]), multi_class="ovr")
+
+
+@pytest.mark.parametrize(
+    ("by_class", "message"),
+    [
+        ([[[0.5, 0.5]], [[0.4, 0.6]], [[0.1, 0.9]]], "a column per class"),
+        ([[[0.5, 0.5, np.nan]], [[0.4, 0.6, 0.0]], [[0.1, 0.9, 0.0]]], "NaN or infinite"),
+        ([[["a", 0.5, 0.0]], [[0.4, 0.6, 0.0]], [[0.1, 0.9, 0.0]]], "must hold numbers"),
+    ],
+)
+def test_core_multiclass_checks_its_scores(by_class, message):
+    with pytest.raises(ValueError, match=message):
+        multiclass_auc_interval(by_class, method="exact_bootstrap")

@@ -450,11 +450,7 @@ def auc_interval(
     # makes the threshold sorts inside _kernel near-free
     kernel = _kernel(np.sort(pos), np.sort(neg))
     auc = kernel.estimate()
-    needs = {"exact_bootstrap": "exact_bootstrap", "delong": "delong", "logit": "delong"}
-    variance = {
-        name: kernel.var(name) if name == needs.get(method) else np.nan for name in AUC_METHODS
-    }
-    data = AUCData(auc, variance["delong"], variance["exact_bootstrap"], pos.size, neg.size)
+    data = AUCData(auc, pos.size, neg.size, kernel.var)
     pivot = AUC_INTERVAL_METHODS[method](data)
     if pivot.z is None:  # Wald: closed form
         low, high = hypothesis.interval(auc, pivot.var, level)

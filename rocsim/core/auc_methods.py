@@ -45,14 +45,13 @@ from scipy import special
 
 @dataclass(frozen=True)
 class AUCData:
-    """What an AUC interval method sees: the AUC, its two nonparametric variances and the
-    class sizes."""
+    """What an AUC interval method sees: the AUC, the class sizes and ``variance(name)``,
+    the AUC's ``delong`` or ``exact_bootstrap`` variance (computed when a method asks)."""
 
     auc: float
-    var_delong: float
-    var_exact: float
     n_pos: int
     n_neg: int
+    variance: Callable[[str], float]
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,8 @@ def newcombe_var(theta: float, n_pos: int, n_neg: int) -> float:
 
 
 def _logit(data: AUCData) -> Pivot:
-    sd = float(np.sqrt(data.var_delong))
+    var = data.variance("delong")
+    sd = float(np.sqrt(var))
     auc = data.auc
     if sd == 0.0 or auc in (0.0, 1.0):  # no logit scale at the ends: a sure AUC
         return Pivot(0.0)
@@ -97,7 +97,7 @@ def _logit(data: AUCData) -> Pivot:
             return np.inf if theta <= 0.0 else -np.inf
         return (special.logit(auc) - special.logit(theta)) * scale
 
-    return Pivot(data.var_delong, z)
+    return Pivot(var, z)
 
 
 def _newcombe(data: AUCData) -> Pivot:
@@ -112,8 +112,8 @@ def _newcombe(data: AUCData) -> Pivot:
 
 #: Method name -> pivot of :class:`AUCData` (module docstring).
 AUC_INTERVAL_METHODS: dict[str, Callable[[AUCData], Pivot]] = {
-    "delong": _wald(lambda d: d.var_delong),
-    "exact_bootstrap": _wald(lambda d: d.var_exact),
+    "delong": _wald(lambda d: d.variance("delong")),
+    "exact_bootstrap": _wald(lambda d: d.variance("exact_bootstrap")),
     "hanley_mcneil": _wald(lambda d: hanley_mcneil_var(d.auc, d.n_pos, d.n_neg)),
     "logit": _logit,
     "newcombe": _newcombe,

@@ -45,7 +45,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from rocsim.core._validation import check_choice, check_confidence_level
+from rocsim.core._validation import as_real_array, check_choice, check_confidence_level
 from rocsim.core.area import (
     AUC_METHODS,
     Hypothesis,
@@ -102,6 +102,13 @@ class _Statistic:
                 out.blocks[block] += [_Term(weight * t.coef, t.u, t.v, t.kernel) for t in terms]
         return out
 
+    def value(self) -> float:
+        """The statistic itself, ``sum_ab sum_t c_t T_t`` from the kernels' totals (``T_t``
+        the sum of ``psi`` over the block)."""
+        return float(
+            sum(t.coef * t.kernel.total / 2.0 for terms in self.blocks.values() for t in terms)
+        )
+
     def variance(self, method: str) -> float:
         """The variance by ``method``: ``exact_bootstrap`` (the within-class placements and
         each block's doubly centred sum of squares) or ``delong`` (the placements alone,
@@ -140,11 +147,6 @@ def _crossed(s: _Term, t: _Term) -> int:
     return _cross_sum(s.u, t.u, s.v, t.v, s.kernel, t.kernel)
 
 
-def binary_auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    """The Mann-Whitney AUC of ``pos`` against ``neg``."""
-    return _kernel(pos, neg).estimate()
-
-
 @dataclass(frozen=True)
 class _Component:
     """One AUC the multiclass AUC averages: a pair of classes (ovo) or a class (ovr)."""
@@ -167,13 +169,8 @@ def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_C
             coef = 1.0 / (2 * sizes[a] * sizes[b])
             statistic.add(a, b, coef, by_class[a][:, a], by_class[b][:, a])
             statistic.add(b, a, coef, by_class[b][:, b], by_class[a][:, b])
-            auc = (
-                binary_auc(by_class[a][:, a], by_class[b][:, a])
-                + binary_auc(by_class[b][:, b], by_class[a][:, b])
-            ) / 2
-            out.append(
-                _Component(f"{labels[a]} vs {labels[b]}", auc, sizes[a] + sizes[b], statistic)
-            )
+            name = f"{labels[a]} vs {labels[b]}"
+            out.append(_Component(name, statistic.value(), sizes[a] + sizes[b], statistic))
         return out
     for k in range(len(by_class)):
         statistic = _Statistic(sizes)
@@ -181,12 +178,7 @@ def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_C
         coef = 1.0 / (sizes[k] * (n - sizes[k]))
         for b in rest:
             statistic.add(k, b, coef, by_class[k][:, k], by_class[b][:, k])
-        others = np.concatenate([by_class[b][:, k] for b in rest])
-        out.append(
-            _Component(
-                f"{labels[k]} vs rest", binary_auc(by_class[k][:, k], others), sizes[k], statistic
-            )
-        )
+        out.append(_Component(f"{labels[k]} vs rest", statistic.value(), sizes[k], statistic))
     return out
 
 
@@ -307,10 +299,19 @@ def check_multiclass(multi_class: str, average: str, method: str, sizes) -> None
 def _prepared(models, multi_class, average, method, confidence_level, labels):
     """Each model's scores by class as float arrays, the class sizes, the level and the labels,
     checked once (the models score the same instances)."""
-    models = [[np.atleast_2d(np.asarray(s, dtype=float)) for s in by_class] for by_class in models]
+    models = [
+        [np.atleast_2d(as_real_array(s, "by_class")) for s in by_class] for by_class in models
+    ]
     shapes = [s.shape for s in models[0]]
+    if any(len(shape) != 2 or shape[1] != len(shapes) for shape in shapes):
+        raise ValueError(
+            f"by_class[k] must be (n_k, c) score rows, a column per class ({len(shapes)}), "
+            f"got shapes {shapes}"
+        )
     if any([s.shape for s in by_class] != shapes for by_class in models):
         raise ValueError("the two models must score the same instances with as many columns")
+    if not all(np.isfinite(s).all() for by_class in models for s in by_class):
+        raise ValueError("by_class contains NaN or infinite scores; scores must be finite")
     sizes = [shape[0] for shape in shapes]
     level = check_confidence_level(confidence_level)
     check_multiclass(multi_class, average, method, sizes)

@@ -40,7 +40,14 @@ from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.area import ALTERNATIVES
 from rocsim.core.results import Result
 from rocsim.sim.models import ScoreModel
-from rocsim.sim.planning import binormal
+from rocsim.sim.planning import (
+    EmpiricalDistribution,
+    _count,
+    _positive_number,
+    _real,
+    _resolve_model,
+    negatives_for,
+)
 
 #: What an AUC plan asks for.
 GOALS = ("width", "power")
@@ -187,14 +194,15 @@ def auc_sample_size(
         raise ValueError("give exactly one of width and power")
     level = check_confidence_level(confidence_level)
     model = _resolve(model)
-    ratio = _positive(ratio, "ratio")
+    ratio = _positive_number(ratio, "ratio")
+    max_n = _count(max_n, "max_n", 2)
     moments = auc_moments(model)
     if width is not None:
-        target, goal = _positive(width, "width"), "width"
+        target, goal = _positive_number(width, "width"), "width"
         z = float(special.ndtri(0.5 + level / 2))
 
         def achieved(n: int) -> float:
-            return 2 * z * moments.sd(n, math.ceil(ratio * n))
+            return 2 * z * moments.sd(n, negatives_for(n, ratio))
 
         def meets(n: int) -> bool:
             return achieved(n) <= target
@@ -207,14 +215,14 @@ def auc_sample_size(
         z = float(special.ndtri(0.5 + level / 2 if two_sided else level))
 
         def achieved(n: int) -> float:
-            sd = moments.sd(n, math.ceil(ratio * n))
+            sd = moments.sd(n, negatives_for(n, ratio))
             return float(special.ndtr(abs(moments.auc - null) / sd - z))
 
         def meets(n: int) -> bool:
             return achieved(n) >= target
 
     n = _smallest(meets, max_n)
-    n_neg = math.ceil(ratio * n)
+    n_neg = negatives_for(n, ratio)
     testing = goal == "power"
     return AUCSampleSize(
         n,
@@ -233,15 +241,15 @@ def auc_sample_size(
 
 def _smallest(meets, max_n: int) -> int:
     """The smallest ``n >= 2`` that ``meets`` (a criterion monotone in ``n``): doubling, then
-    bisection."""
-    high = 2
-    while not meets(high):
+    bisection between the last failure and the first success."""
+    if meets(2):
+        return 2
+    low, high = 2, 4
+    while not meets(min(high, max_n)):
         if high >= max_n:
             raise ValueError(f"the target is not reached by n = {max_n} (max_n)")
-        high = min(2 * high, max_n)
-    low = max(high // 2, 1)  # fails, unless high is the first candidate
-    if high == 2:
-        return 2
+        low, high = high, 2 * high
+    high = min(high, max_n)
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (low, middle) if meets(middle) else (middle, high)
@@ -249,14 +257,14 @@ def _smallest(meets, max_n: int) -> int:
 
 
 def _resolve(model) -> ScoreModel:
-    if isinstance(model, ScoreModel):
-        return model
-    if isinstance(model, float | int) and not isinstance(model, bool) and 0 < model < 1:
-        return binormal(auc=float(model))
-    raise ValueError(
-        "model must be an AUC in (0, 1) (binormal model) or a continuous rocsim ScoreModel, "
-        f"got {model!r}"
-    )
+    """:func:`rocsim.sim.planning.sample_size`'s models, but pilot data: the formula is for
+    continuous scores (an empirical distribution has ties)."""
+    resolved = _resolve_model(model, None)
+    if isinstance(resolved.pos, EmpiricalDistribution):
+        raise ValueError(
+            "model: auc_sample_size plans from a continuous score model, not pilot data"
+        )
+    return resolved
 
 
 def _check_direction(auc: float, null: float, alternative: str) -> None:
@@ -269,13 +277,8 @@ def _check_direction(auc: float, null: float, alternative: str) -> None:
         )
 
 
-def _positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, float | int) or not value > 0:
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
-
-
 def _probability(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, float | int) or not 0 < value < 1:
+    x = _real(value, name)
+    if not 0 < x < 1:
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
-    return float(value)
+    return x
