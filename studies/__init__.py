@@ -7,6 +7,7 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim.core._validation import check_choice
+from rocsim.studies.auc import AUCMethodStudy, MulticlassAUCStudy
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.paired import PairedThresholdStudy, PairedVerticalStudy
@@ -23,6 +24,8 @@ KINDS = {
     "paired_cost": PairedCostStudy(),
     "bands": BandStudy(),
     "partial_auc": PartialAUCStudy(),
+    "auc_methods": AUCMethodStudy(),
+    "auc_multiclass": MulticlassAUCStudy(),
 }
 
 

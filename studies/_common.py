@@ -6,10 +6,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+from scipy import integrate
 
-from rocsim.core.vertical import fpr_ranks
+from rocsim.core.vertical import VERTICAL_PROTOCOL, fpr_ranks
+from rocsim.sim.conditions import Condition
 from rocsim.sim.extensions import build_model, resolve_method
-from rocsim.sim.models import PairedScoreModel, ScoreModel
+from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
+from rocsim.sim.runner import Setup
 
 
 def grid_values(grid: Mapping) -> np.ndarray:
@@ -150,3 +153,40 @@ def class_sizes_of(data) -> tuple[int, int]:
 def paired_class_sizes_of(data) -> tuple[int, int]:
     """``(n+, n-)`` of a paired test set ``(pos1, pos2, neg1, neg2)``."""
     return data[0].size, data[2].size
+
+
+class SimulatedOnly:
+    """What the studies of rocsim's own interval methods share (bands, partial and whole
+    AUCs): built-in methods only, stratified test sets, no exact coverage. ``setup`` puts
+    the score model and class sizes on its payload (``model``, ``n_pos``, ``n_neg``)."""
+
+    kind = ""
+    protocol = VERTICAL_PROTOCOL
+
+    def check_settings(self, settings) -> None:
+        if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
+            raise ValueError(
+                f"{self.kind} studies need sampling=stratified and bootstrap=stratified"
+            )
+        if settings.get("method_target"):
+            raise ValueError(f"{self.kind} studies compare their built-in methods")
+
+    def model_and_sizes(self, settings) -> tuple[ScoreModel, int, int]:
+        self.check_settings(settings)
+        return model_from_settings(settings), *class_sizes(settings["n"], settings["pi"])
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p = setup.payload
+        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError(f"{self.kind} studies are simulated only; use coverage=simulate")
+
+
+def true_area(model: ScoreModel, f: float = 1.0) -> float:
+    """``int_0^f S+(S-^{-1}(u)) du``, the true curve's area up to FPR ``f`` (the AUC at
+    ``f = 1``)."""
+    value, _ = integrate.quad(
+        lambda u: float(model.pos.sf(model.neg.isf(u))), 0.0, f, epsabs=1e-13, epsrel=1e-12
+    )
+    return value

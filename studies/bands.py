@@ -23,20 +23,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate
 
 from rocsim.core.bands import BANDS, band_ci
 from rocsim.core.partial_area import PARTIAL_AUC_METHODS, mcclish, partial_auc_interval
-from rocsim.core.vertical import VERTICAL_PROTOCOL, vertical_distribution
+from rocsim.core.vertical import vertical_distribution
 from rocsim.sim.conditions import Condition
-from rocsim.sim.models import ScoreModel, draw_test_set
+from rocsim.sim.models import ScoreModel
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
-    class_sizes,
+    SimulatedOnly,
     fpr_grid,
     grid_values,
     interval_outcome,
-    model_from_settings,
+    true_area,
 )
 
 #: The pointwise interval of the exact-law bands.
@@ -52,31 +51,7 @@ class _Prepared:
     truth: np.ndarray
 
 
-class _SimulatedOnly:
-    """What both kinds share: built-in methods, stratified test sets of one classifier, no
-    exact coverage."""
-
-    kind = ""
-    protocol = VERTICAL_PROTOCOL
-
-    def model_and_sizes(self, settings) -> tuple[ScoreModel, int, int]:
-        if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
-            raise ValueError(
-                f"{self.kind} studies need sampling=stratified and bootstrap=stratified"
-            )
-        if settings.get("method_target"):
-            raise ValueError(f"{self.kind} studies compare their built-in methods")
-        return model_from_settings(settings), *class_sizes(settings["n"], settings["pi"])
-
-    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        p: _Prepared = setup.payload
-        return draw_test_set(p.model, p.n_pos, p.n_neg, "stratified", rng)
-
-    def exact(self, condition: Condition, setup: Setup):
-        raise ValueError(f"{self.kind} studies are simulated only; use coverage=simulate")
-
-
-class BandStudy(_SimulatedOnly):
+class BandStudy(SimulatedOnly):
     """generate / analyse for whole-curve bands of one classifier."""
 
     kind = "band"
@@ -110,7 +85,7 @@ class BandStudy(_SimulatedOnly):
         }
 
 
-class PartialAUCStudy(_SimulatedOnly):
+class PartialAUCStudy(SimulatedOnly):
     """generate / analyse for partial-AUC intervals over FPR ``[0, f]``."""
 
     kind = "partial AUC"
@@ -123,7 +98,7 @@ class PartialAUCStudy(_SimulatedOnly):
         f = grid_values(s["grid"])
         if np.any(f <= 0) or np.any(f > 1):
             raise ValueError("a partial AUC study's grid holds max FPRs in (0, 1]")
-        truth = np.array([mcclish(_true_area(model, v), 0.0, v) for v in f])
+        truth = np.array([mcclish(true_area(model, v), 0.0, v) for v in f])
         return Setup(x=f, target=truth, payload=_Prepared(model, n_pos, n_neg, f, truth))
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
@@ -140,11 +115,3 @@ class PartialAUCStudy(_SimulatedOnly):
             )
             low[i], high[i] = ci.low, ci.high
         return interval_outcome(setup.target, low, high)
-
-
-def _true_area(model: ScoreModel, f: float) -> float:
-    """``int_0^f S+(S-^{-1}(u)) du``, the true curve's area up to FPR ``f``."""
-    value, _ = integrate.quad(
-        lambda u: float(model.pos.sf(model.neg.isf(u))), 0.0, f, epsabs=1e-13, epsrel=1e-12
-    )
-    return value

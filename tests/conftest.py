@@ -31,6 +31,10 @@ def small_study(tmp_path):
 SMALL_CELL = ("study.axes.model=[binormal]", "study.axes.auc=[0.75]", "study.axes.n=[25]")
 
 
+#: Axes of single studies cut further (the multiclass study's numbers of classes).
+SMALL_AXES = {"auc_multiclass": ("study.axes.classes=[3]",)}
+
+
 def smallest_cell(name: str) -> tuple[str, ...]:
     """The overrides that cut study ``name`` to its smallest cell (none for the thesis's)."""
-    return () if name.startswith("fig") else SMALL_CELL
+    return () if name.startswith("fig") else SMALL_CELL + SMALL_AXES.get(name, ())

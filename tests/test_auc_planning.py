@@ -103,3 +103,10 @@ def test_bad_plans(options, message):
     pilot = (np.r_[np.ones(20), np.zeros(20)], np.arange(40.0))
     with pytest.raises(ValueError, match="not pilot data"):
         auc_sample_size(pilot, width=0.1)
+
+
+def test_sample_size_at_the_auc_points_to_auc_sample_size():
+    from rocsim import sample_size
+
+    with pytest.raises(ValueError, match=r"rocsim.auc_sample_size\(model, width=...\)"):
+        sample_size(0.8, at="auc", width=0.1)

@@ -20,9 +20,11 @@ def test_every_study_runs_small(small_study, tmp_path, name):
     overrides = ("replications=5", "grid.num=9", *smallest_cell(name))
     output = run_and_draw(small_study(name, *overrides), tmp_path / name)
     table = output.table
-    # a band is judged at all its FPRs at once: one row per condition, its target the curve
+    # a band is judged at all its FPRs at once (one row per condition, its target the
+    # curve), an AUC interval once (one row per condition, x the true AUC)
     band = table["grid"] == "band"
-    assert (table.groupby("condition")["x"].size() == (1 if band.all() else 9)).all()
+    single = band | (table["grid"] == "auc")
+    assert (table.groupby("condition")["x"].size() == (1 if single.all() else 9)).all()
     assert np.isfinite(table.loc[~band, "target"]).all() and (table["mean_width"] >= 0).all()
     # the table is the mean of the per-replication outcomes it was written with
     outcomes = read_outcomes(output.directory / "outcomes.npz")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from study_pages import claims_table, markdown, replace_section
 
 PAGE = Path(__file__).resolve().parents[1] / "bands_study.md"
 START = "<!-- results: written by docs/examples/write_bands_page.py -->"
@@ -68,20 +69,6 @@ def partial_table(table: pd.DataFrame) -> list[str]:
     return markdown(pd.DataFrame(rows))
 
 
-def claims_table(claims: pd.DataFrame) -> list[str]:
-    out = claims[["claim", "value", "se", "holds"]].copy()
-    out["value"] = out["value"].map(lambda v: f"{v:.4f}")
-    out["se"] = out["se"].map(lambda v: f"{v:.4f}")
-    return markdown(out)
-
-
-def markdown(frame: pd.DataFrame) -> list[str]:
-    header = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "---|" * len(frame.columns)
-    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.to_numpy()]
-    return [header, rule, *body]
-
-
 def section(results: Path) -> list[str]:
     lines = []
     for name, kind in (("bands_small_n", "bands"), ("bands", "bands"), ("partial_auc", "pauc")):
@@ -114,9 +101,7 @@ def section(results: Path) -> list[str]:
 
 def main() -> None:
     results = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results")
-    head, rest = PAGE.read_text().split(START)
-    _, tail = rest.split(END)
-    PAGE.write_text("\n".join([head + START, "", *section(results), END + tail]))
+    replace_section(PAGE, START, END, section(results))
     print(f"wrote the results of {results} into {PAGE}")
 
 

@@ -64,7 +64,10 @@ def auc_ci(
         logit scale) and ``newcombe`` (Newcombe's 2006 score-type interval, which stays
         informative at an AUC of 1) for the whole AUC of two classes
         (:mod:`rocsim.core.auc_methods`). Partial, multiclass and paired AUCs take
-        ``delong`` or ``exact_bootstrap``.
+        ``delong`` or ``exact_bootstrap``. Which of them hold their level, and where the
+        Wald intervals do not (small classes, AUC near 1): the ``auc_methods`` coverage
+        study (``rocsim study=auc_methods``; docs page "AUC intervals: which ones hold
+        their level?").
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"

@@ -57,7 +57,7 @@ def parser(studies: list[str]) -> argparse.ArgumentParser:
         "--with-bands",
         action="store_true",
         help=f"also run the studies that are not thesis figures ({', '.join(others)}: "
-        "whole-curve bands and partial AUCs)",
+        "whole-curve bands, partial AUCs, AUC intervals)",
     )
     p.add_argument(
         "--replications",
@@ -80,7 +80,7 @@ def is_thesis_figure(name: str) -> bool:
 
 def chosen_studies(only: list[str] | None, with_bands: bool, studies: list[str]) -> list[str]:
     """The studies a run reproduces: ``--only``'s, else the thesis's figures, and with
-    ``--with-bands`` the other studies too (whole-curve bands, partial AUCs).
+    ``--with-bands`` the other studies too (whole-curve bands, partial AUCs, AUC intervals).
 
     Examples
     --------

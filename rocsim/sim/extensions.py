@@ -32,9 +32,11 @@ from typing import Any
 import numpy as np
 
 from rocsim.sim.models import (
+    MulticlassScoreModel,
     PairedScoreModel,
     ScoreModel,
     make_model,
+    make_multiclass_model,
     make_paired_model,
 )
 
@@ -101,13 +103,18 @@ def locate(target: str, what: str) -> Any:
     )
 
 
-def build_model(spec: Mapping[str, Any]) -> ScoreModel | PairedScoreModel:
+def build_model(
+    spec: Mapping[str, Any],
+) -> ScoreModel | PairedScoreModel | MulticlassScoreModel:
     """The score model of an evaluated model spec: a user's ``_target_``, a paired binormal
-    model (``pos2``, ``neg2``, ``rho``), or one of the built-in families."""
+    model (``pos2``, ``neg2``, ``rho``), a multiclass model (``classes``), or one of the
+    built-in families."""
     if "_target_" in spec:
         return _build_target_model(json.dumps(dict(spec), sort_keys=True))
     if "pos2" in spec:
         return make_paired_model(spec["pos"], spec["neg"], spec["pos2"], spec["neg2"], spec["rho"])
+    if "classes" in spec:
+        return make_multiclass_model(spec["family"], spec["pos"], spec["neg"], spec["classes"])
     return make_model(spec["family"], spec["pos"], spec["neg"])
 
 

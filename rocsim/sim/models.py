@@ -403,6 +403,51 @@ class PairedScoreModel:
         return f"{self.first.label()} vs {self.second.label()}, rho {self.rho:g}"
 
 
+@dataclass(frozen=True)
+class MulticlassScoreModel:
+    """Scores of ``classes`` classes, one column per class: an instance's own class's column
+    is drawn from ``model.pos``, every other column from ``model.neg``, all independent.
+
+    Every pairwise AUC of Hand & Till (2001), ``A(a|b)`` on column ``a``, and every
+    one-vs-rest AUC is then ``model``'s AUC, and so is every average of them: the target of
+    a multiclass interval is known whatever the averaging.
+    """
+
+    model: ScoreModel
+    classes: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.classes, bool) or int(self.classes) != self.classes:
+            raise ValueError(f"classes must be an integer, got {self.classes!r}")
+        if self.classes < 3:
+            raise ValueError(f"a multiclass model needs classes >= 3, got {self.classes}")
+
+    def sample(self, rng: np.random.Generator, sizes) -> list[np.ndarray]:
+        """The ``(sizes[k], classes)`` score rows of each class ``k``, class by class."""
+        c = int(self.classes)
+        if len(sizes) != c:
+            raise ValueError(f"sizes needs one size per class ({c}), got {len(sizes)}")
+        out = []
+        for k, size in enumerate(sizes):
+            rows = np.empty((int(size), c))
+            for j in range(c):
+                part = self.model.pos if j == k else self.model.neg
+                rows[:, j] = part.sample(rng, int(size))
+            out.append(rows)
+        return out
+
+    def label(self) -> str:
+        return f"{self.model.label()}, {int(self.classes)} classes"
+
+
+def make_multiclass_model(family: str, pos, neg, classes: float) -> MulticlassScoreModel:
+    """:class:`MulticlassScoreModel` of a built-in family (``classes`` may come as a float
+    from a model expression, ``3.0``)."""
+    if isinstance(classes, bool) or float(classes) != int(float(classes)):
+        raise ValueError(f"classes must be an integer, got {classes!r}")
+    return MulticlassScoreModel(make_model(family, pos, neg), int(float(classes)))
+
+
 def make_paired_model(pos1, neg1, pos2, neg2, rho: float) -> PairedScoreModel:
     """Binormal paired model from ``{"mu", "sd"}`` mappings (or ``(mu, sd)`` pairs)."""
     return PairedScoreModel(

@@ -668,6 +668,11 @@ def sample_size(
         positives on one side of the threshold (``n+ tau`` or ``n+ (1 - tau)``), where the
         law's normal approximation is poor (Notes).
 
+    See Also
+    --------
+    rocsim.auc_sample_size : the test set an AUC interval of a given width, or a test of the
+        AUC with a given power, needs.
+
     Notes
     -----
     Definitions. ``W(n)`` is the expected width of the interval on ``axis`` at the point.
@@ -775,6 +780,11 @@ def sample_size(
     # -- validate once
     averaging = check_choice(averaging, AVERAGINGS, "averaging")
     computation = check_choice(computation, COMPUTATIONS, "computation")
+    if isinstance(at, str) and at.lower() in ("auc", "area"):
+        raise ValueError(
+            "at must be an FPR; the test set an AUC interval or test needs is planned by "
+            "rocsim.auc_sample_size(model, width=...) or (..., power=..., null=...)"
+        )
     at_value = _real(at, "at")
     if not 0.0 < at_value < 1.0:
         raise ValueError(f"at must lie strictly between 0 and 1, got {at!r}")

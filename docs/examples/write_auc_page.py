@@ -1,0 +1,135 @@
+"""Write the results section of ``docs/auc_study.md`` from a run of the AUC interval studies
+(``rocsim-reproduce --only auc_methods auc_multiclass``, or ``rocsim study=...``): the page
+quotes this script's output, never typed numbers.
+
+The run's tables (``coverage.csv``, ``claims.csv``, ``meta.json``) are copied to
+``docs/data/<study>/`` (``results/`` is not tracked) and the page is written from the copies;
+``tests/test_auc_studies.py`` checks that the page holds what this script writes from them.
+
+Usage: ``python docs/examples/write_auc_page.py [results_dir]`` (default ``results``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from study_pages import claims_table, markdown, replace_section
+
+PAGE = Path(__file__).resolve().parents[1] / "auc_study.md"
+#: The committed copies of the run's tables the page is written from, and its figures.
+DATA = Path(__file__).resolve().parents[1] / "data"
+FIGURES = Path(__file__).resolve().parents[1] / "figures"
+STUDIES = ("auc_methods", "auc_multiclass")
+TABLES = ("coverage.csv", "claims.csv", "meta.json")
+START = "<!-- results: written by docs/examples/write_auc_page.py -->"
+END = "<!-- end of results -->"
+#: Where the normal interval fails: the smallest test sets and the highest AUCs.
+HARD = {"n": (10, 25), "auc": (0.95, 0.99)}
+
+
+def pooled(part: pd.DataFrame) -> str:
+    """Mean coverage of independent conditions with its standard error (root sum of squared
+    Monte Carlo SEs over their count)."""
+    se = float(np.sqrt(np.sum(part["mcse"] ** 2)) / len(part))
+    return f"{part['coverage'].mean():.3f} ± {se:.3f}"
+
+
+def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
+    """Coverage per ``keys`` (method, n, ...), averaged over the other axes, with the lowest
+    cell, the mean width and the share of zero-width intervals."""
+    rows = []
+    for values, part in table.groupby(keys, sort=False):
+        rows.append(
+            dict(zip(keys, values))
+            | {
+                "coverage": pooled(part),
+                "lowest cell": f"{part['coverage'].min():.3f}",
+                "mean width": f"{part['mean_width'].mean():.3f}",
+                "zero width": f"{part['degenerate'].mean():.3f}",
+            }
+        )
+    return markdown(pd.DataFrame(rows))
+
+
+def hard_cells(table: pd.DataFrame) -> list[str]:
+    """Coverage ± MCSE per method (columns) in each cell where the normal interval fails."""
+    part = table[table["n"].isin(HARD["n"]) & table["auc"].isin(HARD["auc"])]
+    cells = part.assign(value=[f"{c:.3f} ± {s:.3f}" for c, s in zip(part.coverage, part.mcse)])
+    wide = cells.pivot(index=["model", "auc", "n"], columns="method", values="value")
+    return markdown(wide[list(dict.fromkeys(part["method"]))].reset_index())
+
+
+def run_line(table: pd.DataFrame, folder: Path) -> str:
+    meta = json.loads((folder / "meta.json").read_text())
+    return (
+        f"{int(table['replications'].iloc[0])} replications per condition, level "
+        f"{table['level'].iloc[0]}, seed {meta['seed']}, code `{meta['code_hash'][:12]}`, "
+        f"{meta['wall_seconds']:.0f} s."
+    )
+
+
+def claims_lines(folder: Path) -> list[str]:
+    claims = pd.read_csv(folder / "claims.csv")
+    if not len(claims):
+        return ["No claims (no text on this coverage could be read).", ""]
+    held = int(claims["holds"].sum())
+    return [f"Claims: {held} of {len(claims)} hold.", "", *claims_table(claims), ""]
+
+
+def section(results: Path) -> list[str]:
+    lines = []
+    for name in STUDIES:
+        folder = results / name
+        lines += [f"### `{name}`", ""]
+        if not (folder / "coverage.csv").exists():
+            lines += ["Not run.", ""]
+            continue
+        table = pd.read_csv(folder / "coverage.csv")
+        lines += [run_line(table, folder), "", f"![coverage of {name}](figures/{name}.png)", ""]
+        if name == "auc_methods":
+            lines += [
+                "Per method and n, over the models and AUCs:",
+                "",
+                *by_method_and_n(table, ["method", "n"]),
+                "",
+                "Where the normal interval fails (coverage ± Monte Carlo SE):",
+                "",
+                *hard_cells(table),
+                "",
+            ]
+        else:
+            lines += [
+                "Per method, averaging and mean class size, over the models, AUCs and "
+                "numbers of classes:",
+                "",
+                *by_method_and_n(table, ["method", "multi_class", "n"]),
+                "",
+            ]
+        lines += claims_lines(folder)
+    return lines
+
+
+def copy_tables(results: Path) -> None:
+    """The run's tables into :data:`DATA`, study by study (a study not run is left as is)."""
+    for name in STUDIES:
+        if (results / name / "coverage.csv").exists():
+            (DATA / name).mkdir(parents=True, exist_ok=True)
+            for table in TABLES:
+                shutil.copyfile(results / name / table, DATA / name / table)
+            shutil.copyfile(results / name / "coverage.png", FIGURES / f"{name}.png")
+
+
+def main() -> None:
+    results = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results")
+    copy_tables(results)
+    replace_section(PAGE, START, END, section(DATA))
+    print(f"wrote the results of {results} into {PAGE} (tables in {DATA})")
+
+
+if __name__ == "__main__":
+    main()
