@@ -35,6 +35,8 @@ WHEEL_FILES = (
     "rocsim/configs/study/fig4_3.yaml",
     "rocsim/configs/hydra/launcher/slurm.yaml",
     "rocsim/studies/__init__.py",
+    "rocsim/studies/auc.py",
+    "rocsim/configs/study/auc_methods.yaml",
 )
 #: Files of the sdist, relative to its top folder ``rocsim-<version>/``.
 SDIST_FILES = ("configs/config.yaml", "studies/__init__.py", "setup.py")

@@ -114,6 +114,17 @@ def section(results: Path) -> list[str]:
     return lines
 
 
+def shrink(source: Path, target: Path, width: int = 1600) -> None:
+    """The study's figure at ``width`` pixels wide for the page (Pillow: matplotlib's own
+    dependency), palette-quantised: the repository keeps it."""
+    from PIL import Image
+
+    with Image.open(source) as image:
+        height = round(image.height * width / image.width)
+        small = image.convert("RGB").resize((width, height), Image.LANCZOS)
+        small.quantize(colors=64).save(target, optimize=True)
+
+
 def copy_tables(results: Path) -> None:
     """The run's tables into :data:`DATA`, study by study (a study not run is left as is)."""
     for name in STUDIES:
@@ -121,7 +132,7 @@ def copy_tables(results: Path) -> None:
             (DATA / name).mkdir(parents=True, exist_ok=True)
             for table in TABLES:
                 shutil.copyfile(results / name / table, DATA / name / table)
-            shutil.copyfile(results / name / "coverage.png", FIGURES / f"{name}.png")
+            shrink(results / name / "coverage.png", FIGURES / f"{name}.png")
 
 
 def main() -> None:

@@ -113,7 +113,10 @@ def plot_coverage(
         below.set_xlabel(GRID_LABELS.get(grid, grid))
     if title:
         fig.suptitle(title, fontsize=11)
-    _lay_out(fig, rows, cols, title, hidden=len(panel_values) < rows * cols)
+    two_lines = len(keys) >= 3 and "model_label" in table.columns  # as _panel_title has it
+    _lay_out(
+        fig, rows, cols, title, hidden=len(panel_values) < rows * cols, panel_lines=1 + two_lines
+    )
     return fig
 
 
@@ -125,11 +128,14 @@ _TITLE_LINE, _PANEL_TITLE = 0.33, 0.20
 _HEIGHT_GAP, _HEIGHT_GAP_LABELLED = 0.43, 0.59  # the latter: x tick labels above an empty cell
 
 
-def _lay_out(fig, rows: int, cols: int, title: str | None, *, hidden: bool) -> None:
+def _lay_out(
+    fig, rows: int, cols: int, title: str | None, *, hidden: bool, panel_lines: int = 1
+) -> None:
     width, height = fig.get_size_inches()
-    top = _PANEL_TITLE + _TITLE_LINE * (title.count("\n") + 1 if title else 0.3)
+    extra = _PANEL_TITLE * (panel_lines - 1)  # the panel titles' further lines
+    top = _PANEL_TITLE + extra + _TITLE_LINE * (title.count("\n") + 1 if title else 0.3)
     axes_width = (width - _LEFT - _RIGHT - (cols - 1) * _WIDTH_GAP) / cols
-    gap = _HEIGHT_GAP_LABELLED if hidden else _HEIGHT_GAP
+    gap = (_HEIGHT_GAP_LABELLED if hidden else _HEIGHT_GAP) + extra
     axes_height = (height - _BOTTOM - top - (rows - 1) * gap) / rows
     fig.subplots_adjust(
         left=_LEFT / width,
@@ -161,7 +167,8 @@ def _draw_line(
 def _panel_title(sub: pd.DataFrame, keys: list[str], value: tuple) -> str:
     text = ", ".join(f"{k} = {v}" for k, v in zip(keys, value))
     if "model_label" in sub.columns:
-        text += f"   {sub['model_label'].iloc[0]}"
+        # beside three axes' values or more, the model's label gets its own line
+        text += ("\n" if len(keys) >= 3 else "   ") + str(sub["model_label"].iloc[0])
     return text
 
 
