@@ -174,3 +174,18 @@ def test_the_study_page_quotes_the_committed_results(monkeypatch):
     assert written.strip() == "\n".join(writer.section(writer.DATA)).strip()
     for name in STUDIES:
         assert (writer.DATA / name / "coverage.csv").is_file()
+
+
+def test_the_pages_reading_of_the_exponential_variances_holds_on_the_run():
+    """docs/auc_study.md: Hanley & McNeil's and Newcombe's variances (the exponential
+    model's) over-cover most on binormal scores at a high AUC."""
+    from pathlib import Path
+
+    table = pd.read_csv(
+        Path(__file__).resolve().parents[1] / "docs" / "data" / "auc_methods" / "coverage.csv"
+    )
+    for method in ("hanley_mcneil", "newcombe"):
+        part = table[table["method"] == method]
+        top = part.loc[part["coverage"].idxmax()]
+        assert top["model"] == "binormal" and top["auc"] == 0.99
+        assert top["coverage"] - 3 * top["mcse"] > top["level"]

@@ -41,7 +41,7 @@ def pooled(part: pd.DataFrame) -> str:
 
 def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
     """Coverage per ``keys`` (method, n, ...), averaged over the other axes, with the lowest
-    cell, the mean width and the share of zero-width intervals."""
+    and highest cells, the mean width and the share of zero-width intervals."""
     rows = []
     for values, part in table.groupby(keys, sort=False):
         rows.append(
@@ -49,6 +49,7 @@ def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
             | {
                 "coverage": pooled(part),
                 "lowest cell": f"{part['coverage'].min():.3f}",
+                "highest cell": f"{part['coverage'].max():.3f}",
                 "mean width": f"{part['mean_width'].mean():.3f}",
                 "zero width": f"{part['degenerate'].mean():.3f}",
             }
