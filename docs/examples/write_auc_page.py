@@ -36,7 +36,7 @@ def pooled(part: pd.DataFrame) -> str:
     """Mean coverage of independent conditions with its standard error (root sum of squared
     Monte Carlo SEs over their count)."""
     se = float(np.sqrt(np.sum(part["mcse"] ** 2)) / len(part))
-    return f"{part['coverage'].mean():.3f} ± {se:.3f}"
+    return f"{part['coverage'].mean():.3f} ± {se:.4f}"
 
 
 def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
