@@ -257,8 +257,10 @@ def test_paired_cross_term_equals_the_matrix(data, n_pos, n_neg, levels):
         np.array(data.draw(st.lists(grid, min_size=n_neg, max_size=n_neg))) for _ in "12"
     )
     expected = int((twice_psi(pos1, neg1) * twice_psi(pos2, neg2)).sum())
-    got = _cross_sum(pos1, pos2, neg1, neg2, _kernel(pos1, neg1), _kernel(pos2, neg2))
-    assert got == expected
+    kernels = _kernel(pos1, neg1), _kernel(pos2, neg2)
+    # the count in n log n and the sum over every pair (the default for so few pairs)
+    for dense in (False, True, None):
+        assert _cross_sum(pos1, pos2, neg1, neg2, *kernels, dense=dense) == expected
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 65, 300, 1025])

@@ -226,13 +226,24 @@ def _difference_kernel(pos1, pos2, neg1, neg2, method: str):
     return k1, k2, diff
 
 
-def _cross_sum(pos1, pos2, neg1, neg2, k1: _Kernel, k2: _Kernel) -> int:
+#: Up to this many (positive, negative) pairs, :func:`_cross_sum` sums over them all at once:
+#: there the ``n log n`` count's per-level overhead costs more than the ``n+ n-`` sum.
+DENSE_PAIRS = 2**14
+
+
+def _cross_sum(pos1, pos2, neg1, neg2, k1: _Kernel, k2: _Kernel, dense: bool | None = None) -> int:
     """``sum_ij (2 psi1_ij)(2 psi2_ij)``.
 
     With ``d = sign(x - y)``, ``2 psi = 1 + d``, so the sum is
-    ``n+ n- + sum d1 + sum d2 + sum d1 d2`` and ``sum d = 2T - n+ n-``.
+    ``n+ n- + sum d1 + sum d2 + sum d1 d2`` and ``sum d = 2T - n+ n-``. ``dense`` (default:
+    up to :data:`DENSE_PAIRS` pairs) sums ``(1 + d1)(1 + d2)`` over every pair instead
+    (integers, held exactly in floats below ``2^53``).
     """
     pairs = pos1.size * neg1.size
+    if pairs <= DENSE_PAIRS if dense is None else dense:
+        d1 = np.sign(pos1[:, None] - neg1[None, :])
+        d2 = np.sign(pos2[:, None] - neg2[None, :])
+        return int(((1.0 + d1) * (1.0 + d2)).sum())
     return k1.total + k2.total - pairs + _sign_concordance(pos1, pos2, neg1, neg2, k1, k2)
 
 
