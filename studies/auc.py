@@ -62,6 +62,17 @@ def multiclass_sizes(n: int, classes: int) -> tuple[int, ...]:
     return sizes
 
 
+def multiclass_options(settings) -> dict[str, str]:
+    """``multi_class`` and ``average`` of a condition: its axes', else ``ovo`` and ``macro``
+    (settings only hold what an axis sets)."""
+    return {
+        "multi_class": check_choice(
+            settings.get("multi_class", "ovo"), MULTI_CLASS, "multi_class"
+        ),
+        "average": check_choice(settings.get("average", "macro"), AVERAGES, "average"),
+    }
+
+
 def _outcome(truth: float, low: float, high: float) -> dict[str, np.ndarray]:
     out = interval_outcome(np.array([truth]), np.array([low]), np.array([high]))
     return out | {"degenerate": np.array([low == high])}
@@ -99,8 +110,7 @@ class MulticlassAUCStudy(SimulatedOnly):
         model = build_model(s["model"])
         if not isinstance(model, MulticlassScoreModel):
             raise ValueError("multiclass AUC studies need a model with `classes:` (3 or more)")
-        check_choice(s.get("multi_class", "ovo"), MULTI_CLASS, "multi_class")
-        check_choice(s.get("average", "macro"), AVERAGES, "average")
+        multiclass_options(s)  # checked before any data
         sizes = multiclass_sizes(int(s["n"]), model.classes)
         truth = np.array([true_area(model.model)])
         return Setup(x=truth, target=truth, payload=_Prepared(model, 0, 0, sizes))
@@ -113,8 +123,7 @@ class MulticlassAUCStudy(SimulatedOnly):
         s = condition.settings
         ci = multiclass_auc_interval(
             data,
-            multi_class=s.get("multi_class", "ovo"),
-            average=s.get("average", "macro"),
+            **multiclass_options(s),
             method=s["method"],
             confidence_level=s["confidence_level"],
         )

@@ -417,7 +417,7 @@ class MulticlassScoreModel:
     classes: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.classes, bool) or int(self.classes) != self.classes:
+        if isinstance(self.classes, bool) or not isinstance(self.classes, int | np.integer):
             raise ValueError(f"classes must be an integer, got {self.classes!r}")
         if self.classes < 3:
             raise ValueError(f"a multiclass model needs classes >= 3, got {self.classes}")
@@ -440,12 +440,11 @@ class MulticlassScoreModel:
         return f"{self.model.label()}, {int(self.classes)} classes"
 
 
-def make_multiclass_model(family: str, pos, neg, classes: float) -> MulticlassScoreModel:
+def make_multiclass_model(family: str, pos, neg, classes) -> MulticlassScoreModel:
     """:class:`MulticlassScoreModel` of a built-in family (``classes`` may come as a float
     from a model expression, ``3.0``)."""
-    if isinstance(classes, bool) or float(classes) != int(float(classes)):
-        raise ValueError(f"classes must be an integer, got {classes!r}")
-    return MulticlassScoreModel(make_model(family, pos, neg), int(float(classes)))
+    whole = isinstance(classes, float) and classes.is_integer()
+    return MulticlassScoreModel(make_model(family, pos, neg), int(classes) if whole else classes)
 
 
 def make_paired_model(pos1, neg1, pos2, neg2, rho: float) -> PairedScoreModel:
