@@ -116,8 +116,9 @@ html_show_sourcelink = True
 MODULES = {
     "rocsim.analysis.roc": (
         "ROC curves",
-        "On labels and scores of your own classifiers, scikit-learn style: pointwise ROC bands "
-        "and the comparison of two classifiers scored on the same instances.",
+        "On labels and scores of your own classifiers, scikit-learn style: pointwise ROC bands, "
+        "bands for the whole true curve, and the comparison of two classifiers scored on the "
+        "same instances.",
     ),
     "rocsim.analysis.cost": ("Cost curves", "Normalized expected cost, and its comparison."),
     "rocsim.analysis.pr": ("Precision-recall curves", "Pointwise precision-recall bands."),
@@ -134,6 +135,11 @@ MODULES = {
         "Displays",
         "Curves with their bands drawn as scikit-learn's displays are: from predictions or "
         "from a fitted estimator.",
+    ),
+    "rocsim.core.curve_band": (
+        "Bands of the whole curve",
+        "The share of whole bootstrap curves a band holds, exact or by a Gaussian copula on "
+        "the exact marginals, and the warning of a band holding more than asked.",
     ),
     "rocsim.core.labels": (
         "Labels",
@@ -266,7 +272,9 @@ EXTRA_MODULES = (
     "rocsim.sim.runner",
     "rocsim.sim.vertical_law",
     "rocsim.core.curve_covariance",
-    "rocsim.core.curve_band",
+    "rocsim.core.confidence_band",
+    "rocsim.core.copula",
+    "rocsim.core.difference_band",
     "rocsim.core.interpolated",
     "rocsim.core.bands",
     "rocsim.core.band_comparators",

@@ -52,6 +52,7 @@ _SOURCES = {
         "ROCBandDisplay",
         "ROCComparisonDisplay",
     ),
+    "rocsim.core.curve_band": ("ContainmentWarning",),
     "rocsim.core.labels": ("split_scores",),
     "rocsim.sim.planning": ("SampleSize", "binormal", "pilot_model", "sample_size"),
     "rocsim.sim.auc_planning": ("AUCSampleSize", "auc_sample_size"),

@@ -10,7 +10,7 @@ from rocsim.core._validation import check_choice
 from rocsim.studies.auc import AUCMethodStudy, MulticlassAUCStudy
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
-from rocsim.studies.paired import PairedThresholdStudy, PairedVerticalStudy
+from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
 from rocsim.studies.threshold import ThresholdStudy
 from rocsim.studies.vertical import VerticalStudy
 
@@ -23,6 +23,7 @@ KINDS = {
     "cost": CostStudy(),
     "paired_cost": PairedCostStudy(),
     "bands": BandStudy(),
+    "paired_bands": PairedBandStudy(),
     "partial_auc": PartialAUCStudy(),
     "auc_methods": AUCMethodStudy(),
     "auc_multiclass": MulticlassAUCStudy(),

@@ -29,6 +29,32 @@ def fpr_grid(settings: Mapping, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     return r, r / n_neg
 
 
+#: Averaging of the band studies (the ``averaging`` axis).
+BAND_AVERAGING = ("vertical", "horizontal")
+
+
+def averaging(settings) -> str:
+    """A band study's averaging (setting ``averaging``, vertical by default)."""
+    how = settings.get("averaging") or "vertical"
+    if how not in BAND_AVERAGING:
+        raise ValueError(f"a band study's averaging is vertical or horizontal, got {how!r}")
+    return how
+
+
+def band_outcome(truth: np.ndarray, low: np.ndarray, high: np.ndarray) -> dict[str, np.ndarray]:
+    """One replication of a band study: whether the truth lies in the band at every point
+    at once (``cover``), leaves it below / above somewhere, the band's mean width and the
+    share of points covered (``coverage_pointwise``)."""
+    inside = (low <= truth) & (truth <= high)
+    return {
+        "cover": np.array([inside.all()]),
+        "below": np.array([np.any(truth < low)]),
+        "above": np.array([np.any(truth > high)]),
+        "width": np.array([np.mean(high - low)]),
+        "coverage_pointwise": np.array([inside.mean()]),
+    }
+
+
 def class_sizes(n: int, pi: float) -> tuple[int, int]:
     """``(n+, n-)`` for a test set of ``2n`` instances with a share ``pi`` of positives.
 

@@ -8,6 +8,12 @@ replication draws a paired test set, builds the rectangle of ``(dFPR, dTPR)`` (e
 Vertical averaging (figure 4.9): at FPR ``r/m-`` the target is the true
 ``TPR1 - TPR2`` there; the interval comes from the bootstrap moments of
 :func:`rocsim.core.vertical_difference` (Algorithm 4.4).
+
+Bands of the difference (``paired_bands``): one band per replication over the whole grid,
+called as a user calls it, ``rocsim.compare_roc(y, s1, s2, averaging=..., at=grid,
+band=...)`` (vertical: ``TPR1 - TPR2`` at FPRs; horizontal: ``FPR1 - FPR2`` at TPRs; the
+``averaging`` axis); a replication covers when the true difference lies in the band at every
+point at once (one row per condition, as the single-classifier band study).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import rocsim
 from rocsim.core._validation import check_paired, check_thresholds
 from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS, PAIRED_PROTOCOL
 from rocsim.core.paired_threshold import check_paired_interval, threshold_difference_bounds
@@ -29,6 +36,8 @@ from rocsim.sim.models import PairedScoreModel, draw_class_counts
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     analyse_in_groups,
+    averaging,
+    band_outcome,
     class_sizes,
     first_row,
     fpr_grid,
@@ -143,3 +152,52 @@ class PairedVerticalStudy(_PairedStudy):
         s = condition.settings
         ci = vertical_difference_ci(*data, setup.payload.r, **interval_options(s))
         return interval_outcome(setup.target, ci.low, ci.high)
+
+
+#: The paired band study's methods: the bands of :func:`rocsim.compare_roc`, each with its
+#: default method.
+PAIRED_BANDS = ("pointwise", "bonferroni", "simultaneous")
+
+
+class PairedBandStudy(_PairedStudy):
+    """generate / analyse for bands of the difference of two classifiers' curves."""
+
+    grid = "band"
+    methods = PAIRED_BANDS
+    protocol = VERTICAL_DIFFERENCE_PROTOCOL
+
+    def setup(self, condition: Condition) -> Setup:
+        model, n_pos, n_neg = _paired_design(condition.settings)
+        averaging(condition.settings)  # checked before any data
+        at = grid_values(condition.settings["grid"])
+        return Setup(
+            x=np.array([float(at.size)]),
+            target=np.array([np.nan]),
+            payload=_Prepared(model, n_pos, n_neg, r=at),
+        )
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos1, pos2, neg1, neg2 = data
+        p: _Prepared = setup.payload
+        s = condition.settings
+        how = averaging(s)
+        y = np.r_[np.ones(pos1.size), np.zeros(neg1.size)]
+        result = rocsim.compare_roc(
+            y,
+            np.r_[pos1, neg1],
+            np.r_[pos2, neg2],
+            averaging=how,
+            at=p.r,
+            band=s["method"],
+            confidence_level=s["confidence_level"],
+        )
+        if how == "vertical":
+            truth = p.model.tpr_difference_at_fpr(result.fpr)
+            low, high = result.dtpr_low, result.dtpr_high
+        else:
+            truth = p.model.fpr_difference_at_tpr(result.tpr)
+            low, high = result.dfpr_low, result.dfpr_high
+        return band_outcome(truth, low, high)
+
+    def exact(self, condition: Condition, setup: Setup):
+        raise ValueError("paired band studies are simulated only; use coverage=simulate")

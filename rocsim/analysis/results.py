@@ -39,8 +39,7 @@ SETTINGS = (
     "pointwise_level",
     "critical_value",
     "containment",
-    "n_resamples",
-    "random_state",
+    "calibration",
 )
 
 
@@ -107,6 +106,7 @@ class ROCBands(_Table):
     pointwise_level: float | None = None
     critical_value: float | None = None
     containment: float | None = None
+    calibration: str | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -130,12 +130,23 @@ class ROCBands(_Table):
             side += ", ties interpolated"
         axis = f"; each axis at {100 * self.axis_level:.2f}%" if self.axis_level else ""
         band = ""
-        if self.band and self.pointwise_level is not None and self.band != "pointwise":
+        if self.band == "simultaneous":
+            band = (
+                f"; simultaneous band for the true curve, critical value "
+                f"{self.critical_value:.4g} (each point at {100 * self.pointwise_level:.4g}%)"
+            )
+        elif self.band and self.pointwise_level is not None and self.band != "pointwise":
             band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
         elif self.critical_value is not None:
             band = f"; {self.band} band, critical value {self.critical_value:.4g}"
         if self.containment is not None:
-            band += f", bootstrap curves inside {100 * self.containment:.4g}%"
+            how = f" ({self.calibration})" if self.calibration else ""
+            band += f", bootstrap curves inside {100 * self.containment:.4g}%{how}"
+            if self.band == "simultaneous" and self.containment > self.confidence_level + 0.01:
+                band += (
+                    f", more than the {100 * self.confidence_level:.4g}% asked: wider where "
+                    "the bootstrap cannot see"
+                )
         kind = "pointwise" if self.band == "pointwise" else ""
         return (
             f"ROC {kind + ' ' if kind else ''}bands at {self._points()} points, "
@@ -186,8 +197,6 @@ class ROCComparison(_Table):
     band: str | None = None
     pointwise_level: float | None = None
     critical_value: float | None = None
-    n_resamples: int | None = None
-    random_state: int | None = None
 
     _columns_by_averaging: ClassVar[dict[str, tuple[str, ...]]] = {
         "threshold": (
@@ -247,9 +256,8 @@ class ROCComparison(_Table):
             band = f"; bonferroni band, each point at {100 * self.pointwise_level:.4g}%"
         if self.band == "simultaneous":
             band = (
-                f"; simultaneous band, c = {self.critical_value:.4g} (each point at "
-                f"{100 * self.pointwise_level:.4g}%) calibrated by Monte Carlo on "
-                f"{self.n_resamples} paired resamples, seed {self.random_state}"
+                f"; simultaneous band for the true difference, critical value "
+                f"{self.critical_value:.4g} (each point at {100 * self.pointwise_level:.4g}%)"
             )
         return (
             f"{what} at {self._points()} points, {self.averaging} averaging "

@@ -18,13 +18,14 @@ from rocsim.analysis._input import (
     verdict,
 )
 from rocsim.analysis.results import ROCBands, ROCComparison
-from rocsim.core._validation import check_choice, check_confidence_level, check_resampling
+from rocsim.core._validation import check_choice, check_confidence_level
 from rocsim.core.band_comparators import COMPARATOR_BANDS
 from rocsim.core.bands import BANDS, band_ci
+from rocsim.core.confidence_band import CONFIDENCE_BAND_METHODS
+from rocsim.core.difference_band import difference_band
 from rocsim.core.horizontal import from_swapped, horizontal_ci
 from rocsim.core.paired_threshold import dominance_probability, threshold_difference_ci
-from rocsim.core.paired_vertical import vertical_difference, vertical_difference_ci
-from rocsim.core.resampled_curves import paired_vertical_tprs, sup_t_critical_value
+from rocsim.core.paired_vertical import vertical_difference_ci
 from rocsim.core.roc import roc_curve
 from rocsim.core.threshold import threshold_ci
 from rocsim.core.vertical import TIES, vertical_ci, vertical_distribution
@@ -41,7 +42,7 @@ def roc_ci(
     at=None,
     thresholds=None,
     confidence_level: float = 0.95,
-    method: str = "score",
+    method: str | None = None,
     bootstrap: str = "stratified",
     side: str = "lower",
     pos_label=None,
@@ -76,10 +77,12 @@ def roc_ci(
     thresholds : array-like, optional
         Score thresholds instead of ``at`` (threshold averaging only); one row each.
     confidence_level : float, default 0.95
-    method : str, default "score"
-        Interval method: ``score``, ``wald``, ``agresti`` or ``percentile`` (the exact
-        bootstrap quantiles); threshold averaging also takes every other proportion method
-        (``jeffreys``, ``clopper_pearson``).
+    method : str, optional
+        Interval method: ``score`` (the default), ``wald``, ``agresti`` or ``percentile`` (the
+        exact bootstrap quantiles); threshold averaging also takes every other proportion
+        method (``jeffreys``, ``clopper_pearson``). ``band="simultaneous"`` takes ``wald``
+        (its default) or ``score``; ``band="bootstrap-containment"`` defaults to
+        ``percentile``.
     bootstrap : {"stratified", "full"}, default "stratified"
     side : {"lower", "upper"}, default "lower"
         Vertical averaging: which end of the ROC curve's vertical step at FPR ``r/n-``.
@@ -95,21 +98,33 @@ def roc_ci(
         ``auto``: chosen from the data as pROC's ``roc()`` does (by the classes' medians),
         and reported as ``direction`` on the result. A curve lying clearly below the diagonal
         is reported with a :class:`~rocsim.analysis.DirectionWarning`.
-    band : {"pointwise", "bonferroni", "simultaneous", "working-hotelling", "ks", \
-"fixed-width"}, default "pointwise"
-        Vertical and horizontal averaging. ``pointwise``: each point's interval holds with
-        probability ``confidence_level``. ``bonferroni``: each point's interval of ``method``
-        at ``1 - (1 - confidence_level) / k`` over the ``k`` distinct points (FPR or TPR
-        ranks), so that all hold at once with probability at least ``confidence_level``.
-        ``simultaneous`` (stratified bootstrap): each point's interval of ``method`` at the
-        smallest common level at which the whole bootstrap curve lies inside the band with
-        probability at least ``confidence_level``, that probability computed exactly
-        (:mod:`rocsim.core.curve_band`; it is the result's ``containment``). The per-point
-        level is the result's ``pointwise_level``. The literature's bands, for comparison
-        (:mod:`rocsim.core.band_comparators`; ``method`` is not used): ``working-hotelling``
-        (Ma & Hall 1993, binormal), ``ks`` (Campbell 1994, distribution-free, conservative)
-        and ``fixed-width`` (Macskassy et al. 2005; its width calibrated on the exact
-        bootstrap law, its containment reported); ``critical_value`` is the band's constant.
+    band : {"pointwise", "bonferroni", "simultaneous", "bootstrap-containment", \
+"working-hotelling", "ks", "fixed-width"}, default "pointwise"
+        Vertical and horizontal averaging; ``at`` places the band's points.
+
+        - ``pointwise``: each point's interval holds with probability ``confidence_level``.
+        - ``bonferroni``: each point's interval of ``method`` at ``1 - (1 - confidence_level)
+          / k`` over the ``k`` distinct points (FPR or TPR ranks).
+        - ``simultaneous`` (stratified bootstrap): a confidence band for the **true** curve,
+          meant to hold it at every point at once with probability ``confidence_level``: the
+          sup-t band ``mean +- c sd`` on the exact bootstrap law (``method="score"`` widens it
+          to the score-type interval at ``c``), with distribution-free floors at the lowest
+          FPRs (:mod:`rocsim.core.confidence_band`). ``critical_value`` is ``c``,
+          ``pointwise_level`` the level it amounts to per point, ``containment`` the share
+          of bootstrap curves inside and ``calibration`` how that share was computed
+          (``"exact"`` up to about 100 instances per class, ``"gaussian copula"`` on the
+          exact marginal laws beyond). Its coverage of the true curve, measured by the band
+          studies, is in ``docs/bands_study.md``.
+        - ``bootstrap-containment`` (stratified bootstrap): each point's interval of
+          ``method`` at the smallest common level at which the whole *bootstrap* curve lies
+          inside with probability at least ``confidence_level`` (:mod:`rocsim.core.curve_band`;
+          the result's ``containment``). It holds the bootstrap curves, not the true curve:
+          where the data's TPR reaches 1 the bootstrap law has no spread and the band none.
+        - The literature's bands, for comparison (:mod:`rocsim.core.band_comparators`;
+          ``method`` is not used): ``working-hotelling`` (Ma & Hall 1993, binormal), ``ks``
+          (Campbell 1994, distribution-free, conservative) and ``fixed-width`` (Macskassy et
+          al. 2005; its width calibrated on the bootstrap law, its containment reported);
+          ``critical_value`` is the band's constant.
     ties : {"step", "interpolate"}, default "step"
         Vertical and horizontal averaging: how a score shared by a positive and a negative is
         read. ``step`` (the thesis): the curve of the thresholds ``score >= t``.
@@ -152,6 +167,7 @@ def roc_ci(
     check_placement(averaging, at, thresholds, side)
     check_band(band, averaging)
     check_ties(ties, averaging, band)
+    method = band_method(method, band, bootstrap)
     pos, neg = data.classes()
     common = {
         "averaging": averaging,
@@ -181,7 +197,7 @@ def roc_ci(
             axis_level=ci.axis_level,
             **common,
         )
-    if band == "simultaneous" or band in COMPARATOR_BANDS:
+    if band in WHOLE_CURVE_BANDS:
         return _whole_curve_bands(
             pos, neg, averaging, at, confidence_level, method, side, band, common
         )
@@ -210,12 +226,37 @@ def roc_ci(
     )
 
 
-def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, common) -> ROCBands:
-    """:func:`roc_ci`'s simultaneous bands: rocsim's (the exact law's pointwise intervals at
-    the calibrated common level) or a comparator's; horizontal averaging on the classes
-    exchanged (upper side)."""
-    if band in ("simultaneous", "fixed-width") and common["bootstrap"] != "stratified":
+#: Bands calibrated on the law of the whole curve, or the literature's.
+WHOLE_CURVE_BANDS = ("simultaneous", "bootstrap-containment", *COMPARATOR_BANDS)
+#: Bands built on the stratified bootstrap's law of the whole curve.
+STRATIFIED_BANDS = ("simultaneous", "bootstrap-containment", "fixed-width")
+
+
+def band_method(method: str | None, band: str, bootstrap: str) -> str:
+    """The interval method of :func:`roc_ci` for ``band``: ``method``, or the band's default
+    (``wald`` for the simultaneous band, ``percentile`` for the bootstrap-containment band,
+    ``score`` otherwise); the simultaneous band takes only its own shapes, and the bands of
+    the whole curve's law need the stratified bootstrap."""
+    if band in STRATIFIED_BANDS and bootstrap != "stratified":
         raise ValueError(f"band={band!r} needs bootstrap='stratified'")
+    if band == "simultaneous":
+        if method not in (None, *CONFIDENCE_BAND_METHODS):
+            raise ValueError(
+                f"band='simultaneous' (the band for the true curve) takes method='wald' or "
+                f"'score', got method={method!r}; the {method} intervals at the level holding "
+                f"a share of the bootstrap curves are band='bootstrap-containment'"
+            )
+        return method or "wald"
+    if method is None:
+        return "percentile" if band == "bootstrap-containment" else "score"
+    return method
+
+
+def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, common) -> ROCBands:
+    """:func:`roc_ci`'s bands over the whole curve: rocsim's (the band for the true curve, or
+    the exact law's pointwise intervals at the level holding a share of the bootstrap
+    curves) or a comparator's; horizontal averaging on the classes exchanged (upper
+    side)."""
     level = check_confidence_level(level)
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
@@ -229,7 +270,11 @@ def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, commo
         extra = {"side": side}
     built = band_ci(first, second, law, band, level, method)
     ci = built.ci
-    extra |= {"critical_value": built.critical_value, "containment": built.containment}
+    extra |= {
+        "critical_value": built.critical_value,
+        "containment": built.containment,
+        "calibration": built.calibration,
+    }
     if averaging == "horizontal":
         ci = from_swapped(ci, ranks, pos.size)
     averaged = "tpr" if averaging == "vertical" else "fpr"
@@ -330,8 +375,6 @@ def compare_roc(
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
     band: str = "pointwise",
-    n_resamples: int = 10_000,
-    random_state: int | None = 0,
 ) -> ROCComparison:
     """Where does one classifier's ROC curve beat the other's? Exact paired bootstrap.
 
@@ -382,24 +425,15 @@ def compare_roc(
         - ``bonferroni``: each point's interval at ``1 - (1 - confidence_level) / k`` over the
           ``k`` distinct points (Bonferroni's inequality, as far as each point's Gaussian
           interval holds its level at that far tail).
-        - ``simultaneous``: the Wald intervals on the exact moments, ``mean +- c sd``, with the
-          one ``c`` that holds ``confidence_level`` of the paired bootstrap curves of the
-          difference wholly (sup-t). The exact law across the points (both classifiers'
-          thresholds at every point at once) is not built, so ``c`` is **calibrated by Monte
-          Carlo**: ``n_resamples`` seeded paired stratified resamples
-          (:mod:`rocsim.core.resampled_curves`); the result reports ``c``
-          (``critical_value``), the pointwise level it amounts to and the resampling.
-
-        ``benchmarks/bench_difference_band.py`` measures, on resamples independent of the
-        calibration, how much of the paired bootstrap law each band holds (and why a Gaussian
-        ``c`` would not do).
-    n_resamples : int, default 10000
-        ``band="simultaneous"``: the paired resamples that calibrate ``c`` (at least 100; the
-        share of curves the band holds then has a Monte Carlo error of about
-        ``sqrt(level (1 - level) / n_resamples)``).
-    random_state : int or None, default 0
-        ``band="simultaneous"``: the seed of those resamples (:class:`numpy.random.SeedSequence`);
-        the same seed gives the same band. None: fresh entropy.
+        - ``simultaneous``: a confidence band for the **true** difference of the curves, meant
+          to hold it at every point at once with probability ``confidence_level``: the
+          sup-t band ``mean +- c sd`` on the exact paired moments, widened to Tango's score
+          interval at ``c`` (:mod:`rocsim.core.difference_band`). ``c`` (``critical_value``)
+          is the sup-t critical value of the curve's Gaussian law, its correlation the
+          large-sample one of the two curves' influence functions (**approximate**; the
+          exact law across the points, both classifiers' thresholds at every point at once,
+          is not built). Its coverage of the true difference, measured by the paired band
+          study (``rocsim study=paired_bands``), is in ``docs/bands_study.md``.
 
     Returns
     -------
@@ -421,7 +455,6 @@ def compare_roc(
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
     check_comparison_band(band, averaging, method)
-    n_resamples, random_state = check_resampling(n_resamples, random_state)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
     common = {"n_pos": pos1.size, "n_neg": neg1.size, "direction": data.direction}
     if averaging == "threshold":
@@ -433,7 +466,7 @@ def compare_roc(
             f"at every point); use averaging='threshold'"
         )
     family_level = check_confidence_level(confidence_level)
-    band_of = _BandOfDifference(family_level, band, method, n_resamples, random_state)
+    band_of = _BandOfDifference(family_level, band, method)
     if averaging == "horizontal":
         # FPR at TPR k/n+ is 1 - (upper-side TPR at FPR (n+ - k)/n+) with the classes
         # exchanged and the scores negated (horizontal_ci), so dFPR = -(that difference)
@@ -472,8 +505,6 @@ def compare_roc(
         method=band_of.method,
         algorithm=law.algorithm,
         critical_value=band_of.critical_value,
-        n_resamples=n_resamples if band == "simultaneous" else None,
-        random_state=random_state if band == "simultaneous" else None,
         **{k: v[index] for k, v in rows.items()},
         **common,
     )
@@ -484,10 +515,9 @@ class _BandOfDifference:
     on exchanged classes, horizontal) averaging, for its band; after a call, the method, the
     level of each point's interval and (simultaneous band) the critical value."""
 
-    def __init__(self, family_level, band, method, n_resamples, random_state):
+    def __init__(self, family_level, band, method):
         self.family_level, self.band = family_level, band
         self.method = method or ("wald" if band == "simultaneous" else "score")
-        self.n_resamples, self.random_state = n_resamples, random_state
         self.pointwise_level: float | None = None
         self.critical_value: float | None = None
 
@@ -508,14 +538,9 @@ class _BandOfDifference:
             )
             self.pointwise_level = ci.confidence_level
             return ci, ci.low, ci.high
-        law = vertical_difference(pos1, pos2, neg1, neg2, ranks, side=side)
-        rng = np.random.default_rng(np.random.SeedSequence(self.random_state))
-        first, second = paired_vertical_tprs(list(classes), ranks, side, self.n_resamples, rng)
-        sd = np.sqrt(law.var)
-        c = sup_t_critical_value(first - second, law.mean, sd, self.family_level)
-        self.critical_value = c
-        self.pointwise_level = float(2 * special.ndtr(c) - 1)
-        return law, np.clip(law.mean - c * sd, -1.0, 1.0), np.clip(law.mean + c * sd, -1.0, 1.0)
+        band = difference_band(pos1, pos2, neg1, neg2, ranks, side, self.family_level)
+        self.critical_value, self.pointwise_level = band.critical_value, band.pointwise_level
+        return band.law, band.low, band.high
 
 
 def _compare_at_thresholds(data, at, thresholds, confidence_level, method, common):

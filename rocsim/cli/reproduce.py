@@ -34,8 +34,9 @@ from rocsim.cli.study import (
 from rocsim.cli.variants import check_variants, variant_runs
 from rocsim.sim.configs import available_studies
 from rocsim.sim.io import check_writable_folder, remove_stale_parts
-from rocsim.sim.pipeline import plain_config, study_conditions
+from rocsim.sim.pipeline import available_conditions, plain_config, study_conditions
 from rocsim.sim.workers import start_workers
+from rocsim.studies import get_kind
 
 
 def parser(studies: list[str]) -> argparse.ArgumentParser:
@@ -176,12 +177,19 @@ def reproduce(argv: list[str] | None = None) -> None:
     print(f"all studies: {total:.1f} s; report: {page} (and {md.name})")
 
 
+def runnable(cfg) -> list:
+    """The study's conditions that can run here (:func:`available_conditions`, quietly: the
+    run says which are left out)."""
+    kind = get_kind(plain_config(cfg)["study"]["kind"])
+    return available_conditions(kind, study_conditions(cfg), say=False)
+
+
 def _validated(names: list[str], configs, args) -> list[int]:
     """Every study checked before any runs (one line on stderr if one is refused); the
     replications (or exact conditions) each will count on the progress bar."""
     try:
         units = [
-            len(study_conditions(cfg))
+            len(runnable(cfg))
             * (plain_config(cfg)["replications"] if args.coverage == "simulate" else 1)
             for cfg in configs
         ]

@@ -189,21 +189,3 @@ def check_probability(p, name: str = "p") -> float:
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{name} must be a probability in [0, 1], got {p!r}")
     return value
-
-
-def check_resampling(n_resamples, random_state) -> tuple[int, int | None]:
-    """``n_resamples``: an integer of at least 100; ``random_state``: a non-negative integer
-    seed, or None (fresh entropy)."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}")
-    if n_resamples < 100:
-        raise ValueError(f"n_resamples must be at least 100, got {n_resamples}")
-    if random_state is not None and (
-        isinstance(random_state, bool)
-        or not isinstance(random_state, (int, np.integer))
-        or random_state < 0
-    ):
-        raise ValueError(
-            f"random_state must be a non-negative integer seed or None, got {random_state!r}"
-        )
-    return int(n_resamples), None if random_state is None else int(random_state)

@@ -29,7 +29,8 @@ containment out-of-the-box produces non-parametric, 'fixed-width' bands (FWBs)")
 shape as ``ks`` (the curve shifted by ``c (-1/sqrt(n-), 1/sqrt(n+))`` each way), with ``c`` the
 smallest width whose band holds the whole bootstrap curve with probability at least ``level``.
 Macskassy et al. find ``c`` on Monte Carlo bootstrap curves; here the containment at the FPRs
-of the band is the exact one of :func:`rocsim.core.curve_band.containment`.
+of the band is :class:`rocsim.core.curve_band.ContainmentMeasure`'s (exact up to its size,
+the Gaussian copula on the exact marginals beyond).
 
 References
 ----------
@@ -44,13 +45,19 @@ Dvoretzky-Kiefer-Wolfowitz inequality. Annals of Probability 18(3), 1269-1283.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import special
 
-from rocsim.core.curve_band import Calibration, calibrate, count_bounds, vertical_measure
+from rocsim.core.curve_band import (
+    Calibration,
+    ContainmentMeasure,
+    calibrate,
+    count_bounds,
+    say_if_above,
+)
 from rocsim.core.roc import roc_curve
-from rocsim.core.vertical import threshold_ranks
 
 #: Comparator bands by name.
 COMPARATOR_BANDS = ("working-hotelling", "ks", "fixed-width")
@@ -132,7 +139,7 @@ def fixed_width_band(
     to a relative ``GAMMA_TOLERANCE`` in ``1 - gamma``.
     """
     law._require_stratified("a fixed-width band")
-    t = threshold_ranks(law.r, law.side)
+    measure = ContainmentMeasure(law)
     bands = {}
 
     def bounds_at(gamma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -140,7 +147,7 @@ def fixed_width_band(
         bands[gamma] = (*shifted_band(pos, neg, law.fpr, c), c)
         return count_bounds(bands[gamma][0], bands[gamma][1], law.m_pos)
 
-    measure = vertical_measure(law._rates, t, law._rates.size, law.m_pos)
-    calibration = calibrate(bounds_at, measure, level, start=0.0)
+    calibration = replace(calibrate(bounds_at, measure, level, start=0.0), how=measure.how)
+    say_if_above(calibration.containment, level, "fixed-width")
     low, high, c = bands[calibration.gamma]
     return low, high, c, calibration

@@ -1,7 +1,9 @@
 """Bands over the whole ROC curve by name, on the exact vertical law at the band's FPRs: the
-pointwise intervals, Bonferroni's, rocsim's simultaneous band (:mod:`rocsim.core.curve_band`)
-and the literature's (:mod:`rocsim.core.band_comparators`). The practitioner's
-``roc_ci(band=...)`` and the band coverage study both build their bands here.
+pointwise intervals, Bonferroni's, rocsim's simultaneous band for the true curve
+(:mod:`rocsim.core.confidence_band`), the band holding a share of the bootstrap curves
+(:mod:`rocsim.core.curve_band`) and the literature's (:mod:`rocsim.core.band_comparators`).
+The practitioner's ``roc_ci(band=...)`` and the band coverage study both build their bands
+here.
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ from rocsim.core.band_comparators import (
     shifted_band,
     working_hotelling_band,
 )
-from rocsim.core.curve_band import simultaneous_ci
+from rocsim.core.confidence_band import CONFIDENCE_BAND_METHODS, confidence_band
+from rocsim.core.curve_band import bootstrap_containment_ci
 from rocsim.core.vertical import VerticalCI
 
 #: Kinds of band: each point's interval at the level (``pointwise``); each at ``1 - alpha /
 #: k`` so that all ``k`` hold at once with probability at least the level (``bonferroni``);
-#: each at the common level at which the whole bootstrap curve lies inside with probability at
-#: least the level, computed exactly (``simultaneous``); and the literature's simultaneous bands
+#: the band for the true curve (``simultaneous``: the sup-t band on the exact law with
+#: distribution-free floors, :mod:`rocsim.core.confidence_band`); the method's intervals at the
+#: common level at which the whole *bootstrap* curve lies inside with probability at least the
+#: level (``bootstrap-containment``); and the literature's simultaneous bands
 #: (:data:`~rocsim.core.band_comparators.COMPARATOR_BANDS`).
-BANDS = ("pointwise", "bonferroni", "simultaneous", *COMPARATOR_BANDS)
+BANDS = ("pointwise", "bonferroni", "simultaneous", "bootstrap-containment", *COMPARATOR_BANDS)
 
 
 @dataclass(frozen=True)
@@ -35,14 +40,16 @@ class Band:
     """A band at the FPRs of a vertical law: the intervals (a
     :class:`~rocsim.core.vertical.VerticalCI` on the law; its ``confidence_level`` the level
     of each point's interval for the exact-law bands), the band's kind, its critical value
-    (the comparators'), and the exact bootstrap containment (``simultaneous`` and
-    ``fixed-width``; else None)."""
+    (``simultaneous`` and the comparators'), the share of bootstrap curves inside
+    (``simultaneous``, ``bootstrap-containment`` and ``fixed-width``; else None) and how it
+    was computed (``"exact"`` or ``"gaussian copula"``)."""
 
     ci: VerticalCI
     kind: str
     pointwise_level: float | None
     critical_value: float | None
     containment: float | None
+    calibration: str | None = None
 
 
 def band_ci(pos: np.ndarray, neg: np.ndarray, law, band: str, level: float, method) -> Band:
@@ -63,9 +70,20 @@ def band_ci(pos: np.ndarray, neg: np.ndarray, law, band: str, level: float, meth
         pointwise = level if band == "pointwise" else 1.0 - (1.0 - level) / law.r.size
         return Band(law.ci(pointwise, method), band, pointwise, None, None)
     if band == "simultaneous":
-        ci, calibration = simultaneous_ci(law, level, method)
-        return Band(ci, band, ci.confidence_level, None, calibration.containment)
-    containment = None
+        check_choice(method, CONFIDENCE_BAND_METHODS, "method of band='simultaneous'")
+        ci, calibrated = confidence_band(law, pos.size, level, method)
+        return Band(
+            ci,
+            band,
+            calibrated.pointwise_level,
+            calibrated.critical_value,
+            calibrated.containment,
+            calibrated.how,
+        )
+    if band == "bootstrap-containment":
+        ci, calibration = bootstrap_containment_ci(law, level, method)
+        return Band(ci, band, ci.confidence_level, None, calibration.containment, calibration.how)
+    containment = how = None
     if band == "working-hotelling":
         low, high = working_hotelling_band(pos, neg, law.fpr, level)
         constant = math.sqrt(-2.0 * math.log1p(-level))  # chi-square (2 df), square-rooted
@@ -74,6 +92,6 @@ def band_ci(pos: np.ndarray, neg: np.ndarray, law, band: str, level: float, meth
         low, high = shifted_band(pos, neg, law.fpr, constant)
     else:
         low, high, constant, calibration = fixed_width_band(pos, neg, law, level)
-        containment = calibration.containment
+        containment, how = calibration.containment, calibration.how
     ci = VerticalCI.from_bounds(law, low, high, level, band)
-    return Band(ci, band, None, constant, containment)
+    return Band(ci, band, None, constant, containment, how)

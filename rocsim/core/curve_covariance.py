@@ -131,3 +131,33 @@ def rate_runs(rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts = np.flatnonzero(np.r_[True, rates[1:] != rates[:-1]])
     lengths = np.diff(np.r_[starts, rates.size]).astype(np.int64)
     return np.ascontiguousarray(rates[starts]), lengths
+
+
+def bridge_covariance(
+    t: np.ndarray, m_neg: int, m_pos: int, mean: np.ndarray, var: np.ndarray
+) -> np.ndarray:
+    """The covariance of TPR at the threshold ranks ``t`` with ``Cov(q_i, q_j)`` replaced by
+    its large-sample form (**approximate**): where :func:`tpr_covariance`'s pass costs too
+    much.
+
+    The threshold of rank ``t`` is an order statistic of the ``m-`` resampled negatives; as
+    ``m-`` grows their quantile process tends to a Brownian bridge, and ``q`` (a smooth
+    function of the threshold's place) follows it, so ``Corr(q_i, q_j) -> sqrt(u_i (1 - u_j)
+    / (u_j (1 - u_i)))`` for ``u_i = t_i / (m- + 1) <= u_j`` (Shorack & Wellner 1986, ch. 3).
+    ``Var q_i`` is exact, from the law's moments (eq. 4.14 read backwards: ``var = E q (1 - E
+    q) / m+ + (1 - 1/m+) Var q``), and the binomial part ``E q_i (1 - E q_j) / m+`` is
+    exact. ``tests/test_copula.py`` measures the approximation against the exact covariance.
+    """
+    t = np.asarray(t, dtype=float)
+    mean, var = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
+    binomial = mean * (1 - mean) / m_pos
+    spread = np.sqrt(np.clip((var - binomial) / (1 - 1 / m_pos), 0.0, None))
+    u = t / (m_neg + 1)
+    first = u[:, None] <= u[None, :]  # i's threshold ranks above j's
+    low_u, high_u = np.minimum.outer(u, u), np.maximum.outer(u, u)
+    rho = np.sqrt(low_u * (1 - high_u) / (high_u * (1 - low_u)))
+    low_e = np.where(first, mean[:, None], mean[None, :])
+    high_e = np.where(first, mean[None, :], mean[:, None])
+    cov = low_e * (1 - high_e) / m_pos + (1 - 1 / m_pos) * np.outer(spread, spread) * rho
+    same = t[:, None] == t[None, :]
+    return np.where(same, var[:, None] * np.ones_like(cov), cov)

@@ -1,12 +1,11 @@
-"""Monte Carlo bootstrap of whole ROC curves, for what has no exact law in rocsim.
+"""Monte Carlo bootstrap of whole ROC curves: the oracle of the tests and the baseline of the
+benchmarks (rocsim's bands are computed from exact laws, :mod:`rocsim.core.confidence_band` and
+:mod:`rocsim.core.difference_band`).
 
-The simultaneous band of two classifiers' difference (``compare_roc(band="simultaneous")``)
-needs both classifiers' thresholds at every FPR of the grid at once: ``2k`` order statistics of
-one resample of the negatives under two orderings, for which rocsim has no exact pass (a pass
-in one classifier's order cannot follow the other's counts). Its critical value is therefore
-calibrated on seeded paired resamples, and says so: it is the one Monte Carlo quantity of the
-practitioner's API. ``benchmarks/bench_difference_band.py`` measures why a Gaussian shortcut
-would not do and how much of an independent set of resamples the calibrated band holds.
+Paired resamples of two classifiers scored on the same instances (:func:`paired_vertical_tprs`,
+one classifier too) give the TPRs at the FPRs of a grid, read as
+:func:`rocsim.core.vertical_distribution` reads the curve; :func:`sup_t_critical_value` is the
+sup-t critical value those curves calibrate.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 A study definition names axes (``theta: [0.75, 1.5, 3, 5]``, ``n: [25, 250]``,
 ``model: [...]``). A condition is one point of their product. Axis values either replace a
 setting (``n``, ``pi``, ``bootstrap``, ``sampling``, ``method``, ``pseudo_count``,
-``confidence_level``, ``threshold``, ``cost_prior``, ``model``, and the multiclass AUC's
-``multi_class`` and ``average``; ``scheme`` sets ``sampling``
+``confidence_level``, ``threshold``, ``cost_prior``, ``model``, the multiclass AUC's
+``multi_class`` and ``average``, and the band studies' ``averaging``; ``scheme`` sets ``sampling``
 and ``bootstrap`` together) or are variables of the score model's parameter expressions
 (``mu: theta``, ``mu: -theta``, ``mu: theta + shift``).
 """
@@ -38,6 +38,7 @@ SETTING_AXES = (
     "cost_prior",
     "multi_class",
     "average",
+    "averaging",
 )
 
 

@@ -399,6 +399,13 @@ class PairedScoreModel:
             self.second.neg.isf(f)
         )
 
+    def fpr_difference_at_tpr(self, tpr) -> np.ndarray:
+        """True ``FPR1 - FPR2`` at TPR ``s``: ``S1-(S1+^{-1}(s)) - S2-(S2+^{-1}(s))``."""
+        s = np.asarray(tpr, dtype=float)
+        return self.first.neg.sf(self.first.pos.isf(s)) - self.second.neg.sf(
+            self.second.pos.isf(s)
+        )
+
     def label(self) -> str:
         return f"{self.first.label()} vs {self.second.label()}, rho {self.rho:g}"
 

@@ -148,6 +148,26 @@ def study_conditions(cfg: Mapping[str, Any]) -> list[Condition]:
     return conditions
 
 
+def available_conditions(kind, conditions: list[Condition], say: bool = True) -> list[Condition]:
+    """The conditions ``kind`` can run on this machine: a kind's optional ``unavailable(
+    condition)`` says why one cannot (an optional comparator not installed); those are left
+    out, with one line per reason (``say``)."""
+    unavailable = getattr(kind, "unavailable", None)
+    if unavailable is None:
+        return conditions
+    reasons = {c.label: unavailable(c) for c in conditions}
+    for reason in dict.fromkeys(r for r in reasons.values() if r) if say else ():
+        left = sum(r == reason for r in reasons.values())
+        note(f"{reason} ({left} condition{'s' if left > 1 else ''})")
+    kept = [c for c in conditions if not reasons[c.label]]
+    if not kept:
+        raise ValueError(
+            "none of the study's conditions can run here: "
+            + "; ".join(dict.fromkeys(r for r in reasons.values() if r))
+        )
+    return kept
+
+
 def _check_method_axis(study: Mapping[str, Any], interval: Mapping[str, Any]) -> None:
     """A study that compares methods along an axis runs the user's method only if the axis
     names it; say so rather than silently leave it out."""
@@ -210,8 +230,8 @@ def run_study(
     """
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
-    conditions = study_conditions(cfg)
     kind = get_kind(cfg["study"]["kind"])
+    conditions = available_conditions(kind, study_conditions(cfg))
     check_choice(cfg["coverage"], COVERAGE_MODES, "coverage mode")
     replications = _positive_int(cfg["replications"], "replications")
     _nonnegative_int(cfg["seed"], "seed")
