@@ -8,11 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from enumeration import multinomial_law
+from scipy import stats
 from test_vertical_oracle import TINY_DATA
 
 import rocsim
 from rocsim.core.cost import cost_ci
-from rocsim.core.cost_band import cost_containment
+from rocsim.core.cost_band import CostContainmentMeasure, cost_cdf, cost_containment
+from rocsim.core.curve_band import EXACT_CELLS
 
 
 def enumerated_containment(pos, neg, w, t, low, high) -> float:
@@ -42,7 +44,44 @@ def test_containment_equals_enumeration(pos, neg):
     assert got == pytest.approx(expected, abs=1e-12)
 
 
+def test_a_costs_distribution_function_is_the_binomials_convolution():
+    # cost = w (1 - X / m+) + (1 - w) N / m-, X ~ Bin(30, 0.6), N ~ Bin(25, 0.3): by brute
+    # force over every (x, n), at values on and between the support's points
+    w, m_pos, m_neg, p, q = 0.3, 30, 25, 0.6, 0.3
+    x, n = np.meshgrid(np.arange(m_pos + 1), np.arange(m_neg + 1), indexing="ij")
+    cost = w * (1 - x / m_pos) + (1 - w) * n / m_neg
+    prob = stats.binom.pmf(x, m_pos, p) * stats.binom.pmf(n, m_neg, q)
+    for v in (0.1, 0.2, w * (1 - 18 / 30) + (1 - w) * 7 / 25, 0.45):
+        for strict in (False, True):
+            expected = prob[cost < v - 1e-12].sum() if strict else prob[cost <= v + 1e-12].sum()
+            got = cost_cdf(
+                np.array([w]),
+                np.array([p]),
+                np.array([q]),
+                m_pos,
+                m_neg,
+                np.array([v]),
+                strict=strict,
+            )
+            assert got[0] == pytest.approx(expected, abs=1e-13)
+
+
+def test_copula_containment_of_the_cost_curve_is_close_to_the_exact_pass():
+    rng = np.random.default_rng(32)
+    n = 100
+    assert (n + 1) ** 2 <= EXACT_CELLS
+    pos, neg = rng.normal(1, 1, n), rng.normal(0, 1, n)
+    w = np.linspace(0.05, 0.95, 19)
+    measure = CostContainmentMeasure(pos, neg, w, np.full(w.size, 0.5))
+    copula = CostContainmentMeasure(pos, neg, w, np.full(w.size, 0.5))
+    copula.exact = False
+    for level in (0.99, 0.999):
+        ci = cost_ci(pos, neg, w, np.full(w.size, 0.5), confidence_level=level, method="wald")
+        assert copula(ci.low, ci.high) == pytest.approx(measure(ci.low, ci.high), abs=0.01)
+
+
 def test_simultaneous_band_holds_its_level_of_bootstrap_cost_curves():
+    # n = 200: the containment is the Gaussian copula's on the exact marginals
     rng = np.random.default_rng(31)
     n, b = 200, 40000
     pos, neg = np.round(rng.normal(1, 1, n), 2), np.round(rng.normal(0, 1, n), 2)
@@ -50,6 +89,7 @@ def test_simultaneous_band_holds_its_level_of_bootstrap_cost_curves():
     w = np.linspace(0.05, 0.95, 19)
     band = rocsim.cost_curve_ci(y, s, w=w, band="simultaneous")
     assert band.containment >= 0.95 and "simultaneous band" in repr(band)
+    assert band.calibration == "gaussian copula" and "gaussian copula" in repr(band)
     t = band.threshold
     inside = 0
     for _ in range(b):

@@ -47,8 +47,11 @@ def cost_curve_ci(
         ``bonferroni``: each interval at ``1 - (1 - confidence_level) / k`` over the ``k``
         operating conditions; ``simultaneous`` (stratified bootstrap): each at the smallest
         common level at which the whole bootstrap cost curve (at these thresholds) lies
-        inside with probability at least ``confidence_level``, computed exactly
-        (:mod:`rocsim.core.cost_band`; the result's ``containment``).
+        inside with probability at least ``confidence_level`` (:mod:`rocsim.core.cost_band`;
+        the result's ``containment``, computed exactly up to about 100 instances per class
+        and by a Gaussian copula on the exact marginal laws beyond: ``calibration``). At
+        fixed thresholds the bootstrap law of the costs is the binomial one, so the band
+        holds the true costs at those thresholds as it holds the bootstrap's.
 
     Returns
     -------
@@ -82,17 +85,17 @@ def cost_curve_ci(
         pseudo_count=None,
         bootstrap=bootstrap,
     )
-    containment = None
+    containment = calibration = None
     if band == "bonferroni":
         level = 1.0 - (1.0 - ci.confidence_level) / ci.w.size
         ci = _at_level(ci, pos, neg, level, method, bootstrap)
     elif band == "simultaneous":
         if bootstrap != "stratified":
             raise ValueError("band='simultaneous' needs bootstrap='stratified'")
-        ci, calibration = simultaneous_cost_ci(
+        ci, calibrated = simultaneous_cost_ci(
             pos, neg, ci.w, ci.thresholds, ci.confidence_level, method, None
         )
-        containment = calibration.containment
+        containment, calibration = calibrated.containment, calibrated.how
     return CostBands(
         w=ci.w,
         threshold=orient(ci.thresholds, sign),
@@ -108,6 +111,7 @@ def cost_curve_ci(
         band=band,
         pointwise_level=ci.confidence_level,
         containment=containment,
+        calibration=calibration,
     )
 
 

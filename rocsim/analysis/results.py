@@ -284,6 +284,7 @@ class CostBands(_Table):
     band: str = "pointwise"
     pointwise_level: float | None = None
     containment: float | None = None
+    calibration: str | None = None
 
     _columns = ("w", "threshold", "cost", "low", "high")
     _plot_kind = "cost"
@@ -293,7 +294,8 @@ class CostBands(_Table):
         if self.band != "pointwise":
             band = f"; {self.band} band, each point at {100 * self.pointwise_level:.4g}%"
         if self.containment is not None:
-            band += f", bootstrap curves inside {100 * self.containment:.4g}%"
+            how = f" ({self.calibration})" if self.calibration else ""
+            band += f", bootstrap curves inside {100 * self.containment:.4g}%{how}"
         return (
             f"cost curve at {self._points()} operating conditions "
             f"({self._level_and_method()}, {self.bootstrap} bootstrap{band})"

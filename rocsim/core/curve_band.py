@@ -62,6 +62,8 @@ LEAST_MISS = 1e-9
 #: milliseconds a pass, about 100 per class); larger curves use the Gaussian copula on the
 #: exact marginals.
 EXACT_CELLS = 2**14
+#: The exact passes refuse grids of more cells than this (two of them, 8 bytes a cell: 1 GiB).
+PASS_CELLS_LIMIT = 2**26
 #: A band holding more than this above its level of the bootstrap curves says so
 #: (:class:`ContainmentWarning`).
 OVERSHOOT = 0.01
@@ -101,6 +103,7 @@ def containment(
     """Probability that the stratified bootstrap's counts ``X_i`` at the threshold ranks ``t``
     all lie in ``[lo_i, hi_i]`` (module docstring). ``rates``: the data's shares of positives
     reaching each sorted negative on the side of the ranks."""
+    check_pass_size(m_neg, m_pos)
     order = np.argsort(t, kind="stable")
     t, lo, hi = (np.ascontiguousarray(a[order], dtype=np.int64) for a in (t, lo, hi))
     x = np.arange(m_pos + 1)[:, None]
@@ -108,6 +111,19 @@ def containment(
     next_bad = _next_true(bad)
     values, lengths = rate_runs(rates)
     return float(_band.band_containment(values, lengths, m_neg, m_pos, t, next_bad, TINY))
+
+
+def check_pass_size(m_neg: int, m_pos: int) -> None:
+    """A ``ValueError`` before an exact pass whose two ``(m- + 1) x (m+ + 1)`` grids would
+    exceed :data:`PASS_CELLS_LIMIT` cells, naming what computes the containment instead."""
+    cells = (m_neg + 1) * (m_pos + 1)
+    if cells > PASS_CELLS_LIMIT:
+        raise ValueError(
+            f"the exact containment pass needs two {m_neg + 1} x {m_pos + 1} grids "
+            f"({2 * 8 * cells / 2**30:.3g} GiB); beyond {PASS_CELLS_LIMIT} cells use "
+            "ContainmentMeasure (or roc_ci / cost_curve_ci's bands), whose Gaussian copula on "
+            "the exact marginals runs at any size"
+        )
 
 
 def _next_true(mask: np.ndarray) -> np.ndarray:
