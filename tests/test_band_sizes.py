@@ -86,7 +86,7 @@ def test_an_exact_pass_too_large_says_so_before_allocating():
 def test_two_classifiers_beyond_the_paired_limit_say_what_to_use():
     n = rocsim.analysis.roc.PAIRED_VERTICAL_LIMIT + 1
     y = np.r_[np.ones(n), np.zeros(n)]
-    s = np.arange(2 * n, dtype=float)
+    s = np.arange(2 * n, dtype=float)[::-1]  # positives score higher
     with pytest.raises(ValueError, match="use averaging='threshold'"):
         rocsim.compare_roc(y, s, s + 1.0, averaging="vertical", band="simultaneous")
 
