@@ -143,7 +143,7 @@ def main() -> None:
     args = parser.parse_args()
     with_rocci = importlib.util.find_spec("rocci") is not None
     rng = np.random.default_rng(20261129)
-    # warm the caches every call shares (the fixed Sobol set, the binomial weights' tables)
+    # warm the caches every call shares (the copula's normal points, the rank weights)
     y, s1, _ = data(200, rng)
     rocsim.roc_ci(y, s1, averaging="vertical", at=FPRS, band="simultaneous")
     vertical_distribution(s1[y == 1], s1[y == 0], [10])

@@ -35,10 +35,8 @@ IMPORT_TARGET = 0.5
 BAND_FPRS = [0.05 * k for k in range(1, 20)]
 #: Cases measured at the smallest size only (they do not depend on n).
 SMALLEST_ONLY = ("sample_size",)
-#: Cases whose first import is checked (tests/test_binomial.py) but not timed here: the
-#: simultaneous band's warm call takes seconds at n = 10^3 (benchmarks/bench_curve.py times
-#: it), and from process to process it varies by more than the 0.5 s margin itself.
-NOT_TIMED = ("roc_ci simultaneous band",)
+#: Cases whose first import is checked (tests/test_binomial.py) but not timed here.
+NOT_TIMED: tuple[str, ...] = ()
 #: Warm repeats after the first call.
 REPEATS = 3
 #: New processes per case at the target size: one first call is one sample of a shared
@@ -89,7 +87,10 @@ def calls(n: int) -> dict:
             rocsim.binormal(auc=0.8), at=0.1, averaging="vertical", width=0.2
         ),
         "roc_ci simultaneous band": lambda: rocsim.roc_ci(
-            y, s1, averaging="vertical", at=BAND_FPRS, band="simultaneous", method="percentile"
+            y, s1, averaging="vertical", at=BAND_FPRS, band="simultaneous"
+        ),
+        "compare_roc simultaneous band": lambda: rocsim.compare_roc(
+            y, s1, s2, averaging="vertical", at=BAND_FPRS, band="simultaneous"
         ),
         "auc_ci partial": lambda: rocsim.auc_ci(y, s1, max_fpr=0.2),
         "compare_auc partial": lambda: rocsim.compare_auc(y, s1, s2, max_fpr=0.2),
@@ -217,7 +218,7 @@ def report(measured: list[dict], where: str) -> list[str]:
         if missed
         else f"met by all {len(small)}."
     )
-    return [
+    lines = [
         f"Machine: {machine()}; {where}; each process new and writing no bytecode; at "
         f"n = {smallest} each row is the median over {PROCESSES_AT_TARGET} processes (of the "
         "first call, of the warm call, and of each process's first - warm). "
@@ -229,12 +230,10 @@ def report(measured: list[dict], where: str) -> list[str]:
         f"Slowest `import rocsim`: {slow_import:.3f} s "
         f"({'met' if slow_import < IMPORT_TARGET else 'missed'}). "
         f"First-call target at n = {smallest}: " + verdict,
-        "",
-        f"Not timed here: {', '.join(NOT_TIMED)} (its warm call takes seconds at n = "
-        f"{smallest}, where the machine's noise exceeds the margin; "
-        "`benchmarks/bench_curve.py` times it, and `tests/test_binomial.py` checks that its "
-        "first call imports nothing slow).",
     ]
+    if NOT_TIMED:
+        lines += ["", f"Not timed here: {', '.join(NOT_TIMED)}."]
+    return lines
 
 
 def main() -> None:

@@ -17,8 +17,10 @@ def markdown(frame: pd.DataFrame) -> list[str]:
 
 
 def claims_table(claims: pd.DataFrame) -> list[str]:
-    """A study's ``claims.csv`` as a table: each claim's value, standard error and verdict."""
-    out = claims[["claim", "value", "se", "holds"]].copy()
+    """A study's ``claims.csv`` as a table: each claim, the check that judges it, its value,
+    standard error and verdict."""
+    out = claims[["claim", "check", "value", "se", "holds"]].copy()
+    out["check"] = out["check"].map(lambda text: str(text).replace("|", "\\|"))
     out["value"] = out["value"].map(lambda v: f"{v:.4f}")
     out["se"] = out["se"].map(lambda v: f"{v:.4f}")
     return markdown(out)

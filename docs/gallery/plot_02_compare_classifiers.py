@@ -55,9 +55,10 @@ print(frame["verdict"].value_counts().to_string())
 # --------------------------------
 # Nineteen pointwise verdicts make nineteen chances to be wrong. A band holding the whole
 # difference curve at once makes ``overall`` a family-wise statement. ``band="simultaneous"``
-# widens every point's Wald interval by the one constant ``c`` that holds 95% of the paired
-# bootstrap curves of the difference wholly; the exact law of the two curves across FPRs is
-# not built, so ``c`` comes from seeded paired resamples, and the result says so.
+# is a band for the *true* difference: the Wald intervals on the exact paired moments at one
+# critical value ``c`` for every point (sup-t, from the curve's Gaussian law), widened to
+# Tango's interval at ``c`` where both classifiers reach TPR 1; its coverage of the true
+# difference is measured by the paired band study (:doc:`/bands_study`).
 whole = rocsim.compare_roc(
     y,
     score_new,

@@ -13,7 +13,7 @@ the positives' 2 x 2 table: a point where both classifiers reach TPR 1 keeps a w
 to Tango's score interval of the data's discordant counts at ``z = c`` (it holds the observed
 difference, and a binomial pair's width where the bootstrap sees none). ``c`` is the sup-t
 critical value of the curve's Gaussian law: the ``level`` quantile of ``max_i |Z_i|``, ``Z ~
-N(0, R)``, integrated on the fixed Sobol set of :mod:`rocsim.core.copula`.
+N(0, R)``, integrated on the fixed normal points of :mod:`rocsim.core.copula`.
 
 The correlation ``R`` (**approximate**). The exact law of the whole difference curve needs the
 joint law of both classifiers' thresholds at every FPR at once, one resample of the negatives
