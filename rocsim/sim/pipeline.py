@@ -230,8 +230,9 @@ def run_study(
     """
     started, started_at = time.perf_counter(), time.time()
     cfg = plain_config(cfg)
+    conditions = study_conditions(cfg)  # first: it names the studies when none is chosen
     kind = get_kind(cfg["study"]["kind"])
-    conditions = available_conditions(kind, study_conditions(cfg))
+    conditions = available_conditions(kind, conditions)
     check_choice(cfg["coverage"], COVERAGE_MODES, "coverage mode")
     replications = _positive_int(cfg["replications"], "replications")
     _nonnegative_int(cfg["seed"], "seed")
