@@ -5,11 +5,7 @@
    and its sample covariance: times measured in one run (best of repeated runs, more while they
    took under ``BUDGET`` s), their ratio, and the largest difference between the Monte Carlo
    covariance and the exact one (Monte Carlo error).
-2. ``roc_ci(band="simultaneous", method="percentile")`` at 19 FPRs (0.05..0.95): the time of
-   the calibration (every containment evaluated), the common pointwise level reached and the
-   exact containment.
-
-3. The exact stratified-bootstrap variance of the partial area over FPR 0..0.2
+2. The exact stratified-bootstrap variance of the partial area over FPR 0..0.2
    (``auc_ci(max_fpr=0.2, method="exact_bootstrap")``'s) against a vectorised Monte Carlo
    bootstrap of the partial area (B = 2000, :func:`mc_partial_area`): times in one run, their
    ratio, and the Monte Carlo variance's relative difference from the exact one.
@@ -25,7 +21,6 @@ import time
 import numpy as np
 from _common import best_of, machine, mc_vertical_tpr, table, write
 
-import rocsim
 from rocsim.core import vertical_distribution
 from rocsim.core.partial_area import exact_partial_area_var
 from rocsim.core.resampled_curves import resample_counts
@@ -60,27 +55,6 @@ def covariance_row(n: int, rng) -> dict:
         "MC / exact": mc_time / exact_time,
         "max |MC - exact| cov": float(np.abs(mc_cov - cov).max()),
         "largest exact cov": float(np.abs(cov).max()),
-    }
-
-
-def band_row(n: int, rng) -> dict:
-    pos, neg = data(n, rng)
-    y, s = np.r_[np.ones(n), np.zeros(n)], np.r_[pos, neg]
-    start = time.perf_counter()
-    band = rocsim.roc_ci(
-        y,
-        s,
-        averaging="vertical",
-        at=np.linspace(0.05, 0.95, 19),
-        band="simultaneous",
-        method="percentile",
-    )
-    return {
-        "n per class": n,
-        "FPRs": 19,
-        "simultaneous band (s)": time.perf_counter() - start,
-        "pointwise level": band.pointwise_level,
-        "exact containment": band.containment,
     }
 
 
@@ -132,24 +106,18 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(20261127)
     cov_sizes = [1000] if args.quick else [1000, 10000]
-    band_sizes = [200] if args.quick else [200, 500, 1000]
     cov_rows = [covariance_row(n, rng) for n in cov_sizes]
-    band_rows = [band_row(n, rng) for n in band_sizes]
     area_rows = [partial_area_row(n, rng) for n in cov_sizes]
     write(
         "results_curve.md",
         [
-            "# The whole curve: covariance and simultaneous band",
+            "# The whole curve: covariance and partial area",
             "",
             f"Machine: {machine()}. Binormal data, N(1, 1) positives, N(0, 1) negatives.",
             "",
             "## Exact covariance across 99 FPRs vs a Monte Carlo bootstrap",
             "",
             table(cov_rows),
-            "",
-            "## Simultaneous band at 19 FPRs (percentile method, level 0.95)",
-            "",
-            table(band_rows),
             "",
             "## Partial area over FPR 0..0.2: exact bootstrap variance vs a Monte Carlo bootstrap",
             "",

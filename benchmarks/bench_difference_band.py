@@ -6,16 +6,18 @@ would need both classifiers' thresholds at every FPR of the grid at once (2k ord
 one resample under two orderings), which rocsim does not build. ``compare_roc`` offers:
 
 - ``band="bonferroni"``: each point's Gaussian interval at ``1 - alpha / k``;
-- ``band="simultaneous"``: the Wald intervals ``mean +- c sd`` on the exact moments with the
-  sup-t constant ``c`` calibrated by Monte Carlo (10000 seeded paired resamples).
+- ``band="simultaneous"``: the band for the true difference, the Wald intervals ``mean +- c
+  sd`` on the exact moments with the Gaussian sup-t ``c`` of the influence functions'
+  correlation, widened to Tango's interval at ``c`` (:mod:`rocsim.core.difference_band`).
 
-The script measures, on B = 20000 paired stratified resamples drawn independently of the
-calibration (:func:`_common.mc_vertical_tpr`), the share of difference curves each band holds
-at every one of 19 FPRs 0.05..0.95 (paired binormal scores, correlation ``rho`` between the
-classifiers); the bands are meant to hold 0.95 of them. For contrast, the Gaussian sup-t
-shortcut: ``c`` the 95% quantile of ``max |Z_i|`` for a Gaussian vector with the resamples'
-correlations (200000 seeded draws), the most favourable input it could have. ``c needed``: the
-resamples' own 95% quantile of the largest standardised deviation.
+The script measures, on B = 20000 seeded paired stratified resamples
+(:func:`_common.mc_vertical_tpr`), the share of bootstrap difference curves each band holds at
+every one of 19 FPRs 0.05..0.95 (paired binormal scores, correlation ``rho`` between the
+classifiers), and the critical values: the band's, the Gaussian sup-t ``c`` of the resamples'
+own correlations (200000 seeded draws), and ``c needed``, the resamples' 95% quantile of the
+largest standardised deviation. The band is meant to hold the *true* difference (the paired
+band study measures that); how much of the bootstrap law it holds shows how far the Gaussian
+critical value is from the bootstrap's own.
 
 Usage: ``python benchmarks/bench_difference_band.py``.
 """
