@@ -26,6 +26,8 @@ GRID_LABELS = {
     "n": "per-class size n",
 }
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
+#: Beyond this many lines a figure has one legend (in its first panel), not one per panel.
+MAX_PANEL_LEGEND = 5
 
 
 def plot_coverage(
@@ -96,8 +98,11 @@ def plot_coverage(
             # y given: matplotlib then skips lifting the title above top ticks (there are
             # none), which lays out every tick label again at each save
             ax.set_title(_panel_title(sub, keys, value), fontsize=9, y=1.0)
-        if lines:
-            ax.legend(fontsize=7, loc="lower center")
+        if lines and (len(line_values) <= MAX_PANEL_LEGEND or ax is axes.flat[0]):
+            # many lines: one legend, in the first panel, instead of one hiding each panel
+            ax.legend(
+                fontsize=7 if len(line_values) <= MAX_PANEL_LEGEND else 6, loc="lower center"
+            )
         ax.grid(alpha=0.2)
     for ax in list(axes.flat)[len(panel_values) :]:
         ax.set_visible(False)
