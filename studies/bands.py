@@ -179,7 +179,7 @@ class PartialAUCStudy(SimulatedOnly):
         if np.any(f <= 0) or np.any(f > 1):
             raise ValueError("a partial AUC study's grid holds max FPRs in (0, 1]")
         truth = np.array([mcclish(true_area(model, v), 0.0, v) for v in f])
-        return Setup(x=f, target=truth, payload=_Prepared(model, n_pos, n_neg, f, truth))
+        return Setup(x=f, target=truth, payload=_Prepared(model, n_pos, n_neg, f))
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data

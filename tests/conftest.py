@@ -33,8 +33,14 @@ SMALL_CELL = ("study.axes.model=[binormal]", "study.axes.auc=[0.75]", "study.axe
 
 #: Axes of single studies cut further (the multiclass study's numbers of classes).
 SMALL_AXES = {"auc_multiclass": ("study.axes.classes=[3]",)}
+#: Studies whose smallest cell is named by other axes (pairs of classifiers, no AUC axis).
+OWN_SMALL_CELL = {
+    "paired_bands": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[50]")
+}
 
 
 def smallest_cell(name: str) -> tuple[str, ...]:
     """The overrides that cut study ``name`` to its smallest cell (none for the thesis's)."""
-    return () if name.startswith("fig") else SMALL_CELL + SMALL_AXES.get(name, ())
+    if name.startswith("fig"):
+        return ()
+    return OWN_SMALL_CELL.get(name) or SMALL_CELL + SMALL_AXES.get(name, ())

@@ -5,11 +5,16 @@ literature claim, and ``rocsim-reproduce`` runs them only with ``--with-bands``.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
+import rocsim.studies.bands
 from rocsim.cli import compose_study
 from rocsim.cli.reproduce import chosen_studies
 from rocsim.sim.conditions import evaluate
@@ -17,6 +22,7 @@ from rocsim.sim.configs import available_studies
 from rocsim.sim.pipeline import run_study, study_conditions
 from rocsim.studies import get_kind
 from rocsim.studies._common import true_area
+from rocsim.studies.bands import BAND_CALLS, rocci_installed
 
 STUDIES = ["bands", "bands_small_n", "partial_auc"]
 
@@ -77,7 +83,10 @@ def smoke(name: str, tmp_path, **axes):
 def test_band_study_smoke_run(tmp_path):
     out = smoke("bands_small_n", tmp_path, model=["binormal", "exponential"], auc=[0.75], n=[25])
     table = pd.read_csv(out.directory / "coverage.csv")
-    assert len(table) == 2 * 6  # one row per condition: the band's simultaneous coverage
+    bands = len(BAND_CALLS) - (not rocci_installed())  # rocci's when it is installed
+    # one row per condition (model, averaging, band): the band's simultaneous coverage
+    assert len(table) == 2 * 2 * bands
+    assert set(table["averaging"]) == {"vertical", "horizontal"}
     for column in ("method", "coverage", "mcse", "model", "auc", "n", "coverage_pointwise"):
         assert column in table.columns
     assert set(table["x"]) == {19.0} and set(table["grid"]) == {"band"}
@@ -91,7 +100,47 @@ def test_band_study_smoke_run(tmp_path):
     assert [p.name for p in paths] == ["coverage.png", "coverage.pdf"]
     claims = pd.read_csv(out.directory / "claims.csv")
     configured = [c["claim"] for c in compose_study("bands_small_n").study.claims]
+    if not rocci_installed():  # a claim on rocci's band selects nothing: left out
+        configured.remove("rocci_holds_level")
     assert claims["claim"].tolist() == configured
+
+
+def test_without_rocci_its_conditions_are_left_out_with_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(rocsim.studies.bands, "rocci_installed", lambda: False)
+    out = smoke(
+        "bands_small_n",
+        tmp_path,
+        model=["binormal"],
+        auc=[0.75],
+        n=[25],
+        method=["simultaneous", "rocci"],
+        averaging=["vertical"],
+    )
+    table = pd.read_csv(out.directory / "coverage.csv")
+    assert table["method"].tolist() == ["simultaneous"]
+    said = [line for line in capsys.readouterr().err.splitlines() if "rocci" in line]
+    assert said == [
+        "rocsim: rocci is not installed (pip install rocci): its band is left out (1 condition)"
+    ]
+
+
+def test_the_page_is_what_its_script_writes_from_the_kept_tables():
+    """docs/bands_study.md's results are what docs/examples/write_bands_page.py writes from the
+    run's tables kept in docs/data (results/ is not tracked)."""
+    root = Path(__file__).resolve().parents[1]
+    script = root / "docs" / "examples" / "write_bands_page.py"
+    sys.path.insert(0, str(script.parent))
+    try:
+        spec = importlib.util.spec_from_file_location("write_bands_page", script)
+        page = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(page)
+    finally:
+        sys.path.remove(str(script.parent))
+    text = page.PAGE.read_text()
+    written = text.split(page.START)[1].split(page.END)[0]
+    assert written.strip() == "\n".join(page.section(page.DATA)).strip()
+    # every study the page speaks of has its tables kept (none "not run")
+    assert "Not run." not in written
 
 
 def test_partial_auc_study_smoke_run(tmp_path):
