@@ -18,7 +18,8 @@ one run. Writes ``benchmarks/results_bands.md``.
    and the ratios rocsim / rocci and Monte Carlo / rocsim.
 2. ``10^6`` rows (``5 x 10^5`` per class): ``roc_ci(band="simultaneous")`` at 19 FPRs and at
    its default 99 FPRs, each in a new Python process: the call's wall time, the process's and
-   its peak resident memory (``getrusage``'s ``ru_maxrss``).
+   its peak resident memory (``VmHWM`` of ``/proc/self/status``: ``getrusage`` would report
+   the forking benchmark's own peak).
 
 rocci is an optional dependency (``pip install rocci``); without it its columns are left out.
 
@@ -103,7 +104,7 @@ def timing_row(n: int, rng, with_rocci: bool) -> dict:
 
 #: The 10^6-row run, in a new process: data, one band, the call's time and peak memory.
 LARGE = """
-import json, resource, sys, time
+import json, sys, time
 import numpy as np
 import rocsim
 n = 500_000
@@ -114,7 +115,8 @@ at = None if sys.argv[1] == "default" else np.linspace(0.05, 0.95, 19)
 start = time.perf_counter()
 band = rocsim.roc_ci(y, s, averaging="vertical", at=at, band="simultaneous")
 call = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+# this process's own high-water mark (getrusage's ru_maxrss would keep the forking parent's)
+peak = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) / 1024
 print(json.dumps({"call": call, "peak": peak, "points": int(band.tpr.size),
                   "calibration": band.calibration}))
 """

@@ -27,3 +27,15 @@ def test_python_examples_run(document):
     namespace: dict = {}  # one per document: its blocks run in order, as in a notebook
     for block in blocks:
         exec(compile(block, str(document), "exec"), namespace)
+
+
+def test_measured_coverage_is_quoted_from_the_studies_tables():
+    """Each method's measured coverage in the public functions' docstrings and in
+    docs/interval_methods.md is what docs/examples/write_coverage_quotes.py writes from the
+    studies' tables kept in docs/data (computed, never typed)."""
+    import subprocess
+    import sys
+
+    script = ROOT / "docs" / "examples" / "write_coverage_quotes.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

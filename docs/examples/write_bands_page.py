@@ -55,7 +55,7 @@ def band_table(table: pd.DataFrame) -> list[str]:
                 **({"averaging": named["averaging"]} if "averaging" in named else {}),
                 "band": named["method"],
                 "n": int(named["n"]),
-                "coverage": f"{mean:.3f} ± {se:.3f}",
+                "coverage": f"{mean:.3f} ± {se:.4f}",
                 "lowest cell": f"{part['coverage'].min():.3f}",
                 "mean width": f"{part['mean_width'].mean():.3f}",
                 "points covered": f"{part['coverage_pointwise'].mean():.3f}",
@@ -76,7 +76,7 @@ def standard_table(table: pd.DataFrame, level: float) -> list[str]:
             {
                 "averaging": averaging,
                 "n": int(n),
-                "mean coverage": f"{mean:.3f} ± {se:.3f}",
+                "mean coverage": f"{mean:.3f} ± {se:.4f}",
                 f"mean >= {level:g}": mean >= level,
                 "lowest cell": f"{lowest:.3f}",
                 f"lowest >= {LOWEST_CELL:g}": lowest >= LOWEST_CELL,
@@ -102,7 +102,7 @@ def peer_table(table: pd.DataFrame, level: float) -> list[str]:
     keys = ["model", "auc", "n", "averaging"]
     ours = table[table["method"] == DEFAULT].set_index(keys)
     theirs = table[table["method"] == PEER].set_index(keys)
-    both = ours.join(theirs, lsuffix="_ours", rsuffix="_rocci", how="inner")
+    both = ours.merge(theirs, left_index=True, right_index=True, suffixes=("_ours", "_rocci"))
     holds = (both["coverage_ours"] >= level - 2 * both["mcse_ours"]) & (
         both["coverage_rocci"] >= level - 2 * both["mcse_rocci"]
     )

@@ -148,6 +148,20 @@ def roc_ci(
     --------
     rocsim.ROCBandDisplay : the same intervals drawn, from predictions or an estimator.
 
+    Notes
+    -----
+    .. coverage quote: roc_ci
+
+    Measured simultaneous coverage of the true curve at level 0.95 (the band studies,
+    :doc:`/bands_study`; mean over the models and AUCs per n and averaging, lowest and highest of
+    those means, and the lowest condition): ``pointwise`` 0.694-0.794 (lowest 0.171);
+    ``bonferroni`` 0.921-0.967 (lowest 0.855); ``simultaneous, wald`` 0.967-0.999 (lowest 0.958);
+    ``simultaneous, score`` 0.975-1.000 (lowest 0.969); ``bootstrap-containment`` 0.390-0.592
+    (lowest 0.000); ``working-hotelling`` 0.359-0.650 (lowest 0.000); ``ks`` 1.000-1.000 (lowest
+    0.999); ``fixed-width`` 0.945-0.975 (lowest 0.883).
+
+    .. end of coverage quote
+
     References
     ----------
     Gadoury (2009), sections 4.1-4.2, Algorithms 4.1 and 4.3. Robin et al. (2011), pROC,
@@ -439,6 +453,17 @@ def compare_roc(
     -------
     ROCComparison
         ``verdict`` per point, and ``overall``: what they say together.
+
+    Notes
+    -----
+    .. coverage quote: compare_roc
+
+    Measured simultaneous coverage of the true difference at level 0.95 (the paired band study,
+    :doc:`/bands_study`; mean over the pairs and correlations per n and averaging, and the lowest
+    condition): ``pointwise`` 0.699-0.916 (lowest 0.670); ``bonferroni`` 0.979-0.998 (lowest
+    0.974); ``simultaneous`` 0.971-0.993 (lowest 0.966).
+
+    .. end of coverage quote
 
     References
     ----------

@@ -1,0 +1,188 @@
+"""Write the measured coverage of each interval method where users choose it: the docstrings
+of the public functions (between ``.. coverage quote: <name>`` and ``.. end of coverage
+quote``) and the method tables of ``docs/interval_methods.md``, from the coverage studies'
+tables kept in ``docs/data`` (``write_bands_page.py`` and ``write_auc_page.py`` copy them
+there from a run). Computed, never typed: ``tests/test_docs.py`` checks that the quotes are
+this script's output on those tables.
+
+Usage: ``python docs/examples/write_coverage_quotes.py [--check]`` (``--check``: change
+nothing, exit 1 if a quote is not this script's output).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+from study_pages import markdown, replace_section
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "docs" / "data"
+PAGE = ROOT / "docs" / "interval_methods.md"
+START = "<!-- method tables: written by docs/examples/write_coverage_quotes.py -->"
+END = "<!-- end of method tables -->"
+QUOTE = re.compile(
+    r"^(?P<indent> *)\.\. coverage quote: (?P<name>\w+)\n.*?^ *\.\. end of coverage quote\n",
+    re.S | re.M,
+)
+#: Where each quote goes: the quote's name -> the source file holding it.
+FILES = {
+    "roc_ci": ROOT / "rocsim" / "analysis" / "roc.py",
+    "compare_roc": ROOT / "rocsim" / "analysis" / "roc.py",
+    "auc_ci": ROOT / "rocsim" / "analysis" / "auc.py",
+}
+
+
+def table(name: str) -> pd.DataFrame | None:
+    path = DATA / name / "coverage.csv"
+    return pd.read_csv(path) if path.exists() else None
+
+
+def summary(tables: list[pd.DataFrame], by: list[str]) -> pd.DataFrame:
+    """Per method: the lowest and highest of its mean coverages over the groups ``by`` (n, and
+    averaging where a study has it), its lowest condition and its mean width."""
+    whole = pd.concat(tables, ignore_index=True)
+    rows = []
+    for method, part in whole.groupby("method", sort=False):
+        keys = [k for k in by if k in part]
+        means = part.groupby(keys)["coverage"].mean()
+        rows.append(
+            {
+                "method": method,
+                "mean coverage per n": f"{means.min():.3f}-{means.max():.3f}",
+                "lowest condition": f"{part['coverage'].min():.3f}",
+                "n per class": f"{int(part['n'].min())}-{int(part['n'].max())}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def sentence(frame: pd.DataFrame, label: dict[str, str] | None = None) -> str:
+    """``"`simultaneous` mean 0.967-0.999, lowest 0.958; ..."`` of a :func:`summary`."""
+    label = label or {}
+    parts = [
+        f"``{label.get(row['method'], row['method'])}`` {row['mean coverage per n']} "
+        f"(lowest {row['lowest condition']})"
+        for _, row in frame.iterrows()
+    ]
+    return "; ".join(parts)
+
+
+def studies(*names: str) -> list[pd.DataFrame]:
+    return [t for t in (table(name) for name in names) if t is not None]
+
+
+BAND_LABELS = {"simultaneous": "simultaneous, wald", "simultaneous-score": "simultaneous, score"}
+
+
+def quotes() -> dict[str, str]:
+    """The text of each quote, by name."""
+    out = {}
+    bands = studies("bands_small_n", "bands")
+    if bands:
+        frame = summary(bands, ["n", "averaging"])
+        frame = frame[frame["method"] != "rocci"]
+        out["roc_ci"] = (
+            "Measured simultaneous coverage of the true curve at level 0.95 (the band "
+            "studies, :doc:`/bands_study`; mean over the models and AUCs per n and averaging, "
+            "lowest and highest of those means, and the lowest condition): "
+            f"{sentence(frame, BAND_LABELS)}."
+        )
+    paired = studies("paired_bands")
+    if paired:
+        out["compare_roc"] = (
+            "Measured simultaneous coverage of the true difference at level 0.95 (the paired "
+            "band study, :doc:`/bands_study`; mean over the pairs and correlations per n and "
+            "averaging, and the lowest condition): "
+            f"{sentence(summary(paired, ['n', 'averaging']))}."
+        )
+    auc = studies("auc_methods")
+    multiclass = studies("auc_multiclass")
+    partial = studies("partial_auc")
+    parts = []
+    if auc:
+        parts.append(f"binary, :doc:`/auc_study`: {sentence(summary(auc, ['n']))}")
+    if multiclass:
+        parts.append(f"multiclass: {sentence(summary(multiclass, ['n']))}")
+    if partial:
+        parts.append(f"partial, :doc:`/bands_study`: {sentence(summary(partial, ['n']))}")
+    if parts:
+        out["auc_ci"] = (
+            "Measured coverage of the true AUC at level 0.95 (mean over the models and AUCs "
+            "per n, lowest and highest of those means, and the lowest condition): "
+            + "; ".join(parts)
+            + "."
+        )
+    return out
+
+
+def method_tables() -> list[str]:
+    """The page's tables: one per function and study, a row per method."""
+    lines = []
+    for title, names, by in (
+        ("`roc_ci(band=...)`: the true curve", ("bands_small_n", "bands"), ["n", "averaging"]),
+        ("`compare_roc(band=...)`: the true difference", ("paired_bands",), ["n", "averaging"]),
+        ("`auc_ci(method=...)`: the true AUC", ("auc_methods",), ["n"]),
+        ("`auc_ci(multi_class=..., method=...)`", ("auc_multiclass",), ["n"]),
+        ("`auc_ci(max_fpr=..., method=...)`: the partial AUC", ("partial_auc",), ["n"]),
+    ):
+        found = studies(*names)
+        lines += [f"## {title}", ""]
+        if not found:
+            lines += ["Not run.", ""]
+            continue
+        lines += [
+            f"From {', '.join(f'`{n}`' for n in names)}: the mean coverage over the conditions "
+            f"of each {' and '.join(by)}, the lowest and highest of those means, and the "
+            "lowest single condition.",
+            "",
+            *markdown(summary(found, by)),
+            "",
+        ]
+    return lines
+
+
+def rewrite(text: str, texts: dict[str, str]) -> str:
+    """``text`` with each quote's lines replaced by its text (wrapped at its indent)."""
+
+    def one(match: re.Match) -> str:
+        indent, name = match.group("indent"), match.group("name")
+        body = texts.get(name, "Not measured yet.")
+        wrapped = textwrap.fill(body, width=99, initial_indent=indent, subsequent_indent=indent)
+        return (
+            f"{indent}.. coverage quote: {name}\n\n{wrapped}\n\n{indent}.. end of coverage quote\n"
+        )
+
+    return QUOTE.sub(one, text)
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    texts = quotes()
+    stale = []
+    for path in sorted(set(FILES.values())):
+        before = path.read_text()
+        after = rewrite(before, texts)
+        if after != before:
+            stale.append(path)
+            if not check:
+                path.write_text(after)
+    before = PAGE.read_text()
+    if not check:
+        replace_section(PAGE, START, END, method_tables())
+    if PAGE.read_text() != before:
+        stale.append(PAGE)
+    if check:
+        page_now = before.split(START)[1].split(END)[0].strip()
+        if page_now != "\n".join(method_tables()).strip():
+            stale.append(PAGE)
+    for path in stale:
+        print(f"{'stale' if check else 'wrote'}: {path.relative_to(ROOT)}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
