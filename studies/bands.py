@@ -24,7 +24,9 @@ true curve from 0 to ``f``.
 from __future__ import annotations
 
 import importlib.util
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -130,20 +132,26 @@ def true_curve(model: ScoreModel, rate: np.ndarray, how: str) -> np.ndarray:
     return model.neg.sf(model.pos.isf(rate))
 
 
+#: Most steps of rocci's grid the band study asks for (its band is simultaneous over all of
+#: them: a grid finer than the study's makes it wider).
+ROCCI_MAX_GRID = 1000
+
+
 def rocci_installed() -> bool:
     return importlib.util.find_spec("rocci") is not None
 
 
 def rocci_grid_size(at: np.ndarray) -> int:
-    """rocci's grid is ``linspace(0, 1, K)``: the ``K`` that holds every rate of ``at``."""
-    step = np.min(np.diff(np.r_[0.0, at]))
-    size = round(1 / step) + 1
-    if not np.allclose(at * (size - 1), np.round(at * (size - 1)), atol=1e-9):
+    """rocci's grid is ``linspace(0, 1, K)``: the smallest ``K`` that holds every rate of
+    ``at`` (rates that are fractions with denominators up to :data:`ROCCI_MAX_GRID`)."""
+    fractions = [Fraction(float(rate)).limit_denominator(ROCCI_MAX_GRID) for rate in at]
+    steps = math.lcm(*(fraction.denominator for fraction in fractions))
+    if steps > ROCCI_MAX_GRID or not np.allclose(at * steps, np.round(at * steps), atol=1e-9):
         raise ValueError(
-            f"rocci's band is computed on an even grid linspace(0, 1, K); the study's grid "
-            f"{at.tolist()} is not on one"
+            f"rocci's band is computed on an even grid linspace(0, 1, K) with K up to "
+            f"{ROCCI_MAX_GRID + 1}; the study's grid {at.tolist()} is not on one"
         )
-    return size
+    return steps + 1
 
 
 def rocci_band(y, score, how: str, at: np.ndarray, level: float, seed: int):

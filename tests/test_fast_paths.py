@@ -150,6 +150,35 @@ def test_radix_sorted_scores_are_numpys():
             np.testing.assert_array_equal(count_at_or_above(scores, ordered), brute)
 
 
+@pytest.mark.parametrize("size", [5, counting._RADIX_MIN - 1, counting._RADIX_MIN])
+def test_sorted_scores_put_negative_zero_first_at_every_size(size):
+    """Below the radix sort's size too: ``np.sort`` leaves -0.0 and 0.0 in an order that
+    changed between numpy releases (SIMD sorts), which changed which zero a curve reports as
+    its threshold; sorted_scores fixes it, so outputs are the same bits on every numpy."""
+    rng = np.random.default_rng(size)
+    scores = np.where(rng.random(size) < 0.5, 0.0, -0.0)
+    scores[: size // 5] = rng.normal(size=size // 5)
+    got = counting.sorted_scores(scores)
+    zero = got == 0
+    np.testing.assert_array_equal(got, np.sort(scores))
+    signs = np.signbit(got[zero])
+    assert signs.sum() == np.signbit(scores[scores == 0]).sum()
+    assert np.all(np.diff(signs.astype(int)) <= 0)  # -0.0 first
+
+
+def test_a_zero_threshold_is_negative_zero_wherever_one_is():
+    """The curve names a tied zero threshold -0.0 if any score is -0.0, on every numpy."""
+    pos = np.array([0.0, 1.0, -0.0] * 700)
+    neg = np.array([-0.0, 0.0, 0.0, -1.0] * 300)
+    thresholds, tp, fp = counting.roc_counts(pos, neg)
+    assert thresholds.tolist() == [1.0, 0.0, -1.0]
+    assert np.signbit(thresholds[1])
+    sorted_thresholds, _, _ = counting.sorted_roc_counts(pos, neg)
+    assert sorted_thresholds.tobytes() == thresholds.tobytes()
+    np.testing.assert_array_equal(tp, [700, 2100, 2100])
+    np.testing.assert_array_equal(fp, [0, 900, 1200])
+
+
 def test_bucket_ranks_are_searchsorted():
     """Large samples are placed among the thresholds by buckets; where two values would share
     a bucket, or the range overflows, by bisection. Either way numpy's ranks."""

@@ -37,12 +37,20 @@ score = y + rng.normal(size=400)
 # and the share of bootstrap curves it holds (more than 95%: it is wider where the bootstrap
 # cannot see).
 fprs = np.linspace(0.05, 0.95, 19)
-band = rocsim.roc_ci(y, score, averaging="vertical", at=fprs, band="simultaneous")
+band = rocsim.roc_ci(
+    y, score, averaging="vertical", at=fprs, band="simultaneous"
+)
 print(band)
 frame = band.to_frame()
 {
     key: frame.attrs[key]
-    for key in ("band", "confidence_level", "critical_value", "containment", "calibration")
+    for key in (
+        "band",
+        "confidence_level",
+        "critical_value",
+        "containment",
+        "calibration",
+    )
 }
 
 # %%
@@ -57,7 +65,9 @@ whole.plot(ax=axes[0])
 axes[0].set_title("TPR at each FPR (vertical)", fontsize=10)
 across.plot(ax=axes[1])
 axes[1].set_title("FPR at each TPR (horizontal)", fontsize=10)
-fig.suptitle("95% simultaneous bands for the true curve, n = 200 per class", fontsize=11)
+fig.suptitle(
+    "95% simultaneous bands for the true curve, n = 200 per class", fontsize=11
+)
 plt.show()
 
 # %%

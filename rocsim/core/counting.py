@@ -67,8 +67,8 @@ _RADIX_MIN = 2048
 
 def sorted_scores(scores: np.ndarray) -> np.ndarray:
     """``np.sort(scores)`` of scores without NaN, but for the order of ``-0.0`` and ``0.0``
-    (here ``-0.0`` first; ``np.sort`` leaves them as they come): for arrays that are only
-    compared with thresholds (``-0.0 == 0.0``), the same counts.
+    (here ``-0.0`` first, on every numpy; ``np.sort`` leaves them in an order of its own):
+    for arrays that are only compared with thresholds (``-0.0 == 0.0``), the same counts.
 
     Large arrays are sorted by a compiled radix sort on the bits of the floats
     (:mod:`rocsim.core._counting`; linear in the size, and a simulation sorts each class of
@@ -80,8 +80,20 @@ def sorted_scores(scores: np.ndarray) -> np.ndarray:
     [-1.0, 0.5, 2.0]
     """
     if scores.size < _RADIX_MIN:
-        return np.sort(scores)
+        return _negative_zeros_first(np.sort(scores))
     return _counting.radix_sort(np.ascontiguousarray(scores, dtype=np.float64))
+
+
+def _negative_zeros_first(ordered: np.ndarray) -> np.ndarray:
+    """``ordered`` with its zeros (one run) as the radix sort leaves them, ``-0.0`` first:
+    ``np.sort``'s order of equal values changed between numpy releases (SIMD sorts), and a
+    curve reports the first of tied scores as its threshold."""
+    zeros = np.flatnonzero(ordered == 0)
+    if zeros.size:
+        negative = np.count_nonzero(np.signbit(ordered[zeros]))
+        ordered[zeros[:negative]] = -0.0
+        ordered[zeros[negative:]] = 0.0
+    return ordered
 
 
 def _count_below(ordered: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -260,8 +272,15 @@ def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarr
     (array([3., 2., 1.]), array([1, 2, 2]), array([0, 1, 2]))
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
-    thresholds = np.unique(np.concatenate([pos, neg]))[::-1]
-    return _counts(pos, neg, thresholds)
+    return _counts(pos, neg, _distinct_descending(np.concatenate([pos, neg])))
+
+
+def _distinct_descending(scores: np.ndarray) -> np.ndarray:
+    """``np.unique(scores)[::-1]``, but a zero is named ``-0.0`` wherever one is (the first of
+    the run :func:`sorted_scores` leaves), not by the order of ``np.sort`` of the release."""
+    ordered = _negative_zeros_first(np.sort(scores))
+    first = np.r_[True, ordered[1:] != ordered[:-1]]
+    return ordered[first][::-1]
 
 
 def sorted_roc_counts(pos: np.ndarray, neg: np.ndarray):

@@ -21,7 +21,7 @@ read in two orders, which rocsim has no pass for. ``R`` is the large-sample one,
 influence functions of the two empirical curves (Hsieh & Turnbull 1996): at FPR ``t`` with
 threshold ``theta_k`` (the data's), a positive ``y`` moves classifier ``k``'s curve by
 ``1{s_k(y) >= theta_k} / n+`` and a negative ``x`` by ``-R_k'(t) 1{s_k(x) >= theta_k} / n-``
-(it moves the threshold), so
+(it moves the threshold), so::
 
     Cov(dTPR_i, dTPR_j) ~ Cov_+(A_i, A_j) / n+ + Cov_-(B_i, B_j) / n-,
     A_i = 1{s_1 >= theta_1i} - 1{s_2 >= theta_2i},
