@@ -42,7 +42,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.curve_covariance import tpr_covariance
-from rocsim.core.interpolated import InterpolatedComponents, interpolated_law
+from rocsim.core.interpolated import InterpolatedComponents, interpolated_law, shares_scores
 from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import (
@@ -221,7 +221,8 @@ class InterpolatedDistribution(VerticalDistribution):
     the classes read along the diagonal (``ties="interpolate"``,
     :mod:`rocsim.core.interpolated`): the attributes and ``ci(...)``, :meth:`cdf` and
     :meth:`quantile` of :class:`VerticalDistribution`; its support is not the grid ``l / m+``,
-    so it has no ``pmf`` (and no ``cov``)."""
+    so it has no ``pmf`` (and no ``cov``). Without a score shared across the classes it is the
+    step law, and computed as such (no ``_components``)."""
 
     ties: str = "interpolate"
     _components: InterpolatedComponents | None = field(default=None, repr=False)
@@ -241,13 +242,16 @@ class InterpolatedDistribution(VerticalDistribution):
 
     def cdf(self, x) -> np.ndarray:
         """``Pr{TPR <= x[i]}`` at each FPR (``x``: one value per FPR, or one for all)."""
-        x = np.broadcast_to(np.asarray(x, dtype=float), self.r.shape)
-        return np.array([self._components.cdf(i, x[i : i + 1])[0] for i in range(x.size)])
+        if self._components is None:
+            return super().cdf(x)
+        return self._components.cdf(np.broadcast_to(np.asarray(x, dtype=float), self.r.shape))
 
     def quantile(self, p: float) -> np.ndarray:
         """Smallest TPR with ``Pr{TPR <= it} >= p`` at every FPR (exact support points)."""
         p = check_probability(p)
-        return np.array([self._components.quantile(i, p) for i in range(self.r.size)])
+        if self._components is None:
+            return super().quantile(p)
+        return self._components.quantile(p)
 
     def _interval(self, level: float, method, a: float | None) -> VerticalCI:
         if method == "agresti":
@@ -255,6 +259,11 @@ class InterpolatedDistribution(VerticalDistribution):
                 "the agresti interval needs the step law (ties='step'); with "
                 "ties='interpolate' use score, wald or percentile"
             )
+        if method == "percentile" and self._components is not None:
+            # both tails' quantiles in one pass over the rows' laws (equal_tailed's levels;
+            # kept by the components, so the interval reads them back)
+            tail = (1 - level) / 2
+            self._components.quantiles([tail - QUANTILE_SLACK, 1 - tail - QUANTILE_SLACK])
         return super()._interval(level, method, a)
 
 
@@ -438,27 +447,44 @@ def vertical_distribution(
     ranks = check_ranks(r, neg.size)
     if ties == "interpolate":
         check_choice(bootstrap, ("stratified",), "bootstrap (with ties='interpolate')")
-        tpr, mean, var, components = interpolated_law(
-            pos, neg, ranks, threshold_ranks(ranks, side)
-        )
-        return InterpolatedDistribution(
-            ranks,
-            ranks / neg.size,
-            tpr,
-            mean,
-            var,
-            pos.size,
-            "stratified",
-            side,
-            _components=components,
-        )
+        if shares_scores(pos, neg):
+            return _interpolated_distribution(pos, neg, ranks, side)
     neg_desc = sorted_scores(neg)[::-1]  # compared with scores only: -0.0 as 0.0
     rates = rates_at_ranks(pos, neg_desc, side)
+    if ties == "interpolate":  # no score shared across the classes: the step law
+        law = stratified_vertical_law(rates, ranks, pos.size, side)
+        return InterpolatedDistribution(
+            *(getattr(law, name) for name in ("r", "fpr", "tpr", "mean", "var", "m_pos")),
+            "stratified",
+            side,
+            law._q,
+            law._w,
+            law._rates,
+        )
     if bootstrap == "stratified":
         return stratified_vertical_law(rates, ranks, pos.size, side)
     tpr = empirical_tpr(pos, neg_desc, ranks, side, rates)
     mean, var = _full_moments(pos, neg_desc, ranks, side, rates)
     return VerticalDistribution(ranks, ranks / neg.size, tpr, mean, var, pos.size, bootstrap, side)
+
+
+def _interpolated_distribution(
+    pos: np.ndarray, neg: np.ndarray, ranks: np.ndarray, side: str
+) -> InterpolatedDistribution:
+    """The :class:`InterpolatedDistribution` of data with a score shared across the classes
+    (:func:`rocsim.core.interpolated.interpolated_law`)."""
+    tpr, mean, var, components = interpolated_law(pos, neg, ranks, threshold_ranks(ranks, side))
+    return InterpolatedDistribution(
+        ranks,
+        ranks / neg.size,
+        tpr,
+        mean,
+        var,
+        pos.size,
+        "stratified",
+        side,
+        _components=components,
+    )
 
 
 def stratified_vertical_law(
