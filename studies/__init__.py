@@ -7,7 +7,7 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim.core._validation import check_choice
-from rocsim.studies.auc import AUCMethodStudy, MulticlassAUCStudy
+from rocsim.studies.auc import AUCMethodStudy, MulticlassAUCStudy, PairedAUCStudy
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
@@ -27,6 +27,7 @@ KINDS = {
     "partial_auc": PartialAUCStudy(),
     "auc_methods": AUCMethodStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
+    "auc_paired": PairedAUCStudy(),
 }
 
 

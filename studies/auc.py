@@ -16,6 +16,12 @@ scores from a
 the model's AUC, hence so does every average), intervals of
 :func:`rocsim.core.multiclass.multiclass_auc_interval` with ``multi_class`` and ``average``
 from the axes (default ``ovo``, ``macro``), methods ``delong`` and ``exact_bootstrap``.
+
+``auc_paired``: one paired test set per replication (two classifiers scoring the same ``n``
+positives and ``n`` negatives, bivariate normal within each class), one interval of ``AUC1 -
+AUC2`` per method of :data:`rocsim.core.area.AUC_DIFFERENCE_METHODS`
+(:func:`rocsim.core.area.auc_difference_interval`); the target is the difference of the
+two marginal models' AUCs.
 """
 
 from __future__ import annotations
@@ -25,14 +31,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocsim.core._validation import check_choice
-from rocsim.core.area import auc_interval
+from rocsim.core.area import AUC_DIFFERENCE_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.multiclass import AVERAGES, MULTI_CLASS, multiclass_auc_interval
 from rocsim.sim.conditions import Condition
 from rocsim.sim.extensions import build_model
-from rocsim.sim.models import MulticlassScoreModel, ScoreModel
+from rocsim.sim.models import MulticlassScoreModel, PairedScoreModel, ScoreModel
 from rocsim.sim.runner import Setup
-from rocsim.studies._common import SimulatedOnly, interval_outcome, true_area
+from rocsim.studies._common import (
+    SimulatedOnly,
+    class_sizes,
+    interval_outcome,
+    paired_model_from_settings,
+    true_area,
+)
 
 #: The multiclass intervals' variances.
 MULTICLASS_METHODS = ("delong", "exact_bootstrap")
@@ -40,7 +52,7 @@ MULTICLASS_METHODS = ("delong", "exact_bootstrap")
 
 @dataclass(frozen=True)
 class _Prepared:
-    model: ScoreModel | MulticlassScoreModel
+    model: ScoreModel | MulticlassScoreModel | PairedScoreModel
     n_pos: int
     n_neg: int
     sizes: tuple[int, ...] = ()
@@ -126,5 +138,33 @@ class MulticlassAUCStudy(SimulatedOnly):
             **multiclass_options(s),
             method=s["method"],
             confidence_level=s["confidence_level"],
+        )
+        return _outcome(float(setup.target[0]), ci.low, ci.high)
+
+
+class PairedAUCStudy(SimulatedOnly):
+    """generate / analyse for the intervals of the difference of two classifiers' AUCs on the
+    same instances (a paired score model: bivariate normal scores within each class)."""
+
+    kind = "paired AUC"
+    grid = "auc"
+    methods = AUC_DIFFERENCE_METHODS
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        self.check_settings(s)
+        model = paired_model_from_settings(s)
+        truth = np.array([true_area(model.first) - true_area(model.second)])
+        n_pos, n_neg = class_sizes(s["n"], s["pi"])
+        return Setup(x=truth, target=truth, payload=_Prepared(model, n_pos, n_neg))
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        p: _Prepared = setup.payload
+        return p.model.sample(rng, p.n_pos, p.n_neg)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s = condition.settings
+        ci = auc_difference_interval(
+            *data, method=s["method"], confidence_level=s["confidence_level"]
         )
         return _outcome(float(setup.target[0]), ci.low, ci.high)

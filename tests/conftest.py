@@ -35,7 +35,8 @@ SMALL_CELL = ("study.axes.model=[binormal]", "study.axes.auc=[0.75]", "study.axe
 SMALL_AXES = {"auc_multiclass": ("study.axes.classes=[3]",)}
 #: Studies whose smallest cell is named by other axes (pairs of classifiers, no AUC axis).
 OWN_SMALL_CELL = {
-    "paired_bands": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[50]")
+    "paired_bands": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[50]"),
+    "auc_paired": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[25]"),
 }
 
 

@@ -93,14 +93,14 @@ def test_p_value_is_dual_to_the_interval(kind, alternative):
 
 
 def test_p_values_are_the_normal_tails():
-    got = rocsim.auc_ci(Y, S1)
+    got = rocsim.auc_ci(Y, S1, method="delong")
     z = (got.auc - 0.5) / np.sqrt(got.var)
     assert got.p_value == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-12)
-    greater = rocsim.auc_ci(Y, S1, alternative="greater", null=0.7)
+    greater = rocsim.auc_ci(Y, S1, method="delong", alternative="greater", null=0.7)
     assert greater.p_value == pytest.approx(
         stats.norm.sf((got.auc - 0.7) / np.sqrt(got.var)), rel=1e-12
     )
-    less = rocsim.auc_ci(Y, S1, alternative="less", null=0.7)
+    less = rocsim.auc_ci(Y, S1, method="delong", alternative="less", null=0.7)
     assert less.p_value == pytest.approx(1 - greater.p_value, rel=1e-12)
     assert greater.to_frame().attrs["alternative"] == "greater"
     assert "p = " in repr(greater) and "H1: > 0.7" in repr(greater)
@@ -144,7 +144,7 @@ def test_new_methods_by_their_formulas():
     )
     assert hanley_mcneil_var(a, m, n) == got["hanley_mcneil"].var
     # logit: DeLong's variance by the delta method, the bounds back-transformed
-    delong = rocsim.auc_ci(Y, S1)
+    delong = rocsim.auc_ci(Y, S1, method="delong")
     half = stats.norm.ppf(0.975) * np.sqrt(delong.var) / (a * (1 - a))
     logit = np.log(a / (1 - a))
     expected = 1 / (1 + np.exp(-(logit + np.array([-half, half]))))

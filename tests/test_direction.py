@@ -82,7 +82,11 @@ def test_comparing_opposite_directions_warns_and_auto_gives_procs_test():
     assert naive.p_value < 1e-5  # a curve against the other's mirror image
     test = PROC["roc_test"]
     assert "different direction" in test["warning"]  # pROC warns as well
-    paired = quiet(lambda: rocsim.compare_auc(Y, S100B, -NDKA, pos_label="Poor", direction="auto"))
+    paired = quiet(
+        lambda: rocsim.compare_auc(
+            Y, S100B, -NDKA, pos_label="Poor", direction="auto", method="delong"
+        )
+    )
     assert paired.direction == ("higher", "lower")
     assert paired.auc1 == pytest.approx(test["auc1"], abs=1e-15)
     assert paired.auc2 == pytest.approx(test["auc2"], abs=1e-15)

@@ -15,7 +15,7 @@ from rocsim.analysis.results import (
     PartialAUCResult,
 )
 from rocsim.core._validation import check_choice
-from rocsim.core.area import AUC_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.area import AUC_DIFFERENCE_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.labels import split_by_class
 from rocsim.core.multiclass import (
@@ -33,11 +33,32 @@ from rocsim.core.partial_area import (
 from rocsim.core.roc import roc_curve
 
 
+#: The default method of each kind of AUC interval (``method=None``): the one the coverage
+#: studies found to hold its level (docs/interval_methods.md); DeLong's stays
+#: ``method="delong"``.
+DEFAULT_METHODS = {
+    ("auc", "binary"): "newcombe",
+    ("auc", "partial"): "delong",
+    ("auc", "multiclass"): "delong",
+    ("difference", "binary"): "mover",
+    ("difference", "partial"): "delong",
+    ("difference", "multiclass"): "delong",
+}
+
+
+def _method(method: str | None, what: str, partial, multiclass: bool) -> str:
+    """``method``, or the default of the interval asked for (:data:`DEFAULT_METHODS`)."""
+    if method is not None:
+        return method
+    kind = "multiclass" if multiclass else "binary" if partial is None else "partial"
+    return DEFAULT_METHODS[what, kind]
+
+
 def auc_ci(
     y_true,
     y_score,
     *,
-    method: str = "delong",
+    method: str | None = None,
     confidence_level: float = 0.95,
     pos_label=None,
     direction: str = "higher",
@@ -50,24 +71,26 @@ def auc_ci(
     alternative: str = "two-sided",
     null: float = 0.5,
 ) -> AUCResult | PartialAUCResult | MulticlassAUCInterval:
-    """The AUC with a confidence interval: DeLong's, or the exact stratified bootstrap's; or
-    the partial AUC over a range of FPRs.
+    """The AUC with a confidence interval (Newcombe's score interval by default; DeLong's or
+    the exact stratified bootstrap's Wald interval a keyword away); or the partial AUC over a
+    range of FPRs.
 
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
-    method : {"delong", "exact_bootstrap", "hanley_mcneil", "logit", "newcombe"}, default "delong"
-        ``delong``: the Wald interval on the placement-value variance of DeLong et al.
-        (1988); ``exact_bootstrap``: on the variance of the stratified bootstrap in closed
-        form (the limit of a Monte Carlo bootstrap with infinitely many resamples);
-        ``hanley_mcneil`` (Hanley & McNeil's 1982 variance), ``logit`` (DeLong's on the
-        logit scale) and ``newcombe`` (Newcombe's 2006 score-type interval, which stays
-        informative at an AUC of 1) for the whole AUC of two classes
-        (:mod:`rocsim.core.auc_methods`). Partial, multiclass and paired AUCs take
-        ``delong`` or ``exact_bootstrap``. Which of them hold their level, and where the
-        Wald intervals do not (small classes, AUC near 1): the ``auc_methods`` coverage
-        study (``rocsim study=auc_methods``; docs page "AUC intervals: which ones hold
-        their level?").
+    method : {"newcombe", "delong", "exact_bootstrap", "hanley_mcneil", "logit"}, optional
+        Default (None): the interval the coverage studies found to hold its level
+        (:data:`DEFAULT_METHODS`; Notes quote what they measured): ``newcombe`` for the AUC
+        of two classes, ``delong`` for partial and multiclass AUCs. ``newcombe``: Newcombe's
+        (2006) score-type interval, which stays informative at an AUC of 1; ``delong``: the
+        Wald interval on the placement-value variance of DeLong et al. (1988), pROC's
+        ``ci.auc``; ``exact_bootstrap``: on the variance of the stratified bootstrap in
+        closed form (the limit of a Monte Carlo bootstrap with infinitely many resamples);
+        ``hanley_mcneil`` (Hanley & McNeil's 1982 variance) and ``logit`` (DeLong's on the
+        logit scale) for the whole AUC of two classes (:mod:`rocsim.core.auc_methods`).
+        Partial and multiclass AUCs take ``delong`` or ``exact_bootstrap``. Every method's
+        coverage, condition by condition: the ``auc_methods`` study (``rocsim
+        study=auc_methods``; docs page "Which interval holds its level?").
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"
@@ -149,6 +172,7 @@ def auc_ci(
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
     test = {"alternative": alternative, "null": null}
+    method = _method(method, "auc", partial, _is_multiclass(multi_class, y_score))
     if _is_multiclass(multi_class, y_score):
         classes, (by_class,) = _multiclass(
             y_true, [y_score], multi_class, partial, pos_label, direction, labels
@@ -183,7 +207,7 @@ def compare_auc(
     y_score1,
     y_score2,
     *,
-    method: str = "delong",
+    method: str | None = None,
     confidence_level: float = 0.95,
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
@@ -197,13 +221,22 @@ def compare_auc(
     null: float = 0.0,
 ) -> AUCComparison | PartialAUCComparison | MulticlassAUCDifferenceInterval:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
-    with a confidence interval and a two-sided p-value (DeLong or exact bootstrap variance);
-    or of their partial AUCs.
+    with a confidence interval and a p-value (the MOVER on score-type intervals by default,
+    DeLong's or the exact bootstrap variance's Wald interval); or of their partial AUCs.
 
     Parameters
     ----------
     y_true, y_score1, y_score2 : array-like of shape (n,)
-    method : {"delong", "exact_bootstrap"}, default "delong"
+    method : {"mover", "delong", "exact_bootstrap"}, optional
+        Default (None): ``mover`` for the whole AUCs of two classes, ``delong`` for partial
+        and multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou & Donner's (2008)
+        method of variance estimates recovery on each AUC's score-type interval (DeLong's
+        variance carried to the candidate AUC by the shape of Newcombe's) and DeLong's
+        correlation of the two (:func:`rocsim.core.auc_methods.mover_interval`); its
+        ``p_value`` inverts the interval. ``delong``: the Wald interval on ``var1 + var2 - 2
+        cov`` of the placement values (DeLong et al. 1988, pROC's ``roc.test``);
+        ``exact_bootstrap``: on the exact paired stratified-bootstrap variance. Their
+        coverage of the true difference: the ``auc_paired`` study (Notes).
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"} or a pair of them, default "higher"
@@ -239,6 +272,7 @@ def compare_auc(
     """
     partial = _partial_range(max_fpr, fpr_range, tpr_range)
     test = {"alternative": alternative, "null": null}
+    method = _method(method, "difference", partial, _is_multiclass(multi_class, y_score1))
     if _is_multiclass(multi_class, y_score1):
         classes, (first, second) = _multiclass(
             y_true, [y_score1, y_score2], multi_class, partial, pos_label, direction, labels
@@ -253,7 +287,7 @@ def compare_auc(
             labels=classes,
             **test,
         )
-    methods = AUC_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
+    methods = AUC_DIFFERENCE_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
     check_choice(method, methods, "AUC method" if partial is None else "paired partial AUC method")
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)

@@ -51,13 +51,24 @@ from rocsim.core._validation import (
     check_paired,
     check_two_classes,
 )
-from rocsim.core.auc_methods import AUC_INTERVAL_METHODS, AUCData, pivot_interval, pivot_p_value
+from rocsim.core.auc_methods import (
+    AUC_INTERVAL_METHODS,
+    AUCData,
+    PairedAUCs,
+    mover_interval,
+    mover_p_value,
+    pivot_interval,
+    pivot_p_value,
+)
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import normal_quantile
 from rocsim.core.results import Result
 
 #: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
 AUC_METHODS = ("delong", "exact_bootstrap")
+#: Methods of :func:`auc_difference_interval`: the variances, and the MOVER on score-type
+#: intervals of each AUC (:func:`rocsim.core.auc_methods.mover_interval`).
+AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "mover")
 
 
 @dataclass(frozen=True, repr=False)
@@ -393,7 +404,7 @@ def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypo
 
 def _check_method(method: str, n_pos: int, n_neg: int, methods=AUC_METHODS) -> None:
     check_choice(method, methods, "AUC method")
-    if method in ("delong", "logit") and min(n_pos, n_neg) < 2:
+    if method in ("delong", "logit", "mover") and min(n_pos, n_neg) < 2:
         raise ValueError(
             f"method={method!r} needs at least 2 positives and 2 negatives "
             f"(sample variances of placements), got {n_pos} and {n_neg}"
@@ -539,13 +550,21 @@ def auc_difference_interval(
     """
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     level = check_confidence_level(confidence_level)
-    _check_method(method, pos1.size, neg1.size)
+    _check_method(method, pos1.size, neg1.size, AUC_DIFFERENCE_METHODS)
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
-    k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, method)
-    auc1, auc2, var = k1.estimate(), k2.estimate(), diff.var(method)
+    variance = "delong" if method == "mover" else method
+    k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, variance)
+    auc1, auc2, var = k1.estimate(), k2.estimate(), diff.var(variance)
     difference = auc1 - auc2
-    low, high = hypothesis.interval(difference, var, level)
-    p_value = hypothesis.p_value(difference, var)
+    if method == "mover":
+        var1, var2 = k1.var("delong"), k2.var("delong")
+        cov = (var1 + var2 - var) / 2
+        paired = PairedAUCs(auc1, auc2, var1, var2, cov, pos1.size, neg1.size)
+        low, high = mover_interval(paired, level, hypothesis.alternative)
+        p_value = mover_p_value(paired, hypothesis.null, hypothesis.alternative)
+    else:
+        low, high = hypothesis.interval(difference, var, level)
+        p_value = hypothesis.p_value(difference, var)
     return AUCDifferenceInterval(
         *(float(v) for v in (auc1, auc2, difference, var, low, high, p_value)),
         level,
