@@ -32,7 +32,6 @@ from rocsim.core.partial_area import (
 )
 from rocsim.core.roc import roc_curve
 
-
 #: The default method of each kind of AUC interval (``method=None``): the one the coverage
 #: studies found to hold its level (docs/interval_methods.md); DeLong's stays
 #: ``method="delong"``.
