@@ -21,7 +21,7 @@ def simulated(model, n_pos: int, n_neg: int, replications: int, seed: int, **opt
     for _ in range(replications):
         pos, neg = model.pos.sample(rng, n_pos), model.neg.sample(rng, n_neg)
         y = np.r_[np.ones(n_pos), np.zeros(n_neg)]
-        out.append(rocsim.auc_ci(y, np.r_[pos, neg], **options))
+        out.append(rocsim.auc_ci(y, np.r_[pos, neg], **({"method": "delong"} | options)))
     return out
 
 

@@ -5,8 +5,9 @@ Comparing two classifiers
 Two classifiers scored on the same instances: is the new one better, and *where* on the ROC
 curve? :func:`rocsim.compare_roc` gives pointwise intervals for ``TPR_new - TPR_old`` from
 the exact *paired* bootstrap (instances are resampled with both of their scores), and
-:func:`rocsim.compare_auc` the difference of the areas, with DeLong's variance or the exact
-bootstrap's.
+:func:`rocsim.compare_auc` the difference of the areas: by default the MOVER on score
+intervals of each area (the method the ``auc_paired`` coverage study chose), or the Wald
+interval on DeLong's variance (pROC's ``roc.test``) or on the exact bootstrap's.
 """
 
 # %%
@@ -27,9 +28,9 @@ score_old = 0.6 * score_new + rng.normal(0.0, 1.0, y.size)
 # %%
 # The areas under the curves
 # --------------------------
-print(rocsim.auc_ci(y, score_new))
+print(rocsim.auc_ci(y, score_new))  # Newcombe's score interval, the default
 print(rocsim.auc_ci(y, score_old))
-for method in ("delong", "exact_bootstrap"):
+for method in ("mover", "delong", "exact_bootstrap"):
     print(rocsim.compare_auc(y, score_new, score_old, method=method))
 
 # %%

@@ -31,6 +31,8 @@ from rocsim.analysis import (
 from rocsim.analysis import auc_ci as auc_interval
 from rocsim.cli._common import EXIT_FAILURE, OneLineParser, allow_interruptions, fail
 from rocsim.core._validation import check_choice, check_rates
+from rocsim.core.area import AUC_DIFFERENCE_METHODS
+from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.intervals import PAIRED_METHODS, PROPORTION_METHODS
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS
 from rocsim.core.vertical import VERTICAL_METHODS
@@ -58,6 +60,8 @@ HELP = {
     "--w": "operating conditions of the cost curves, default 0.01 ... 0.99",
     "--method": "ROC interval method (default: score for each classifier; for the difference, "
     "tango under threshold averaging, score under vertical)",
+    "--auc-method": "AUC interval method (default: newcombe for each classifier's AUC, mover "
+    "for the difference; delong is pROC's)",
     "--dropna": "drop rows with a missing label or score (otherwise an error)",
     "--encoding": "text encoding of a CSV file (default utf-8), e.g. latin-1 or cp1252 for a "
     "file saved by an older spreadsheet program",
@@ -90,11 +94,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--w", type=float, nargs="+", metavar="W", help=HELP["--w"])
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--method", help=HELP["--method"])
-    p.add_argument("--auc-method", choices=("delong", "exact_bootstrap"), default="delong")
+    p.add_argument("--auc-method", choices=AUC_CHOICES, help=HELP["--auc-method"])
     p.add_argument("--dropna", action="store_true", help=HELP["--dropna"])
     p.add_argument("--encoding", default="utf-8", help=HELP["--encoding"])
     p.add_argument("--out", type=Path, default=Path("rocsim-analysis"), help=HELP["--out"])
     return p
+
+
+#: ``--auc-method``'s choices: the single AUC's methods and the difference's.
+AUC_CHOICES = tuple(dict.fromkeys([*AUC_INTERVAL_METHODS, *AUC_DIFFERENCE_METHODS]))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -327,16 +335,15 @@ def analyze(frame: pd.DataFrame, args) -> str:
     outputs: dict[str, object] = {}  # file stem -> a result with to_frame() or plot
     bands = [roc_ci(y, s, thresholds=t, **points, **common) for s, t in zip(scores, thresholds)]
     costs = [cost_curve_ci(y, s, w=args.w, **common) for s in scores]
-    aucs = [auc_interval(y, s, method=args.auc_method, **common) for s in scores]
+    method = _auc_method(args.auc_method, AUC_INTERVAL_METHODS)
+    aucs = [auc_interval(y, s, method=method, **common) for s in scores]
     lines = [
         f"{args.data.name}: {len(y)} rows, {bands[0].n_pos} positive and {bands[0].n_neg} "
         f"negative; level {args.confidence:g}"
     ]
     for name, band, cost, auc in zip(names, bands, costs, aucs):
         outputs[f"roc_{name}"], outputs[f"cost_{name}"] = band, cost
-        lines.append(
-            f"AUC {name}: {auc.auc:.4f} [{auc.low:.4f}, {auc.high:.4f}] ({args.auc_method})"
-        )
+        lines.append(f"AUC {name}: {auc.auc:.4f} [{auc.low:.4f}, {auc.high:.4f}] ({auc.method})")
     outputs["roc"] = _Figure([b.plot for b in bands], names)
     outputs["cost"] = _Figure([c.plot for c in costs], names)
     outputs["auc"] = _Frame(pd.concat([a.to_frame().assign(model=n) for n, a in zip(names, aucs)]))
@@ -346,6 +353,13 @@ def analyze(frame: pd.DataFrame, args) -> str:
     write_outputs(outputs, args.out)
     lines.append(f"wrote tables and figures to {args.out}/")
     return "\n".join(lines)
+
+
+def _auc_method(given: str | None, methods) -> str | None:
+    """``--auc-method`` where the interval has it (``delong`` and ``exact_bootstrap`` both
+    have), else the function's default (``newcombe`` has no paired form, ``mover`` no single
+    one)."""
+    return given if given in methods else None
 
 
 def _option_array(values) -> np.ndarray | None:
@@ -369,7 +383,8 @@ def _compare(y, scores, names, args, common, points, thresholds, outputs) -> lis
     first, second = names
     roc = compare_roc(y, scores[1], scores[0], thresholds=thresholds, **points, **common)
     cost = compare_cost(y, scores[1], scores[0], w=args.w, **common)
-    auc = compare_auc(y, scores[1], scores[0], method=args.auc_method, **common)
+    method = _auc_method(args.auc_method, AUC_DIFFERENCE_METHODS)
+    auc = compare_auc(y, scores[1], scores[0], method=method, **common)
     outputs |= {"roc_difference": roc, "cost_difference": cost, "auc_difference": auc}
     outputs["roc_difference_figure"] = _Figure([roc.plot], [f"{second} - {first}"])
     outputs["cost_difference_figure"] = _Figure([cost.plot], [f"{first} - {second} (cost)"])
@@ -383,7 +398,7 @@ def _compare(y, scores, names, args, common, points, thresholds, outputs) -> lis
     x = getattr(roc, key)
     return [
         f"AUC {second} - {first}: {auc.difference:+.4f} [{auc.low:+.4f}, "
-        f"{auc.high:+.4f}], p = {auc.p_value:.3g}",
+        f"{auc.high:+.4f}], p = {auc.p_value:.3g} ({auc.method})",
         f"ROC ({args.averaging} averaging, {x.size} points): {second} "
         + _where(x, roc.verdict, axis, "better", "worse"),
         f"cost ({cost.w.size} operating conditions w): {second} "

@@ -139,12 +139,12 @@ def rescaled_newcombe_var(theta: float, var: float, auc: float, n_pos: int, n_ne
 
 
 def rescaled_score_bounds(
-    auc: float, var: float, n_pos: int, n_neg: int, level: float
+    auc: float, var: float, n_pos: int, n_neg: int, critical: float
 ) -> tuple[float, float]:
-    """The two-sided score interval of one AUC at ``level`` on
-    :func:`rescaled_newcombe_var`: the MOVER's component (:func:`mover_interval`)."""
+    """The score interval of one AUC on :func:`rescaled_newcombe_var` where ``|z|`` stays
+    within ``critical``: the MOVER's component (:func:`mover_bounds`)."""
     z = _score(auc, lambda theta: rescaled_newcombe_var(theta, var, auc, n_pos, n_neg))
-    return pivot_interval(Pivot(var, z), auc, level, "two-sided")
+    return _crossing(z, critical, 0.0, auc), _crossing(z, -critical, auc, 1.0)
 
 
 #: Method name -> pivot of :class:`AUCData` (module docstring).
@@ -215,18 +215,19 @@ class PairedAUCs:
         return float(np.clip(self.cov / scale, -1.0, 1.0)) if scale > 0 else 0.0
 
 
-def mover_bounds(data: PairedAUCs, level: float) -> tuple[float, float]:
-    """The two-sided MOVER interval of ``auc1 - auc2`` at ``level`` (Zou & Donner 2008, eq. 5
-    with the correlation of the two AUCs): each AUC's own score interval ``[l_k, u_k]``
-    (:func:`rescaled_score_bounds`) recovers the variance on each side,
+def mover_bounds(data: PairedAUCs, critical: float) -> tuple[float, float]:
+    """The two-sided MOVER interval of ``auc1 - auc2`` at the normal critical value
+    ``critical`` (Zou & Donner 2008, with the correlation ``r`` of the two AUCs): each AUC's
+    own score interval ``[l_k, u_k]`` (:func:`rescaled_score_bounds`) recovers the variance
+    on each side::
 
         L = d - sqrt((a1 - l1)^2 + (u2 - a2)^2 - 2 r (a1 - l1)(u2 - a2)),
         U = d + sqrt((u1 - a1)^2 + (a2 - l2)^2 - 2 r (u1 - a1)(a2 - l2)),
 
     clipped to [-1, 1]."""
     a1, a2, r = data.auc1, data.auc2, data.correlation
-    l1, u1 = rescaled_score_bounds(a1, data.var1, data.n_pos, data.n_neg, level)
-    l2, u2 = rescaled_score_bounds(a2, data.var2, data.n_pos, data.n_neg, level)
+    l1, u1 = rescaled_score_bounds(a1, data.var1, data.n_pos, data.n_neg, critical)
+    l2, u2 = rescaled_score_bounds(a2, data.var2, data.n_pos, data.n_neg, critical)
     down = (a1 - l1) ** 2 + (u2 - a2) ** 2 - 2 * r * (a1 - l1) * (u2 - a2)
     up = (u1 - a1) ** 2 + (a2 - l2) ** 2 - 2 * r * (u1 - a1) * (a2 - l2)
     d = a1 - a2
@@ -234,38 +235,39 @@ def mover_bounds(data: PairedAUCs, level: float) -> tuple[float, float]:
 
 
 def mover_interval(data: PairedAUCs, level: float, alternative: str) -> tuple[float, float]:
-    """:func:`mover_bounds`, or one of them at twice the alpha for a one-sided
+    """:func:`mover_bounds` at ``level``, or one of them at twice the alpha for a one-sided
     ``alternative`` (the other bound -1 or 1)."""
     if alternative == "two-sided":
-        return mover_bounds(data, level)
-    low, high = mover_bounds(data, 2 * level - 1)
+        return mover_bounds(data, float(special.ndtri(0.5 + level / 2)))
+    low, high = mover_bounds(data, float(special.ndtri(level)))
     return (low, 1.0) if alternative == "greater" else (-1.0, high)
 
 
-#: The widest two-sided level the p-value's inversion of the interval looks at.
-WIDEST_LEVEL = 1 - 1e-12
+#: The largest normal critical value the p-value's inversion of the interval looks at (a
+#: two-sided p-value of 1e-300).
+WIDEST_CRITICAL = 37.0
 
 
 def mover_p_value(data: PairedAUCs, null: float, alternative: str) -> float:
-    """The p-value that inverts :func:`mover_interval`: the alpha at which a bound of the
-    interval reaches ``null`` (bisection on the level), so that ``p < 1 - level`` exactly when
-    ``null`` lies outside the interval at ``level``; 0 if it stays outside at every level."""
+    """The p-value that inverts :func:`mover_interval`: the normal tail of the critical value
+    at which a bound of the interval reaches ``null`` (found by ``brentq``), so that ``p < 1 -
+    level`` exactly when ``null`` lies outside the interval at ``level``; 0 if it stays
+    outside up to :data:`WIDEST_CRITICAL`."""
     d = data.auc1 - data.auc2
     if null == d:
         return 1.0 if alternative == "two-sided" else 0.5
     side = 0 if null < d else 1  # the bound that moves towards the null
 
-    def gap(level: float) -> float:
-        return mover_bounds(data, level)[side] - null
+    def gap(critical: float) -> float:
+        return mover_bounds(data, critical)[side] - null
 
-    if (gap(WIDEST_LEVEL) > 0) == (side == 0):  # outside at every level
-        two_sided = 0.0
+    if (gap(WIDEST_CRITICAL) > 0) == (side == 0):  # outside at every level
+        tail = 0.0
     else:
         from scipy import optimize  # as in _crossing: other methods' first calls skip it
 
-        level = optimize.brentq(gap, 0.0, WIDEST_LEVEL, xtol=1e-15, rtol=1e-15)
-        two_sided = 1 - level
+        tail = float(special.ndtr(-optimize.brentq(gap, 0.0, WIDEST_CRITICAL, xtol=1e-13)))
     if alternative == "two-sided":
-        return float(two_sided)
+        return 2 * tail
     towards = (side == 0) == (alternative == "greater")  # the null on the tested side
-    return float(two_sided / 2 if towards else 1 - two_sided / 2)
+    return tail if towards else 1 - tail
