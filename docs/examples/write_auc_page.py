@@ -1,5 +1,6 @@
 """Write the results section of ``docs/auc_study.md`` from a run of the AUC interval studies
-(``rocsim-reproduce --only auc_methods auc_multiclass``, or ``rocsim study=...``): the page
+(``rocsim-reproduce --only auc_methods auc_multiclass auc_paired``, or ``rocsim
+study=...``): the page
 quotes this script's output, never typed numbers.
 
 The run's tables (``coverage.csv``, ``claims.csv``, ``meta.json``) are copied to
@@ -24,7 +25,7 @@ PAGE = Path(__file__).resolve().parents[1] / "auc_study.md"
 #: The committed copies of the run's tables the page is written from, and its figures.
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIGURES = Path(__file__).resolve().parents[1] / "figures"
-STUDIES = ("auc_methods", "auc_multiclass")
+STUDIES = ("auc_methods", "auc_multiclass", "auc_paired")
 TABLES = ("coverage.csv", "claims.csv", "meta.json")
 START = "<!-- results: written by docs/examples/write_auc_page.py -->"
 END = "<!-- end of results -->"
@@ -101,6 +102,13 @@ def section(results: Path) -> list[str]:
                 "Where the normal interval fails (coverage ± Monte Carlo SE):",
                 "",
                 *hard_cells(table),
+                "",
+            ]
+        elif name == "auc_paired":
+            lines += [
+                "Per method and n, over the pairs of classifiers and correlations:",
+                "",
+                *by_method_and_n(table, ["method", "n"]),
                 "",
             ]
         else:

@@ -109,6 +109,14 @@ def quotes() -> dict[str, str]:
         parts.append(f"multiclass: {sentence(summary(multiclass, ['n']))}")
     if partial:
         parts.append(f"partial, :doc:`/bands_study`: {sentence(summary(partial, ['n']))}")
+    difference = studies("auc_paired")
+    if difference:
+        out["compare_auc"] = (
+            "Measured coverage of the true difference of the AUCs at level 0.95 (the "
+            "auc_paired study, :doc:`/auc_study`; mean over the pairs of classifiers and "
+            "correlations per n, lowest and highest of those means, and the lowest "
+            f"condition): {sentence(summary(difference, ['n']))}."
+        )
     if parts:
         out["auc_ci"] = (
             "Measured coverage of the true AUC at level 0.95 (mean over the models and AUCs "
@@ -126,6 +134,7 @@ def method_tables() -> list[str]:
         ("`roc_ci(band=...)`: the true curve", ("bands_small_n", "bands"), ["n", "averaging"]),
         ("`compare_roc(band=...)`: the true difference", ("paired_bands",), ["n", "averaging"]),
         ("`auc_ci(method=...)`: the true AUC", ("auc_methods",), ["n"]),
+        ("`compare_auc(method=...)`: the true difference", ("auc_paired",), ["n"]),
         ("`auc_ci(multi_class=..., method=...)`", ("auc_multiclass",), ["n"]),
         ("`auc_ci(max_fpr=..., method=...)`: the partial AUC", ("partial_auc",), ["n"]),
     ):

@@ -262,6 +262,24 @@ def compare_auc(
     -------
     AUCComparison, PartialAUCComparison or MulticlassAUCDifferenceInterval
 
+    Notes
+    -----
+    .. coverage quote: compare_auc
+
+    Measured coverage of the true difference of the AUCs at level 0.95 (the auc_paired study,
+    :doc:`/auc_study`; mean over the pairs of classifiers and correlations per n, lowest and
+    highest of those means, and the lowest condition): ``delong`` 0.935-0.951 (lowest 0.888);
+    ``exact_bootstrap`` 0.939-0.951 (lowest 0.905); ``mover`` 0.950-0.961 (lowest 0.929).
+
+    .. end of coverage quote
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), Biometrics 44, 837-845. Zou, G. Y. & Donner, A.
+    (2008). Construction of confidence limits about effect measures: a general approach.
+    Statistics in Medicine 27, 1693-1702. Newcombe, R. G. (2006). Statistics in Medicine 25,
+    559-573.
+
     Examples
     --------
     >>> y = [1, 1, 1, 0, 0, 0]
