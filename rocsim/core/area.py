@@ -516,9 +516,13 @@ def auc_difference_interval(
         Likewise for the negatives.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"delong", "exact_bootstrap"}, default "delong"
+    method : {"delong", "exact_bootstrap", "mover"}, default "delong"
         ``delong``: ``var1 + var2 - 2 cov`` from the covariance matrices of the placement
-        values (DeLong et al. 1988). ``exact_bootstrap``: the exact variance of
+        values (DeLong et al. 1988). ``mover``: Zou & Donner's (2008) interval recovered
+        from each AUC's score interval, with DeLong's correlation
+        (:func:`rocsim.core.auc_methods.mover_interval`; ``var`` is DeLong's, ``p_value``
+        inverts the interval); :func:`rocsim.compare_auc`'s default, the one the
+        ``auc_paired`` study found to hold its level. ``exact_bootstrap``: the exact variance of
         ``AUC1* - AUC2*`` over stratified bootstrap resamples of the instances (both scores of
         an instance travel together), the limit of a Monte Carlo bootstrap with infinitely
         many resamples; ``O(n log n)``.
