@@ -16,9 +16,9 @@ averaged over its points, and ``coverage_pointwise`` the share of the grid's poi
 The table has one row per condition: ``x`` is the number of points the band holds at once.
 
 ``partial_auc``: the McClish-standardised partial AUC over FPR ``[0, f]`` for each ``f`` of
-the grid (:func:`rocsim.core.partial_area.partial_auc_interval`), methods ``delong`` and
-``exact_bootstrap``; the target is the true standardised partial area, the integral of the
-true curve from 0 to ``f``.
+the grid (:func:`rocsim.core.partial_area.partial_auc_interval`), methods ``delong``,
+``exact_bootstrap`` and ``logit_t``; the target is the true standardised partial area, the
+integral of the true curve from 0 to ``f``.
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def test_the_page_is_what_its_script_writes_from_the_kept_tables():
 def test_partial_auc_study_smoke_run(tmp_path):
     out = smoke("partial_auc", tmp_path, model=["beta"], auc=[0.9], n=[25])
     table = pd.read_csv(out.directory / "coverage.csv")
-    assert set(table["method"]) == {"delong", "exact_bootstrap"}
+    assert set(table["method"]) == {"delong", "exact_bootstrap", "logit_t"}
     assert np.allclose(sorted(set(table["x"])), np.linspace(0.1, 1.0, 10))
     assert table["coverage"].between(0, 1).all() and (table["mcse"] >= 0).all()
 

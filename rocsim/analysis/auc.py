@@ -37,7 +37,7 @@ from rocsim.core.roc import roc_curve
 #: ``method="delong"``.
 DEFAULT_METHODS = {
     ("auc", "binary"): "newcombe",
-    ("auc", "partial"): "delong",
+    ("auc", "partial"): "logit_t",
     ("auc", "multiclass"): "delong",
     ("difference", "binary"): "mover",
     ("difference", "partial"): "delong",
@@ -80,15 +80,18 @@ def auc_ci(
     method : {"newcombe", "delong", "exact_bootstrap", "hanley_mcneil", "logit"}, optional
         Default (None): the interval the coverage studies found to hold its level
         (:data:`DEFAULT_METHODS`; Notes quote what they measured): ``newcombe`` for the AUC
-        of two classes, ``delong`` for partial and multiclass AUCs. ``newcombe``: Newcombe's
-        (2006) score-type interval, which stays informative at an AUC of 1; ``delong``: the
-        Wald interval on the placement-value variance of DeLong et al. (1988), pROC's
-        ``ci.auc``; ``exact_bootstrap``: on the variance of the stratified bootstrap in
-        closed form (the limit of a Monte Carlo bootstrap with infinitely many resamples);
-        ``hanley_mcneil`` (Hanley & McNeil's 1982 variance) and ``logit`` (DeLong's on the
-        logit scale) for the whole AUC of two classes (:mod:`rocsim.core.auc_methods`).
-        Partial and multiclass AUCs take ``delong`` or ``exact_bootstrap``. Every method's
-        coverage, condition by condition: the ``auc_methods`` study (``rocsim
+        of two classes, ``logit_t`` for a partial AUC, ``delong`` for a multiclass AUC.
+        ``newcombe``: Newcombe's (2006) score-type interval, which stays informative at an
+        AUC of 1; ``delong``: the Wald interval on the placement-value variance of DeLong et
+        al. (1988), pROC's ``ci.auc``; ``exact_bootstrap``: on the variance of the
+        stratified bootstrap in closed form (the limit of a Monte Carlo bootstrap with
+        infinitely many resamples); ``hanley_mcneil`` (Hanley & McNeil's 1982 variance) and
+        ``logit`` (DeLong's on the logit scale) for the whole AUC of two classes
+        (:mod:`rocsim.core.auc_methods`). A partial AUC takes ``logit_t`` (DeLong's variance
+        on the logit scale of the area's share of its range, with a t quantile:
+        :func:`rocsim.core.partial_area.logit_t_interval`), ``delong`` or
+        ``exact_bootstrap``; a multiclass AUC ``delong`` or ``exact_bootstrap``. Every
+        method's coverage, condition by condition: the ``auc_methods`` study (``rocsim
         study=auc_methods``; docs page "Which interval holds its level?").
     confidence_level : float, default 0.95
     pos_label : optional
@@ -106,9 +109,8 @@ def auc_ci(
     tpr_range : (float, float), optional
         The partial AUC over ``TPR in [lo, hi]``: the area between the curve and ``FPR = 1``
         there (pROC's ``partial.auc.focus="sensitivity"``, ``partial.auc.correct=TRUE``).
-        At most one of ``max_fpr``, ``fpr_range``, ``tpr_range``. A partial AUC's variance is
-        the placement-value one (``method="delong"``) or its exact stratified-bootstrap
-        variance (``method="exact_bootstrap"``; :mod:`rocsim.core.partial_area`).
+        At most one of ``max_fpr``, ``fpr_range``, ``tpr_range``
+        (:mod:`rocsim.core.partial_area`).
     multi_class : {"ovo", "ovr"}, optional
         More than two classes: ``y_true`` holds any labels and ``y_score`` has shape
         ``(n_samples, n_classes)``, a column per class in the order of the sorted labels (or

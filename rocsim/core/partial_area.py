@@ -260,9 +260,10 @@ class PartialAUCInterval(Result):
     partial_area : float
         The raw area under the curve over the range.
     var : float
-        Variance of ``auc`` by ``method``.
+        Variance of ``auc`` by ``method`` (``logit_t``: the placement-value one, ``delong``'s).
     low, high : float
-        ``auc -+ z sqrt(var)``, clipped to [0, 1].
+        ``auc -+ z sqrt(var)``, clipped to [0, 1]; ``logit_t``: the bounds of
+        :func:`logit_t_interval`.
     focus : {"fpr", "tpr"}
         The axis of the range: FPRs (pROC's ``partial.auc.focus="specificity"``) or TPRs
         (``"sensitivity"``: the area between the curve and ``FPR = 1`` over the TPRs).
@@ -272,7 +273,8 @@ class PartialAUCInterval(Result):
     method : str
     n_pos, n_neg : int
     p_value : float
-        The normal test of ``auc = null`` against ``alternative`` (on ``var``).
+        The test of ``auc = null`` against ``alternative`` that the interval inverts: normal on
+        ``var``, or ``logit_t``'s t test.
     alternative : {"two-sided", "greater", "less"}
     null : float
     """
@@ -317,8 +319,8 @@ class PartialAUCInterval(Result):
         )
 
 
-#: Variance methods of :func:`partial_auc_interval`.
-PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap")
+#: Interval methods of :func:`partial_auc_interval` (the first is the default).
+PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap", "logit_t")
 
 #: Variance methods of :func:`partial_auc_difference_interval` (the paired exact bootstrap
 #: law of two partial areas is not built).
@@ -355,11 +357,13 @@ def partial_auc_interval(
         (pROC's ``partial.auc.focus="sensitivity"``): the FPR-range area of the classes
         exchanged and the scores negated, over FPRs ``[1 - hi, 1 - lo]``.
     confidence_level : float, default 0.95
-    method : {"delong", "exact_bootstrap"}, default "delong"
-        ``delong``: the placement-value variance ``S10 / n+ + S01 / n-`` (module docstring).
-        ``exact_bootstrap``: the exact variance of the partial area under the stratified
-        bootstrap (:func:`exact_partial_area_var`), no resampling. Either is scaled by
-        McClish's factor.
+    method : {"delong", "exact_bootstrap", "logit_t"}, default "delong"
+        ``delong``: the Wald interval on the placement-value variance ``S10 / n+ + S01 / n-``
+        (module docstring). ``exact_bootstrap``: the Wald interval on the exact variance of
+        the partial area under the stratified bootstrap (:func:`exact_partial_area_var`), no
+        resampling. Either variance is scaled by McClish's factor. ``logit_t``: the
+        placement-value variance on the logit scale of the area's share of its range, with a
+        Student t quantile (:func:`logit_t_interval`), for small samples and narrow ranges.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         The one-sided interval and the test of the standardised partial AUC against ``null``
@@ -373,7 +377,8 @@ def partial_auc_interval(
     ----------
     McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical Decision Making 9(3),
     190-195. DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Biometrics 44(3),
-    837-845.
+    837-845. Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for
+    Classification and Prediction, section 5.2. Oxford University Press.
 
     Examples
     --------
@@ -384,6 +389,10 @@ def partial_auc_interval(
     ...                          method="exact_bootstrap")
     >>> round(r.var, 6)
     0.016788
+    >>> pos = [0.9, 0.8, 0.4, 0.7, 0.6, 0.35]
+    >>> r = partial_auc_interval(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="logit_t")
+    >>> round(r.auc, 4), round(r.low, 4), round(r.high, 4)
+    (0.7135, 0.4413, 0.9511)
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     lo, hi = check_rate_range(*rate_range)
@@ -394,14 +403,21 @@ def partial_auc_interval(
     # a TPR range: the FPR range of the classes exchanged, scores negated
     first, second, a, b = (pos, neg, lo, hi) if focus == "fpr" else (-neg, -pos, 1 - hi, 1 - lo)
     area = partial_area(first, second, a, b)
-    if method == "delong":
-        _need_two_each(pos.size, neg.size)
-        raw_var = _delong(*placement_values(first, second, a, b))
-    else:
-        raw_var = exact_partial_area_var(first, second, a, b)
-    var = raw_var * mcclish_scale(a, b) ** 2
     value = mcclish(area, a, b)
-    low, high = hypothesis.interval(value, var, level)
+    if method == "exact_bootstrap":
+        raw_var = exact_partial_area_var(first, second, a, b)
+    else:
+        _need_two_each(pos.size, neg.size)
+        share, influence = placement_values(first, second, a, b)
+        raw_var = _delong(share, influence)
+    var = raw_var * mcclish_scale(a, b) ** 2
+    if method == "logit_t" and var > 0.0 and 0.0 < area < b - a:
+        (low, high), p_value = logit_t_interval(
+            area, share, influence, a, b, level, hypothesis.alternative, hypothesis.null
+        )
+    else:  # Wald; a sure value (no variance, or no logit at the ends) for logit_t
+        low, high = hypothesis.interval(value, var, level)
+        p_value = hypothesis.p_value(value, var)
     return PartialAUCInterval(
         value,
         area,
@@ -415,10 +431,123 @@ def partial_auc_interval(
         method,
         pos.size,
         neg.size,
-        hypothesis.p_value(value, var),
+        p_value,
         hypothesis.alternative,
         hypothesis.null,
     )
+
+
+def logit_t_interval(
+    area: float,
+    share: np.ndarray,
+    influence: np.ndarray,
+    lo: float,
+    hi: float,
+    level: float,
+    alternative: str = "two-sided",
+    null: float = 0.5,
+) -> tuple[tuple[float, float], float]:
+    """The ``logit_t`` interval of a partial area over ``[lo, hi]`` and its p-value:
+    ``((low, high), p_value)``, both on McClish's scale.
+
+    An approximation, for the small samples and narrow ranges where the Wald intervals fall
+    short of their level. The area's share of its range, ``p = A / (hi - lo)``, lies in
+    [0, 1] and near an end of it for good classifiers and narrow ranges, where its law is
+    skewed; the interval is the Wald interval of ``logit p`` (the delta method, as Pepe 2003,
+    section 5.2, has it for the whole AUC), with the placement-value variance, mapped back:
+
+        T(theta) = (logit p - logit theta) p (1 - p) / sd,    sd^2 = (V10 + V01) / (hi - lo)^2,
+
+    ``V10 = S10 / n+`` and ``V01 = S01 / n-`` the positives' and the negatives' parts of the
+    placement-value variance (:func:`placement_values`), and ``T`` referred to Student's t
+    with Welch-Satterthwaite degrees of freedom
+
+        nu = (V10 + V01)^2 / (V10^2 / (n+ - 1) + V01^2 / nu-),    nu- = max((hi - lo) n- - 1, 1):
+
+    the negatives' placement values vanish outside the range, so that ``S01`` rests on the
+    ``(hi - lo) n-`` negatives inside it, not on all ``n-`` (a heuristic count: with a handful
+    of negatives in the range the t quantile widens the interval). The bounds are ``theta``
+    where ``|T| = t_nu(1/2 + level/2)`` (one-sided, ``t_nu(level)`` with the other bound the
+    end of [0, 1]) and the p-value is t's tail at the null, so that ``p < 1 - level`` exactly
+    when the null lies outside the interval. A null the standardised area cannot take (below
+    McClish's value of a zero area) lies below every theta with ``T = +inf``. The bounds stay
+    inside the range of the area (and, as the Wald intervals', inside [0, 1]); at ``p`` of 0
+    or 1, or a zero variance, there is no logit scale and :func:`partial_auc_interval` gives
+    the sure value instead.
+
+    At ``hi - lo = 1`` this is the whole AUC's ``logit`` interval
+    (:mod:`rocsim.core.auc_methods`) with a t quantile in place of the normal one. Its
+    coverage of the true McClish-standardised partial AUC over FPR [0, f] is measured by the
+    ``partial_auc`` study (``rocsim study=partial_auc``; :mod:`rocsim.studies.bands`).
+
+    Parameters
+    ----------
+    area : float
+        The raw partial area over ``[lo, hi]``, strictly between 0 and ``hi - lo``.
+    share, influence : ndarray
+        The placement values of the positives and the negatives (:func:`placement_values`),
+        not all zero.
+    lo, hi : float
+        The range of FPRs (a TPR range: of the classes exchanged, as
+        :func:`partial_auc_interval` reads it).
+    level : float
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+    null : float, default 0.5
+        On McClish's scale.
+
+    Returns
+    -------
+    ((float, float), float)
+
+    References
+    ----------
+    McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical Decision Making 9(3),
+    190-195. Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for
+    Classification and Prediction, section 5.2. Oxford University Press. Satterthwaite, F. E.
+    (1946). An approximate distribution of estimates of variance components. Biometrics
+    Bulletin 2(6), 110-114. Welch, B. L. (1947). The generalization of "Student's" problem
+    when several different population variances are involved. Biometrika 34, 28-35.
+    """
+    from scipy import special
+
+    width = hi - lo
+    n_pos, n_neg = share.size, influence.size
+    v10 = float(share.var(ddof=1)) / n_pos
+    v01 = float(influence.var(ddof=1)) / n_neg
+    df = (v10 + v01) ** 2 / (v10**2 / (n_pos - 1) + v01**2 / max(width * n_neg - 1.0, 1.0))
+    p = area / width
+    se = np.sqrt(v10 + v01) / width / (p * (1 - p))
+    centre = float(special.logit(p))
+
+    def standardised(t: float) -> float:
+        # McClish's scale reaches below 0 over a range of high FPRs: clipped to [0, 1] as the
+        # Wald intervals are (a null is checked to lie in [0, 1])
+        return min(max(float(mcclish(float(special.expit(t)) * width, lo, hi)), 0.0), 1.0)
+
+    if alternative == "two-sided":
+        half = float(special.stdtrit(df, 0.5 + level / 2)) * se
+        bounds = standardised(centre - half), standardised(centre + half)
+    else:
+        half = float(special.stdtrit(df, level)) * se
+        if alternative == "greater":
+            bounds = standardised(centre - half), 1.0
+        else:
+            bounds = 0.0, standardised(centre + half)
+    # the null as a share of the range: below 0 or above 1 it is out of the area's reach
+    p_null = ((hi * hi - lo * lo) / 2 + (2 * null - 1) * _span(lo, hi)) / width
+    if p_null <= 0.0:
+        t = np.inf
+    elif p_null >= 1.0:
+        t = -np.inf
+    else:
+        t = (centre - float(special.logit(p_null))) / se
+    if alternative == "two-sided":
+        p_value = 2.0 * float(special.stdtr(df, -abs(t)))
+    elif alternative == "greater":
+        p_value = float(special.stdtr(df, -t))
+    else:
+        p_value = float(special.stdtr(df, t))
+    return bounds, min(p_value, 1.0)
 
 
 def _delong(share: np.ndarray, influence: np.ndarray) -> float:
