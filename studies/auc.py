@@ -15,7 +15,9 @@ scores from a
 :class:`~rocsim.sim.models.MulticlassScoreModel` (every pairwise and one-vs-rest AUC equals
 the model's AUC, hence so does every average), intervals of
 :func:`rocsim.core.multiclass.multiclass_auc_interval` with ``multi_class`` and ``average``
-from the axes (default ``ovo``, ``macro``), methods ``delong`` and ``exact_bootstrap``.
+from the axes (default ``ovo``, ``macro``), methods ``delong`` and ``exact_bootstrap`` (normal
+intervals on either variance) and ``mover`` (the MOVER on each component's score interval,
+:func:`rocsim.core.multiclass.weighted_mover_bounds`).
 
 ``auc_paired``: one paired test set per replication (two classifiers scoring the same ``n``
 positives and ``n`` negatives, bivariate normal within each class), one interval of ``AUC1 -
@@ -33,7 +35,12 @@ import numpy as np
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_DIFFERENCE_METHODS, auc_difference_interval, auc_interval
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
-from rocsim.core.multiclass import AVERAGES, MULTI_CLASS, multiclass_auc_interval
+from rocsim.core.multiclass import (
+    AVERAGES,
+    MULTI_CLASS,
+    MULTICLASS_AUC_METHODS,
+    multiclass_auc_interval,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.extensions import build_model
 from rocsim.sim.models import MulticlassScoreModel, PairedScoreModel, ScoreModel
@@ -46,8 +53,8 @@ from rocsim.studies._common import (
     true_area,
 )
 
-#: The multiclass intervals' variances.
-MULTICLASS_METHODS = ("delong", "exact_bootstrap")
+#: The multiclass intervals' methods: the normal intervals' variances and the MOVER.
+MULTICLASS_METHODS = MULTICLASS_AUC_METHODS
 
 
 @dataclass(frozen=True)

@@ -148,9 +148,9 @@ def test_auc_multiclass_study_smoke_run(tmp_path):
         "auc_multiclass", tmp_path, model=["exponential"], auc=[0.9], classes=[3, 4], n=[10]
     )
     table = pd.read_csv(out.directory / "coverage.csv")
-    assert len(table) == 2 * 2 * 2  # multi_class x classes x method
+    assert len(table) == 2 * 2 * 3  # multi_class x classes x method
     assert set(table["multi_class"]) == {"ovo", "ovr"}
-    assert set(table["method"]) == {"delong", "exact_bootstrap"}
+    assert set(table["method"]) == {"delong", "exact_bootstrap", "mover"}
     assert np.allclose(table["target"], 0.9)
     assert table["coverage"].between(0, 1).all() and (table["mean_width"] > 0).all()
     # unequal classes: one-vs-one and one-vs-rest are different estimates of the same AUC

@@ -90,7 +90,9 @@ def auc_ci(
         (:mod:`rocsim.core.auc_methods`). A partial AUC takes ``logit_t`` (DeLong's variance
         on the logit scale of the area's share of its range, with a t quantile:
         :func:`rocsim.core.partial_area.logit_t_interval`), ``delong`` or
-        ``exact_bootstrap``; a multiclass AUC ``delong`` or ``exact_bootstrap``. Every
+        ``exact_bootstrap``; a multiclass AUC ``delong``, ``exact_bootstrap`` or ``mover``
+        (Zou & Donner's 2008 interval of the weighted average recovered from each pair's or
+        class's score interval: :func:`rocsim.core.multiclass.weighted_mover_bounds`). Every
         method's coverage, condition by condition: the ``auc_methods`` study (``rocsim
         study=auc_methods``; docs page "Which interval holds its level?").
     confidence_level : float, default 0.95

@@ -29,11 +29,21 @@ counted over two orderings at once). The DeLong-type (placement-value) variance 
 ``sum_a n_a / (n_a - 1) SS_a(r)``; for two classes both reduce to
 :func:`rocsim.core.area.auc_interval`'s.
 
+``method="mover"`` (:func:`weighted_mover_bounds`) is no normal interval: Zou & Donner's
+(2008) method of variance estimates recovery on each component's score interval (Newcombe's
+2006 shape, carried to the component's DeLong variance), with DeLong's variance of the
+average for the components' covariances.
+
 References
 ----------
 Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under the ROC curve for
 multiple class classification problems. Machine Learning 45, 171-186.
 DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Biometrics 44, 837-845.
+Newcombe, R. G. (2006). Confidence intervals for an effect size measure based on the
+Mann-Whitney statistic. Part 2: asymptotic methods and evaluation. Statistics in Medicine 25,
+559-573.
+Zou, G. Y. & Donner, A. (2008). Construction of confidence limits about effect measures: a
+general approach. Statistics in Medicine 27, 1693-1702.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from itertools import combinations
 from typing import ClassVar
 
 import numpy as np
+from scipy import special
 
 from rocsim.core._validation import as_real_array, check_choice, check_confidence_level
 from rocsim.core.area import (
@@ -56,12 +67,24 @@ from rocsim.core.area import (
     check_hypothesis,
     hypothesis_summary,
 )
+from rocsim.core.auc_methods import (
+    WIDEST_CRITICAL,
+    Pivot,
+    _score,
+    pivot_interval,
+    pivot_p_value,
+    rescaled_newcombe_var,
+    rescaled_score_bounds,
+)
 from rocsim.core.results import Result
 
 #: scikit-learn's ``multi_class`` values rocsim computes.
 MULTI_CLASS = ("ovo", "ovr")
 #: scikit-learn's ``average`` values rocsim computes.
 AVERAGES = ("macro", "weighted")
+#: Methods of :func:`multiclass_auc_interval`: the variances of its normal interval, and the
+#: MOVER (:func:`weighted_mover_bounds`). The paired difference takes the variances only.
+MULTICLASS_AUC_METHODS = (*AUC_METHODS, "mover")
 
 
 @dataclass(frozen=True)
@@ -122,7 +145,9 @@ class _Statistic:
             placements[b] += cols
             if method == "exact_bootstrap":
                 doubly_centred += _doubly_centred(terms, rows, cols)
-        within = [_sum_sq_dev(r) for r in placements]
+        # a class of equal placements adds exactly 0 (their mean may round off their value:
+        # the MOVER's ratio of two such variances would be noise)
+        within = [_sum_sq_dev(r) if np.ptp(r) > 0 else 0.0 for r in placements]
         if method == "delong":
             return float(sum(n / (n - 1) * s for n, s in zip(self.sizes, within)))
         return float(sum(within) + doubly_centred)
@@ -155,6 +180,8 @@ class _Component:
     auc: float
     weight: float
     statistic: _Statistic
+    #: the sizes of its two groups: the pair's classes (ovo), the class and the rest (ovr)
+    groups: tuple[int, int]
 
 
 def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_Component]:
@@ -170,7 +197,8 @@ def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_C
             statistic.add(a, b, coef, by_class[a][:, a], by_class[b][:, a])
             statistic.add(b, a, coef, by_class[b][:, b], by_class[a][:, b])
             name = f"{labels[a]} vs {labels[b]}"
-            out.append(_Component(name, statistic.value(), sizes[a] + sizes[b], statistic))
+            weight, groups = sizes[a] + sizes[b], (sizes[a], sizes[b])
+            out.append(_Component(name, statistic.value(), weight, statistic, groups))
         return out
     for k in range(len(by_class)):
         statistic = _Statistic(sizes)
@@ -178,7 +206,9 @@ def _components(by_class: list[np.ndarray], multi_class: str, labels) -> list[_C
         coef = 1.0 / (sizes[k] * (n - sizes[k]))
         for b in rest:
             statistic.add(k, b, coef, by_class[k][:, k], by_class[b][:, k])
-        out.append(_Component(f"{labels[k]} vs rest", statistic.value(), sizes[k], statistic))
+        groups = (sizes[k], n - sizes[k])
+        name = f"{labels[k]} vs rest"
+        out.append(_Component(name, statistic.value(), sizes[k], statistic, groups))
     return out
 
 
@@ -280,23 +310,28 @@ class MulticlassAUCInterval(_ByComponent):
         )
 
 
-def check_multiclass(multi_class: str, average: str, method: str, sizes) -> None:
-    """The names and the class sizes of a multiclass AUC, checked once."""
+def check_multiclass(
+    multi_class: str, average: str, method: str, sizes, methods=MULTICLASS_AUC_METHODS
+) -> None:
+    """The names and the class sizes of a multiclass AUC, checked once (``method`` one of
+    ``methods``)."""
     check_choice(multi_class, MULTI_CLASS, "multi_class")
     check_choice(average, AVERAGES, "average")
-    check_choice(method, AUC_METHODS, "AUC method")
+    check_choice(method, methods, "multiclass AUC method")
     if len(sizes) < 2 or min(sizes) < 1:
         raise ValueError(
             f"a multiclass AUC needs two classes or more, each present; got sizes {list(sizes)}"
         )
-    if method == "delong" and min(sizes) < 2:
+    if method in ("delong", "mover") and min(sizes) < 2:
         raise ValueError(
-            "method='delong' needs at least 2 instances of every class (sample variances of "
-            f"placements), got sizes {list(sizes)}"
+            f"method={method!r} needs at least 2 instances of every class (sample variances "
+            f"of placements), got sizes {list(sizes)}"
         )
 
 
-def _prepared(models, multi_class, average, method, confidence_level, labels):
+def _prepared(
+    models, multi_class, average, method, confidence_level, labels, methods=MULTICLASS_AUC_METHODS
+):
     """Each model's scores by class as float arrays, the class sizes, the level and the labels,
     checked once (the models score the same instances)."""
     models = [
@@ -314,7 +349,7 @@ def _prepared(models, multi_class, average, method, confidence_level, labels):
         raise ValueError("by_class contains NaN or infinite scores; scores must be finite")
     sizes = [shape[0] for shape in shapes]
     level = check_confidence_level(confidence_level)
-    check_multiclass(multi_class, average, method, sizes)
+    check_multiclass(multi_class, average, method, sizes, methods)
     labels = list(range(len(sizes))) if labels is None else list(labels)
     return models, sizes, level, labels
 
@@ -324,6 +359,149 @@ def _tested(hypothesis: Hypothesis, values, variances, level: float):
     bounds = np.array([hypothesis.interval(v, s, level) for v, s in zip(values, variances)])
     p_values = np.array([hypothesis.p_value(v, s) for v, s in zip(values, variances)])
     return bounds[:, 0], bounds[:, 1], p_values
+
+
+@dataclass(frozen=True)
+class MoverData:
+    """What the MOVER interval of a weighted average of AUCs sees
+    (:func:`weighted_mover_bounds`).
+
+    Attributes
+    ----------
+    auc : float
+        The weighted average ``theta_hat = sum_k w_k theta_hat_k``.
+    aucs, weights, variances : ndarray
+        Each component's AUC ``theta_hat_k``, weight ``w_k`` and DeLong variance ``v_k``.
+    var : float
+        DeLong's variance ``V`` of the weighted average (the components' covariances in it).
+    groups : tuple of (int, int)
+        Each component's two groups' sizes (its score interval's).
+    """
+
+    auc: float
+    aucs: np.ndarray
+    weights: np.ndarray
+    variances: np.ndarray
+    var: float
+    groups: tuple[tuple[int, int], ...]
+
+
+def weighted_mover_bounds(
+    data: MoverData, critical: float, clip: bool = True
+) -> tuple[float, float]:
+    """The MOVER interval of a weighted average of AUCs at a normal critical value.
+
+    Zou & Donner's (2008) method of variance estimates recovery, applied to ``theta = sum_k
+    w_k theta_k``: each component's own score interval ``[l_k, u_k]`` at ``critical`` (``z``)
+    recovers its variance on each side, and the components' covariances (the part of
+    DeLong's variance ``V`` of the average beyond ``sum_k w_k^2 v_k``) are scaled by the
+    components' mean inflation on that side::
+
+        L = theta - sqrt(sum_k w_k^2 (theta_k - l_k)^2 + rbar_L^2 z^2 (V - sum_k w_k^2 v_k)),
+        rbar_L^2 = sum_k w_k^2 (theta_k - l_k)^2 / (z^2 sum_k w_k^2 v_k),
+
+    i.e. ``L = theta - sqrt(V / sum_k w_k^2 v_k * sum_k w_k^2 (theta_k - l_k)^2)``, and ``U``
+    alike with ``u_k - theta_k``; where ``sum_k w_k^2 v_k`` is 0 (every component AUC 0 or
+    1, or all scores tied) just ``sqrt(sum_k w_k^2 (theta_k - l_k)^2)``. With Wald
+    components (``theta_k - l_k = z sqrt(v_k)``) it is DeLong's interval ``theta -+ z
+    sqrt(V)``; at a component AUC of 1 the score interval keeps the bound below 1.
+
+    The component's interval is the score interval of Newcombe (2006), ``|theta_k - t| = z
+    sqrt(v_k N(t) / N(theta_k))``: his variance ``N`` (Hanley & McNeil's with both sizes
+    their mean, the component's two groups) gives the shape in ``t``, the component's DeLong
+    variance the scale (:func:`rocsim.core.auc_methods.rescaled_score_bounds`, as the MOVER
+    of a paired difference has it; Newcombe's own where ``v_k`` is 0). Newcombe's variance
+    alone would misjudge the components' scale: a one-vs-one component averages two
+    directions' AUCs (about half one AUC's variance), and a class against the rest is
+    unbalanced.
+
+    An approximation (the MOVER), not an exact interval; its coverage of the true multiclass
+    AUC is measured by the ``auc_multiclass`` study (``rocsim study=auc_multiclass``).
+
+    Parameters
+    ----------
+    data : MoverData
+    critical : float
+        The normal critical value ``z`` (two-sided level ``2 Phi(z) - 1``).
+    clip : bool, default True
+        Clip the bounds to [0, 1].
+
+    Returns
+    -------
+    (float, float)
+        ``L``, ``U``.
+
+    References
+    ----------
+    Zou, G. Y. & Donner, A. (2008). Construction of confidence limits about effect measures:
+    a general approach. Statistics in Medicine 27, 1693-1702.
+    Newcombe, R. G. (2006). Confidence intervals for an effect size measure based on the
+    Mann-Whitney statistic. Part 2: asymptotic methods and evaluation. Statistics in
+    Medicine 25, 559-573.
+    """
+    bounds = np.array(
+        [
+            rescaled_score_bounds(a, v, n_pos, n_neg, critical)
+            for a, v, (n_pos, n_neg) in zip(data.aucs, data.variances, data.groups)
+        ]
+    )
+    squared = data.weights**2
+    own = float(squared @ data.variances)
+    # S + rbar^2 z^2 (V - own) = S V / own, S = sum w^2 (theta_k - l_k)^2 (or with u_k)
+    inflation = data.var / own if own > 0.0 else 1.0
+    down = float(np.sqrt(inflation * (squared @ (data.aucs - bounds[:, 0]) ** 2)))
+    up = float(np.sqrt(inflation * (squared @ (bounds[:, 1] - data.aucs) ** 2)))
+    low, high = data.auc - down, data.auc + up
+    return (max(low, 0.0), min(high, 1.0)) if clip else (low, high)
+
+
+def _mover_critical(level: float, alternative: str) -> float:
+    """The normal critical value of a two-sided interval at ``level``, or of the one bound of
+    a one-sided one (the two-sided bound at twice the alpha)."""
+    if alternative == "two-sided":
+        return float(special.ndtri(0.5 + level / 2))
+    return float(special.ndtri(level))
+
+
+def _mover_interval(data: MoverData, level: float, alternative: str) -> tuple[float, float]:
+    """:func:`weighted_mover_bounds` at ``level``; one-sided, one bound (the other 0 or 1)."""
+    low, high = weighted_mover_bounds(data, _mover_critical(level, alternative))
+    if alternative == "greater":
+        return low, 1.0
+    if alternative == "less":
+        return 0.0, high
+    return low, high
+
+
+def _mover_p_value(data: MoverData, null: float, alternative: str) -> float:
+    """The p-value that inverts the MOVER interval: the normal tail of the critical value at
+    which the bound moving towards ``null`` reaches it (``brentq`` on the unclipped bound), so
+    that ``p < 1 - level`` exactly when ``null`` lies outside the interval at ``level``; 0 if
+    it stays outside up to :data:`rocsim.core.auc_methods.WIDEST_CRITICAL`. As
+    :func:`rocsim.core.auc_methods.mover_p_value` inverts the paired difference's."""
+    if null == data.auc:
+        return 1.0 if alternative == "two-sided" else 0.5
+    side = 0 if null < data.auc else 1  # the bound that moves towards the null
+
+    def gap(critical: float) -> float:
+        return weighted_mover_bounds(data, critical, clip=False)[side] - null
+
+    if (gap(WIDEST_CRITICAL) > 0) == (side == 0):  # outside at every level
+        tail = 0.0
+    else:
+        from scipy import optimize  # as auc_methods: other methods' calls skip the import
+
+        tail = float(special.ndtr(-optimize.brentq(gap, 0.0, WIDEST_CRITICAL, xtol=1e-13)))
+    if alternative == "two-sided":
+        return 2 * tail
+    towards = (side == 0) == (alternative == "greater")  # the null on the tested side
+    return tail if towards else 1 - tail
+
+
+def _score_pivot(auc: float, var: float, groups: tuple[int, int]) -> Pivot:
+    """A component's score pivot, as :func:`weighted_mover_bounds` takes its interval."""
+    n_pos, n_neg = groups
+    return Pivot(var, _score(auc, lambda t: rescaled_newcombe_var(t, var, auc, n_pos, n_neg)))
 
 
 def multiclass_auc_interval(
@@ -349,9 +527,16 @@ def multiclass_auc_interval(
     average : {"macro", "weighted"}, default "macro"
         Equal weights, or by prevalence (scikit-learn's).
     confidence_level : float, default 0.95
-    method : {"delong", "exact_bootstrap"}, default "delong"
-        The placement-value variance, or the exact variance of the stratified bootstrap that
-        resamples each class separately (module docstring).
+    method : {"delong", "exact_bootstrap", "mover"}, default "delong"
+        The normal interval on the placement-value variance, or on the exact variance of the
+        stratified bootstrap that resamples each class separately (module docstring); or
+        ``mover``, Zou & Donner's (2008) MOVER on each component's score interval with
+        DeLong's covariances (:func:`weighted_mover_bounds`, an approximation whose coverage
+        the ``auc_multiclass`` study measures). The MOVER's ``var`` is DeLong's variance of
+        the average, its ``p_value`` the one that inverts its interval (the smallest alpha
+        whose interval leaves ``null`` out, found by root search over the critical value);
+        each component's interval, p-value and variance are its score interval, that
+        interval's score test and its DeLong variance.
     labels : sequence, optional
         The classes' names (default ``0 .. c - 1``).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
@@ -378,12 +563,28 @@ def multiclass_auc_interval(
     components = _components(by_class, multi_class, labels)
     weights = _weights(components, average)
     aucs = np.array([c.auc for c in components])
-    variances = np.array([c.statistic.variance(method) for c in components])
-    component_low, component_high, component_p = _tested(hypothesis, aucs, variances, level)
+    variance = "delong" if method == "mover" else method
+    variances = np.array([c.statistic.variance(variance) for c in components])
     whole = _Statistic.weighted_sum([c.statistic for c in components], weights)
     auc = float(np.average(aucs, weights=weights))
-    var = whole.variance(method)
-    low, high = hypothesis.interval(auc, var, level)
+    var = whole.variance(variance)
+    if method == "mover":
+        groups = tuple(c.groups for c in components)
+        data = MoverData(auc, aucs, weights, variances, var, groups)
+        low, high = _mover_interval(data, level, hypothesis.alternative)
+        p_value = _mover_p_value(data, hypothesis.null, hypothesis.alternative)
+        pivots = [_score_pivot(a, v, g) for a, v, g in zip(aucs, variances, groups)]
+        bounds = [
+            pivot_interval(q, a, level, hypothesis.alternative) for q, a in zip(pivots, aucs)
+        ]
+        component_low, component_high = np.array(bounds).T
+        component_p = np.array(
+            [pivot_p_value(q, hypothesis.null, hypothesis.alternative) for q in pivots]
+        )
+    else:
+        component_low, component_high, component_p = _tested(hypothesis, aucs, variances, level)
+        low, high = hypothesis.interval(auc, var, level)
+        p_value = hypothesis.p_value(auc, var)
     return MulticlassAUCInterval(
         auc,
         var,
@@ -401,7 +602,7 @@ def multiclass_auc_interval(
         component_low,
         component_high,
         weights,
-        hypothesis.p_value(auc, var),
+        p_value,
         component_p,
         hypothesis.alternative,
         hypothesis.null,
@@ -492,8 +693,13 @@ def multiclass_auc_difference_interval(
     >>> round(r.difference, 4), round(r.auc1, 4)
     (0.0417, 0.9167)
     """
+    if method == "mover":
+        raise ValueError(
+            "method='mover' is an interval of one multiclass AUC (multiclass_auc_interval); "
+            "the difference of two takes method='delong' or 'exact_bootstrap'"
+        )
     (by_class1, by_class2), sizes, level, labels = _prepared(
-        [by_class1, by_class2], multi_class, average, method, confidence_level, labels
+        [by_class1, by_class2], multi_class, average, method, confidence_level, labels, AUC_METHODS
     )
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     first = _components(by_class1, multi_class, labels)
