@@ -121,6 +121,9 @@ def test_defaults_are_the_studies_choices():
     assert rocsim.compare_auc(y, s1, s2, method="delong").method == "delong"
     assert rocsim.auc_ci(y, s1, max_fpr=0.3).method == "logit_t"
     assert rocsim.compare_auc(y, s1, s2, max_fpr=0.3).method == "delong"  # the only one
+    labels = np.arange(60) % 3
+    scores = np.random.default_rng(5).random((60, 3)) + np.eye(3)[labels]
+    assert rocsim.auc_ci(labels, scores, multi_class="ovo").method == "mover"
 
 
 def test_mover_needs_two_instances_a_class():

@@ -9,9 +9,11 @@ interval; :func:`rocsim.auc_ci` gives the same value with one, from the same arg
 - ``multi_class="ovo"`` averages, over every pair of classes, the mean of the two directions'
   AUCs (Hand & Till 2001); ``"ovr"`` takes each class against the rest on its own column;
 - ``average="macro"`` weighs the pairs (classes) equally, ``"weighted"`` by prevalence;
-- ``method="exact_bootstrap"``: the exact variance under the bootstrap that resamples each
-  class separately (what a Monte Carlo bootstrap would converge to), ``"delong"`` the
-  placement-value variance.
+- the default interval, ``method="mover"``, is recovered from each pair's (class's) score
+  interval (Zou & Donner 2008), the method closest to its level in the ``auc_multiclass``
+  coverage study; ``method="exact_bootstrap"`` is the Wald interval on the exact variance
+  under the bootstrap that resamples each class separately (what a Monte Carlo bootstrap
+  would converge to), ``"delong"`` on the placement-value variance.
 
 The result's frame has each pair's (or class's) AUC with its own interval, then the average.
 """

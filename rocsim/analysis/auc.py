@@ -33,12 +33,12 @@ from rocsim.core.partial_area import (
 from rocsim.core.roc import roc_curve
 
 #: The default method of each kind of AUC interval (``method=None``): the one the coverage
-#: studies found to hold its level (docs/interval_methods.md); DeLong's stays
-#: ``method="delong"``.
+#: studies found to hold its level, or to come closest where none does (multiclass, partial
+#: and paired partial AUCs; docs/interval_methods.md); DeLong's stays ``method="delong"``.
 DEFAULT_METHODS = {
     ("auc", "binary"): "newcombe",
     ("auc", "partial"): "logit_t",
-    ("auc", "multiclass"): "delong",
+    ("auc", "multiclass"): "mover",
     ("difference", "binary"): "mover",
     ("difference", "partial"): "delong",
     ("difference", "multiclass"): "delong",
@@ -80,7 +80,7 @@ def auc_ci(
     method : {"newcombe", "delong", "exact_bootstrap", "hanley_mcneil", "logit"}, optional
         Default (None): the interval the coverage studies found to hold its level
         (:data:`DEFAULT_METHODS`; Notes quote what they measured): ``newcombe`` for the AUC
-        of two classes, ``logit_t`` for a partial AUC, ``delong`` for a multiclass AUC.
+        of two classes, ``logit_t`` for a partial AUC, ``mover`` for a multiclass AUC.
         ``newcombe``: Newcombe's (2006) score-type interval, which stays informative at an
         AUC of 1; ``delong``: the Wald interval on the placement-value variance of DeLong et
         al. (1988), pROC's ``ci.auc``; ``exact_bootstrap``: on the variance of the
