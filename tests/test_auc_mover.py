@@ -146,3 +146,23 @@ def test_by_hand_helper_matches_a_seeded_monte_carlo_of_the_statistic():
         boot.append([_delong(pos1[i], neg1[j])[0], _delong(pos2[i], neg2[j])[0]])
     mc = stats.pearsonr(*np.array(boot).T).statistic
     assert abs(mc - r) < 0.1
+
+
+def test_the_default_intervals_import_no_scipy_optimize():
+    """scipy.optimize takes 0.4 s to import: the first call of the default AUC intervals
+    (score bounds and the MOVER's p-value, found by bisection) leaves it out, in a new
+    process as a user's first call."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np, rocsim\n"
+        "y = np.repeat([0, 1], 30); rng = np.random.default_rng(1)\n"
+        "s1, s2 = rng.normal(y, 1), rng.normal(y, 1)\n"
+        "rocsim.auc_ci(y, s1); rocsim.compare_auc(y, s1, s2)\n"
+        "rocsim.auc_ci(np.arange(60) % 3, rng.random((60, 3)), multi_class='ovr')\n"
+        "print('scipy.optimize' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -179,10 +179,29 @@ def _crossing(z: Callable[[float], float], level: float, a: float, b: float) -> 
         return a
     if z(b) >= level:
         return b
-    # imported here: a first call of the other methods stays free of scipy.optimize
-    from scipy import optimize
+    return bisect_root(lambda t: z(t) - level, a, b)
 
-    return float(optimize.brentq(lambda t: z(t) - level, a, b, xtol=1e-15, rtol=1e-15))
+
+#: :func:`bisect_root` stops when its bracket is narrower than this, relative (absolute
+#: near 0): a few units in the last place of the bounds.
+ROOT_TOLERANCE = 1e-15
+
+
+def bisect_root(f: Callable[[float], float], a: float, b: float) -> float:
+    """The root of the monotone ``f`` in ``[a, b]`` (``f(a)`` and ``f(b)`` of opposite signs),
+    by bisection to :data:`ROOT_TOLERANCE`: a few dozen evaluations of the cheap pivots here,
+    and no ``scipy.optimize`` to import (0.4 s, the first call of the default AUC interval
+    would pay it)."""
+    below = f(a) < 0
+    while b - a > ROOT_TOLERANCE * max(1.0, abs(a), abs(b)):
+        middle = 0.5 * (a + b)
+        if middle in (a, b):  # adjacent floats
+            break
+        if (f(middle) < 0) == below:
+            a = middle
+        else:
+            b = middle
+    return 0.5 * (a + b)
 
 
 def pivot_p_value(pivot: Pivot, null: float, alternative: str) -> float:
@@ -249,24 +268,34 @@ WIDEST_CRITICAL = 37.0
 
 
 def mover_p_value(data: PairedAUCs, null: float, alternative: str) -> float:
-    """The p-value that inverts :func:`mover_interval`: the normal tail of the critical value
-    at which a bound of the interval reaches ``null`` (found by ``brentq``), so that ``p < 1 -
-    level`` exactly when ``null`` lies outside the interval at ``level``; 0 if it stays
-    outside up to :data:`WIDEST_CRITICAL`."""
-    d = data.auc1 - data.auc2
-    if null == d:
+    """The p-value that inverts :func:`mover_interval` (:func:`inverted_p_value`)."""
+    return inverted_p_value(
+        lambda critical: mover_bounds(data, critical), data.auc1 - data.auc2, null, alternative
+    )
+
+
+def inverted_p_value(
+    bounds_at: Callable[[float], tuple[float, float]],
+    estimate: float,
+    null: float,
+    alternative: str,
+) -> float:
+    """The p-value of an interval ``bounds_at(critical)`` that has no test of its own (the
+    MOVER's): the normal tail of the critical value at which the bound moving towards
+    ``null`` reaches it (:func:`bisect_root`), so that ``p < 1 - level`` exactly when ``null``
+    lies outside the interval at ``level``; 0 if it stays outside up to
+    :data:`WIDEST_CRITICAL`. One-sided: half the two-sided tail on the tested side."""
+    if null == estimate:
         return 1.0 if alternative == "two-sided" else 0.5
-    side = 0 if null < d else 1  # the bound that moves towards the null
+    side = 0 if null < estimate else 1  # the bound that moves towards the null
 
     def gap(critical: float) -> float:
-        return mover_bounds(data, critical)[side] - null
+        return bounds_at(critical)[side] - null
 
     if (gap(WIDEST_CRITICAL) > 0) == (side == 0):  # outside at every level
         tail = 0.0
     else:
-        from scipy import optimize  # as in _crossing: other methods' first calls skip it
-
-        tail = float(special.ndtr(-optimize.brentq(gap, 0.0, WIDEST_CRITICAL, xtol=1e-13)))
+        tail = float(special.ndtr(-bisect_root(gap, 0.0, WIDEST_CRITICAL)))
     if alternative == "two-sided":
         return 2 * tail
     towards = (side == 0) == (alternative == "greater")  # the null on the tested side

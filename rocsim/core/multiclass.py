@@ -68,9 +68,9 @@ from rocsim.core.area import (
     hypothesis_summary,
 )
 from rocsim.core.auc_methods import (
-    WIDEST_CRITICAL,
     Pivot,
     _score,
+    inverted_p_value,
     pivot_interval,
     pivot_p_value,
     rescaled_newcombe_var,
@@ -474,28 +474,14 @@ def _mover_interval(data: MoverData, level: float, alternative: str) -> tuple[fl
 
 
 def _mover_p_value(data: MoverData, null: float, alternative: str) -> float:
-    """The p-value that inverts the MOVER interval: the normal tail of the critical value at
-    which the bound moving towards ``null`` reaches it (``brentq`` on the unclipped bound), so
-    that ``p < 1 - level`` exactly when ``null`` lies outside the interval at ``level``; 0 if
-    it stays outside up to :data:`rocsim.core.auc_methods.WIDEST_CRITICAL`. As
-    :func:`rocsim.core.auc_methods.mover_p_value` inverts the paired difference's."""
-    if null == data.auc:
-        return 1.0 if alternative == "two-sided" else 0.5
-    side = 0 if null < data.auc else 1  # the bound that moves towards the null
-
-    def gap(critical: float) -> float:
-        return weighted_mover_bounds(data, critical, clip=False)[side] - null
-
-    if (gap(WIDEST_CRITICAL) > 0) == (side == 0):  # outside at every level
-        tail = 0.0
-    else:
-        from scipy import optimize  # as auc_methods: other methods' calls skip the import
-
-        tail = float(special.ndtr(-optimize.brentq(gap, 0.0, WIDEST_CRITICAL, xtol=1e-13)))
-    if alternative == "two-sided":
-        return 2 * tail
-    towards = (side == 0) == (alternative == "greater")  # the null on the tested side
-    return tail if towards else 1 - tail
+    """The p-value that inverts the MOVER interval (on the unclipped bounds:
+    :func:`rocsim.core.auc_methods.inverted_p_value`)."""
+    return inverted_p_value(
+        lambda critical: weighted_mover_bounds(data, critical, clip=False),
+        data.auc,
+        null,
+        alternative,
+    )
 
 
 def _score_pivot(auc: float, var: float, groups: tuple[int, int]) -> Pivot:
