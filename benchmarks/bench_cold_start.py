@@ -77,9 +77,10 @@ def calls(n: int) -> dict:
         "pr_ci threshold": lambda: rocsim.pr_ci(y, s1, averaging="threshold"),
         "cost_curve_ci": lambda: rocsim.cost_curve_ci(y, s1),
         "compare_cost": lambda: rocsim.compare_cost(y, s1, s2),
-        "auc_ci delong": lambda: rocsim.auc_ci(y, s1),
+        "auc_ci (default: newcombe)": lambda: rocsim.auc_ci(y, s1),
+        "auc_ci delong": lambda: rocsim.auc_ci(y, s1, method="delong"),
         "auc_ci exact_bootstrap": lambda: rocsim.auc_ci(y, s1, method="exact_bootstrap"),
-        "compare_auc": lambda: rocsim.compare_auc(y, s1, s2),
+        "compare_auc (default: mover)": lambda: rocsim.compare_auc(y, s1, s2),
         "sample_size threshold": lambda: rocsim.sample_size(
             rocsim.binormal(auc=0.8), at=0.1, averaging="threshold", width=0.1
         ),
