@@ -74,6 +74,24 @@ def test_two_models_from_csv_write_tables_figures_and_a_summary(data, tmp_path):
     assert (diff["dtpr"] > 0).mean() > 0.9  # second minus first: the new model is better
 
 
+@pytest.mark.parametrize(
+    ("given", "single", "difference"),
+    [(None, "newcombe", "mover"), ("delong", "delong", "delong"), ("mover", "newcombe", "mover")],
+)
+def test_auc_lines_name_the_method_each_used(data, tmp_path, given, single, difference):
+    """The defaults are the studies' choices; --auc-method applies where the interval has it,
+    and each line says which method it is."""
+    path, _ = data
+    option = f" --auc-method {given}" if given else ""
+    done = run(
+        path, f"--label outcome --pos-label sick --score old --score new{option} --out", tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].endswith(f"({single})") and lines[2].endswith(f"({single})")
+    assert lines[3].endswith(f"({difference})")
+
+
 def test_parquet_and_one_model(data, tmp_path, capsys):
     _, frame = data
     path = tmp_path / "scores.parquet"

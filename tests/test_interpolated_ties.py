@@ -235,9 +235,9 @@ def test_no_lattice_pmf_and_no_covariance():
 
 @pytest.mark.parametrize("levels", ["rounded", "five"])
 def test_a_thousand_per_class_within_pROCs_time_budget(levels):
-    """pROC's ci.se at boot.n = 2000 takes 0.78-1.4 s on these data
-    (benchmarks/results_interpolated.md); the exact law at rocsim's default 99 FPRs took 8 s
-    before its kernels were compiled. A generous bound (CI machines vary), both averagings."""
+    """At 10^3 per class on tied scores, rocsim's default 99 FPRs within a bound well under
+    pROC's ci.se / ci.sp time at boot.n = 2000 (benchmarks/results_interpolated.md measures
+    both); generous, as CI machines vary; both averagings."""
     import time
 
     rng = np.random.default_rng(3)

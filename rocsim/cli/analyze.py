@@ -61,7 +61,8 @@ HELP = {
     "--method": "ROC interval method (default: score for each classifier; for the difference, "
     "tango under threshold averaging, score under vertical)",
     "--auc-method": "AUC interval method (default: newcombe for each classifier's AUC, mover "
-    "for the difference; delong is pROC's)",
+    "for the difference; delong is pROC's). newcombe applies to the AUCs only and mover to "
+    "the difference only, the other keeping its default; each line names its method",
     "--dropna": "drop rows with a missing label or score (otherwise an error)",
     "--encoding": "text encoding of a CSV file (default utf-8), e.g. latin-1 or cp1252 for a "
     "file saved by an older spreadsheet program",
