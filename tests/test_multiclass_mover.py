@@ -110,10 +110,18 @@ def score_bounds(auc, var, n1, n2, z):
     return low, high
 
 
+def welch_df(placements) -> float:
+    """``(sum_a V_a)^2 / sum_a V_a^2 / (n_a - 1)``, ``V_a = n_a / (n_a - 1) SS_a``."""
+    pieces = [p.size / (p.size - 1) * np.sum((p - p.mean()) ** 2) for p in placements]
+    return sum(pieces) ** 2 / sum(v * v / (p.size - 1) for v, p in zip(pieces, placements))
+
+
 def transcribed(by_class, multi_class, average, level=0.95):
     """``L = t - sqrt(sum w^2 (t_k - l_k)^2 + rbar_L^2 z^2 (V - sum w^2 v_k))``, ``rbar_L^2 =
-    sum w^2 (t_k - l_k)^2 / (z^2 sum w^2 v_k)``, and ``U`` alike, clipped to [0, 1]."""
-    z = special.ndtri(0.5 + level / 2)
+    sum w^2 (t_k - l_k)^2 / (z^2 sum w^2 v_k)``, and ``U`` alike, clipped to [0, 1]; ``z``
+    Student's t quantile on the Welch-Satterthwaite degrees of freedom of ``V``, the
+    components' ``[l_k, u_k]`` their score intervals at that ``z``. Also the components'
+    score intervals at the normal quantile (the ones reported)."""
     parts = components(by_class, multi_class)
     raw = np.array([p[3] for p in parts], dtype=float)
     w = np.ones_like(raw) if average == "macro" else raw
@@ -122,7 +130,10 @@ def transcribed(by_class, multi_class, average, level=0.95):
     v = np.array([delong(p[1]) for p in parts])
     whole = [sum(wk * p[1][a] for wk, p in zip(w, parts)) for a in range(len(by_class))]
     big_v = delong(whole)
+    normal = special.ndtri(0.5 + level / 2)
+    z = special.stdtrit(welch_df(whole), 0.5 + level / 2) if big_v > 0 else normal
     bounds = np.array([score_bounds(a, vk, *p[2], z) for a, vk, p in zip(aucs, v, parts)])
+    reported = np.array([score_bounds(a, vk, *p[2], normal) for a, vk, p in zip(aucs, v, parts)])
     theta = float(w @ aucs)
     own = float(np.sum(w**2 * v))
     out = []
@@ -132,7 +143,7 @@ def transcribed(by_class, multi_class, average, level=0.95):
             rbar2 = squares / (z * z * own)
             squares = squares + rbar2 * z * z * (big_v - own)
         out.append(np.sqrt(squares))
-    return theta, big_v, max(theta - out[0], 0.0), min(theta + out[1], 1.0), bounds
+    return theta, big_v, max(theta - out[0], 0.0), min(theta + out[1], 1.0), reported
 
 
 @pytest.mark.parametrize(("multi_class", "average"), SETTINGS)
@@ -162,8 +173,10 @@ def test_a_hand_checked_case():
     variance 0, placements constant); pair 1-2 ranks 3 of its 4 pairs right on both columns
     (AUC 3/4), its placements 1/2 and 1/4 in each class, so ``v = 2 (2 (1/8)^2) 2 = 1/8``.
     The average's placements vary only through pair 1-2's: ``V = v / 9 = sum w^2 v_k``, no
-    covariance, and ``L = theta - sqrt((1 - l)^2 + (1 - l)^2 + (3/4 - l_12)^2) / 3`` with
-    ``l`` Newcombe's lower bound of an AUC of 1 on 2 + 2 instances."""
+    covariance; classes 1 and 2 carry equal halves of it on one degree of freedom each, so
+    the critical value is Student's t on 2 degrees of freedom, and ``L = theta - sqrt((1 -
+    l)^2 + (1 - l)^2 + (3/4 - l_12)^2) / 3`` with ``l`` Newcombe's lower bound of an AUC of 1
+    on 2 + 2 instances and ``l_12`` the score bound of pair 1-2, both at that t."""
     by_class = [
         np.array([[0.9, 0.1, 0.0], [0.8, 0.1, 0.1]]),
         np.array([[0.1, 0.7, 0.2], [0.2, 0.5, 0.6]]),
@@ -174,25 +187,43 @@ def test_a_hand_checked_case():
     assert got.auc == pytest.approx(2.75 / 3, abs=1e-15)
     assert got.component_var.tolist() == pytest.approx([0.0, 0.0, 0.125], abs=1e-15)
     assert got.var == pytest.approx(0.125 / 9, abs=1e-15)
-    sure = auc_interval([1.0, 1.0], [0.0, 0.0], method="newcombe")
+    t = special.stdtrit(2, 0.975)
+    sure = auc_interval([1.0, 1.0], [0.0, 0.0], method="newcombe", confidence_level=0.95)
     assert got.component_low[:2] == pytest.approx([sure.low] * 2, abs=1e-12)
-    low12, high12 = got.component_low[2], got.component_high[2]
-    expected_low = got.auc - np.sqrt(2 * (1 - sure.low) ** 2 + (0.75 - low12) ** 2) / 3
+    sure_low = score_bounds(1.0, 0.0, 2, 2, t)[0]
+    low12, high12 = score_bounds(0.75, 0.125, 2, 2, t)
+    expected_low = got.auc - np.sqrt(2 * (1 - sure_low) ** 2 + (0.75 - low12) ** 2) / 3
     expected_high = got.auc + np.sqrt(0 + 0 + (high12 - 0.75) ** 2) / 3
-    assert (got.low, got.high) == pytest.approx((expected_low, expected_high), abs=1e-12)
+    assert (got.low, got.high) == pytest.approx((expected_low, expected_high), abs=1e-9)
     # and the transcription agrees, component intervals included
     _, _, low, high, bounds = transcribed(by_class, "ovo", "macro")
     assert (got.low, got.high) == pytest.approx((low, high), abs=1e-9)
-    assert (low12, high12) == pytest.approx(tuple(bounds[2]), abs=1e-9)
+    assert tuple(bounds[2]) == pytest.approx(
+        (got.component_low[2], got.component_high[2]), abs=1e-9
+    )
 
 
 def test_two_classes_give_the_components_score_interval():
-    """One component: ``V = v``, the MOVER is that component's own score interval."""
+    """One component: ``V = v``, the MOVER is that component's own score interval, at
+    Student's t critical value on DeLong's Welch-Satterthwaite degrees of freedom."""
     by_class = [b[:, :2] for b in scores((6, 8), 4)]
     got = multiclass_auc_interval(by_class, method="mover")
-    assert (got.low, got.high) == pytest.approx(
-        (got.component_low[0], got.component_high[0]), abs=1e-12
-    )
+    placements = components(by_class, "ovo")[0][1]
+    t = special.stdtrit(welch_df(placements), 0.975)
+    expected = score_bounds(got.component_auc[0], got.component_var[0], 6, 8, t)
+    assert (got.low, got.high) == pytest.approx(expected, abs=1e-9)
+    assert got.low < got.component_low[0] and got.high > got.component_high[0]
+
+
+def test_the_t_critical_value_survives_scipys_far_tail():
+    """scipy's ``stdtrit`` returns inf of the wrong sign at a fractional df far in the tail;
+    the critical value stays positive and large there, so the p-value's search works."""
+    from rocsim.core.multiclass import HUGE_CRITICAL, _t_critical
+
+    critical = _t_critical(5.5)
+    assert critical(37.0) == HUGE_CRITICAL
+    assert critical(1.959963984540054) == pytest.approx(special.stdtrit(5.5, 0.975), rel=1e-12)
+    assert _t_critical(np.inf)(1.5) == 1.5
 
 
 @pytest.mark.parametrize("multi_class", ["ovo", "ovr"])

@@ -1,8 +1,8 @@
 """Partial AUC: scikit-learn's value (``roc_auc_score(max_fpr=)``) and pROC's (stored with the R
 call, ``tests/data/proc/partial_auc.json``), ties included; the decomposition behind its
 placement-value variance; that variance against a seeded Monte Carlo bootstrap; the exact
-stratified-bootstrap variance against every resample of tiny data (ties, ranges, both foci)
-and a seeded Monte Carlo bootstrap at n = 200."""
+stratified-bootstrap mean and variance against every resample of tiny data (ties, ranges,
+both foci) and a seeded Monte Carlo bootstrap at n = 150-200."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from test_vertical_oracle import TINY_DATA
 import rocsim
 from rocsim.core.area import auc_interval
 from rocsim.core.partial_area import (
+    bootstrap_mean_area,
     exact_partial_area_var,
     mcclish,
     mcclish_scale,
@@ -192,8 +193,8 @@ def test_paired_difference_of_partial_aucs():
 RANGES = [(0.0, 0.5), (0.0, 0.3), (0.2, 0.7), (0.25, 1.0), (0.1, 0.35), (0.0, 1.0)]
 
 
-def enumerated_area_var(pos, neg, lo: float, hi: float) -> float:
-    """Variance of the partial area over every pair of stratified resamples."""
+def enumerated_area_moments(pos, neg, lo: float, hi: float) -> tuple[float, float]:
+    """Mean and variance of the partial area over every pair of stratified resamples."""
     first = second = 0.0
     for pos_counts, p_pos in multinomial_law(len(pos)):
         resampled_pos = np.repeat(pos, pos_counts)
@@ -201,7 +202,12 @@ def enumerated_area_var(pos, neg, lo: float, hi: float) -> float:
             area = partial_area(resampled_pos, np.repeat(neg, neg_counts), lo, hi)
             first += float(p_pos * p_neg) * area
             second += float(p_pos * p_neg) * area * area
-    return second - first * first
+    return first, second - first * first
+
+
+def enumerated_area_var(pos, neg, lo: float, hi: float) -> float:
+    """Variance of the partial area over every pair of stratified resamples."""
+    return enumerated_area_moments(pos, neg, lo, hi)[1]
 
 
 @pytest.mark.parametrize(("pos", "neg"), TINY_DATA)
@@ -210,6 +216,34 @@ def test_exact_variance_equals_enumeration(pos, neg):
     for lo, hi in RANGES:
         expected = enumerated_area_var(pos, neg, lo, hi)
         assert exact_partial_area_var(pos, neg, lo, hi) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(("pos", "neg"), TINY_DATA)
+def test_bootstrap_mean_equals_enumeration(pos, neg):
+    pos, neg = np.array(pos), np.array(neg)
+    for lo, hi in RANGES:
+        expected = enumerated_area_moments(pos, neg, lo, hi)[0]
+        assert bootstrap_mean_area(pos, neg, lo, hi) == pytest.approx(expected, abs=1e-13)
+
+
+def test_bootstrap_mean_of_the_whole_area_is_the_area():
+    # the Mann-Whitney statistic is unbiased under the bootstrap too
+    rng = np.random.default_rng(8)
+    pos, neg = np.round(rng.normal(1, 1, 40), 1), np.round(rng.normal(0, 1, 35), 1)
+    area = partial_area(pos, neg, 0.0, 1.0)
+    assert bootstrap_mean_area(pos, neg, 0.0, 1.0) == pytest.approx(area, abs=1e-13)
+
+
+@pytest.mark.parametrize("rates", [(0.0, 0.1), (0.1, 0.5)])
+def test_bootstrap_mean_against_monte_carlo(rates):
+    rng = np.random.default_rng(2028)
+    n, b = 150, 20000
+    pos, neg = np.round(rng.normal(1, 1, n), 1), np.round(rng.normal(0, 1, n), 1)
+    areas = np.array(
+        [partial_area(rng.choice(pos, n), rng.choice(neg, n), *rates) for _ in range(b)]
+    )
+    exact_mean = bootstrap_mean_area(pos, neg, *rates)
+    assert_mc_agrees(areas, exact_mean, exact_partial_area_var(pos, neg, *rates))
 
 
 def test_exact_variance_of_a_tpr_range_equals_enumeration():

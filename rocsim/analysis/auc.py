@@ -92,7 +92,8 @@ def auc_ci(
         :func:`rocsim.core.partial_area.logit_t_interval`), ``delong`` or
         ``exact_bootstrap``; a multiclass AUC ``delong``, ``exact_bootstrap`` or ``mover``
         (Zou & Donner's 2008 interval of the weighted average recovered from each pair's or
-        class's score interval: :func:`rocsim.core.multiclass.weighted_mover_bounds`). Every
+        class's score interval, at Student's t critical value:
+        :func:`rocsim.core.multiclass.weighted_mover_bounds`). Every
         method's coverage, condition by condition: the ``auc_methods`` study (``rocsim
         study=auc_methods``; docs page "Which interval holds its level?").
     confidence_level : float, default 0.95
@@ -153,7 +154,7 @@ def auc_ci(
     0.720-0.942 (lowest 0.251); ``exact_bootstrap`` 0.717-0.942 (lowest 0.251); ``hanley_mcneil``
     0.741-0.951 (lowest 0.250); ``logit`` 0.772-0.948 (lowest 0.213); ``newcombe`` 0.953-0.957
     (lowest 0.927); multiclass: ``delong`` 0.907-0.945 (lowest 0.879); ``exact_bootstrap``
-    0.895-0.945 (lowest 0.868); ``mover`` 0.925-0.945 (lowest 0.899); partial, :doc:`/bands_study`:
+    0.895-0.945 (lowest 0.868); ``mover`` 0.946-0.947 (lowest 0.922); partial, :doc:`/bands_study`:
     ``delong`` 0.902-0.947 (lowest 0.795); ``exact_bootstrap`` 0.901-0.947 (lowest 0.817);
     ``logit_t`` 0.949-0.956 (lowest 0.899).
 

@@ -298,18 +298,21 @@ def inverted_p_value(
     estimate: float,
     null: float,
     alternative: str,
+    critical_of: Callable[[float], float] = float,
 ) -> float:
     """The p-value of an interval ``bounds_at(critical)`` that has no test of its own (the
-    MOVER's): the normal tail of the critical value at which the bound moving towards
-    ``null`` reaches it (:func:`bisect_root`), so that ``p < 1 - level`` exactly when ``null``
-    lies outside the interval at ``level``; 0 if it stays outside up to
-    :data:`WIDEST_CRITICAL`. One-sided: half the two-sided tail on the tested side."""
+    MOVER's): the normal tail of the ``z`` at which the bound moving towards ``null`` reaches
+    it (:func:`bisect_root`), the interval's critical value being ``critical_of(z)`` (``z``
+    itself unless given: a Student t interval's maps the normal quantile to t's), so that
+    ``p < 1 - level`` exactly when ``null`` lies outside the interval at ``level``; 0 if it
+    stays outside up to :data:`WIDEST_CRITICAL`. One-sided: half the two-sided tail on the
+    tested side."""
     if null == estimate:
         return 1.0 if alternative == "two-sided" else 0.5
     side = 0 if null < estimate else 1  # the bound that moves towards the null
 
-    def gap(critical: float) -> float:
-        return bounds_at(critical)[side] - null
+    def gap(z: float) -> float:
+        return bounds_at(critical_of(z))[side] - null
 
     if (gap(WIDEST_CRITICAL) > 0) == (side == 0):  # outside at every level
         tail = 0.0

@@ -49,6 +49,7 @@ general approach. Statistics in Medicine 27, 1693-1702.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar
@@ -136,21 +137,46 @@ class _Statistic:
         """The variance by ``method``: ``exact_bootstrap`` (the within-class placements and
         each block's doubly centred sum of squares) or ``delong`` (the placements alone,
         each class's sum of squares by ``n_a / (n_a - 1)``)."""
+        placements, blocks = self._placements()
+        if method == "delong":
+            return float(sum(self._delong_pieces(placements)))
+        doubly_centred = sum(_doubly_centred(terms, rows, cols) for terms, rows, cols in blocks)
+        return float(sum(_within(placements)) + doubly_centred)
+
+    def welch_df(self) -> float:
+        """Welch-Satterthwaite degrees of freedom of DeLong's variance, a sum over the classes
+        of ``V_a`` (``n_a / (n_a - 1)`` times the sum of squares of class ``a``'s placements,
+        on ``n_a - 1`` degrees of freedom): ``(sum_a V_a)^2 / sum_a V_a^2 / (n_a - 1)``;
+        infinite without variance."""
+        pieces = np.array(self._delong_pieces(self._placements()[0]), dtype=float)
+        spread = float(np.sum(pieces**2 / (np.array(self.sizes) - 1.0)))
+        return float(pieces.sum() ** 2 / spread) if spread > 0.0 else np.inf
+
+    def _placements(
+        self,
+    ) -> tuple[list[np.ndarray], list[tuple[list[_Term], np.ndarray, np.ndarray]]]:
+        """Each class's placement values, and each block's terms with its row and column
+        sums."""
         placements = [np.zeros(n) for n in self.sizes]
-        doubly_centred = 0.0
+        blocks = []
         for (a, b), terms in self.blocks.items():
             rows = sum(t.coef * t.kernel.rows / 2.0 for t in terms)
             cols = sum(t.coef * t.kernel.cols / 2.0 for t in terms)
             placements[a] += rows
             placements[b] += cols
-            if method == "exact_bootstrap":
-                doubly_centred += _doubly_centred(terms, rows, cols)
-        # a class of equal placements adds exactly 0 (their mean may round off their value:
-        # the MOVER's ratio of two such variances would be noise)
-        within = [_sum_sq_dev(r) if np.ptp(r) > 0 else 0.0 for r in placements]
-        if method == "delong":
-            return float(sum(n / (n - 1) * s for n, s in zip(self.sizes, within)))
-        return float(sum(within) + doubly_centred)
+            blocks.append((terms, rows, cols))
+        return placements, blocks
+
+    def _delong_pieces(self, placements: list[np.ndarray]) -> list[float]:
+        """Each class's part of DeLong's variance."""
+        return [n / (n - 1) * s for n, s in zip(self.sizes, _within(placements))]
+
+
+def _within(placements: list[np.ndarray]) -> list[float]:
+    """Each class's sum of squared deviations of its placements; a class of equal
+    placements adds exactly 0 (their mean may round off their value: the MOVER's ratio of two
+    such variances would be noise)."""
+    return [_sum_sq_dev(r) if np.ptp(r) > 0 else 0.0 for r in placements]
 
 
 def _doubly_centred(terms: list[_Term], rows: np.ndarray, cols: np.ndarray) -> float:
@@ -376,6 +402,9 @@ class MoverData:
         DeLong's variance ``V`` of the weighted average (the components' covariances in it).
     groups : tuple of (int, int)
         Each component's two groups' sizes (its score interval's).
+    df : float, default inf
+        Degrees of freedom of the Student t critical value (:meth:`_Statistic.welch_df`);
+        infinite: the normal one.
     """
 
     auc: float
@@ -384,6 +413,7 @@ class MoverData:
     variances: np.ndarray
     var: float
     groups: tuple[tuple[int, int], ...]
+    df: float = np.inf
 
 
 def weighted_mover_bounds(
@@ -422,7 +452,11 @@ def weighted_mover_bounds(
     ----------
     data : MoverData
     critical : float
-        The normal critical value ``z`` (two-sided level ``2 Phi(z) - 1``).
+        The critical value ``z``: :func:`multiclass_auc_interval` takes Student's t quantile
+        on the Welch-Satterthwaite degrees of freedom of DeLong's variance of the average
+        (:meth:`_Statistic.welch_df`), since with a few instances in a class that variance
+        rests on a few placements (with the normal quantile the ``auc_multiclass`` study
+        found the interval short of its level at 10 instances a class).
     clip : bool, default True
         Clip the bounds to [0, 1].
 
@@ -455,17 +489,16 @@ def weighted_mover_bounds(
     return (max(low, 0.0), min(high, 1.0)) if clip else (low, high)
 
 
-def _mover_critical(level: float, alternative: str) -> float:
-    """The normal critical value of a two-sided interval at ``level``, or of the one bound of
-    a one-sided one (the two-sided bound at twice the alpha)."""
-    if alternative == "two-sided":
-        return float(special.ndtri(0.5 + level / 2))
-    return float(special.ndtri(level))
+def _mover_critical(level: float, alternative: str, df: float) -> float:
+    """The Student t critical value on ``df`` degrees of freedom (normal at ``df = inf``) of
+    a two-sided interval at ``level``, or of the one bound of a one-sided one (the two-sided
+    bound at twice the alpha)."""
+    return float(special.stdtrit(df, 0.5 + level / 2 if alternative == "two-sided" else level))
 
 
 def _mover_interval(data: MoverData, level: float, alternative: str) -> tuple[float, float]:
     """:func:`weighted_mover_bounds` at ``level``; one-sided, one bound (the other 0 or 1)."""
-    low, high = weighted_mover_bounds(data, _mover_critical(level, alternative))
+    low, high = weighted_mover_bounds(data, _mover_critical(level, alternative, data.df))
     if alternative == "greater":
         return low, 1.0
     if alternative == "less":
@@ -475,13 +508,35 @@ def _mover_interval(data: MoverData, level: float, alternative: str) -> tuple[fl
 
 def _mover_p_value(data: MoverData, null: float, alternative: str) -> float:
     """The p-value that inverts the MOVER interval (on the unclipped bounds:
-    :func:`rocsim.core.auc_methods.inverted_p_value`)."""
+    :func:`rocsim.core.auc_methods.inverted_p_value`, its critical value Student's t on
+    ``data.df`` at the normal quantile's level)."""
     return inverted_p_value(
         lambda critical: weighted_mover_bounds(data, critical, clip=False),
         data.auc,
         null,
         alternative,
+        critical_of=_t_critical(data.df),
     )
+
+
+#: A critical value that puts every component's score bound at an end of [0, 1].
+HUGE_CRITICAL = 1e150
+
+
+def _t_critical(df: float) -> Callable[[float], float]:
+    """The Student t critical value on ``df`` degrees of freedom at the level of the normal
+    ``z`` (``z`` itself at ``df = inf``), from the lower tail (no rounding of the upper one
+    to 1)."""
+    if np.isinf(df):
+        return float
+
+    def critical(z: float) -> float:
+        t = -float(special.stdtrit(df, special.ndtr(-z)))
+        # scipy's inverse gives up (inf of either sign) in the far tail of a fractional df,
+        # where any bound is at an end of [0, 1] already
+        return t if 0.0 <= t < np.inf else HUGE_CRITICAL
+
+    return critical
 
 
 def _score_pivot(auc: float, var: float, groups: tuple[int, int]) -> Pivot:
@@ -517,12 +572,13 @@ def multiclass_auc_interval(
         The normal interval on the placement-value variance, or on the exact variance of the
         stratified bootstrap that resamples each class separately (module docstring); or
         ``mover``, Zou & Donner's (2008) MOVER on each component's score interval with
-        DeLong's covariances (:func:`weighted_mover_bounds`, an approximation whose coverage
-        the ``auc_multiclass`` study measures). The MOVER's ``var`` is DeLong's variance of
-        the average, its ``p_value`` the one that inverts its interval (the smallest alpha
-        whose interval leaves ``null`` out, found by root search over the critical value);
-        each component's interval, p-value and variance are its score interval, that
-        interval's score test and its DeLong variance.
+        DeLong's covariances, at Student's t critical value on the Welch-Satterthwaite
+        degrees of freedom of DeLong's variance (:func:`weighted_mover_bounds`, an
+        approximation whose coverage the ``auc_multiclass`` study measures). The MOVER's
+        ``var`` is DeLong's variance of the average, its ``p_value`` the one that inverts its
+        interval (the smallest alpha whose interval leaves ``null`` out, found by root search
+        over the critical value); each component's interval, p-value and variance are its
+        score interval, that interval's score test and its DeLong variance.
     labels : sequence, optional
         The classes' names (default ``0 .. c - 1``).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
@@ -556,7 +612,7 @@ def multiclass_auc_interval(
     var = whole.variance(variance)
     if method == "mover":
         groups = tuple(c.groups for c in components)
-        data = MoverData(auc, aucs, weights, variances, var, groups)
+        data = MoverData(auc, aucs, weights, variances, var, groups, whole.welch_df())
         low, high = _mover_interval(data, level, hypothesis.alternative)
         p_value = _mover_p_value(data, hypothesis.null, hypothesis.alternative)
         pivots = [_score_pivot(a, v, g) for a, v, g in zip(aucs, variances, groups)]

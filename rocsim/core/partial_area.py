@@ -212,19 +212,10 @@ def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: floa
     >>> exact_partial_area_var(np.array([0.9, 0.4]), np.array([0.6, 0.1]), 0.0, 0.5) * 256
     9.0
     """
-    from rocsim.core._band import area_path_moments, positive_moments
+    from rocsim.core._band import positive_moments
 
     n_pos, n_neg = pos.size, neg.size
-    values, block = np.unique(-neg, return_counts=True)  # the negatives' tie blocks, decreasing
-    values = -values
-    pos_sorted = sorted_scores(pos)
-    above = count_above(pos_sorted, values)
-    tied = count_at_or_above(pos_sorted, values) - above
-    heights = np.append((above + tied / 2) / n_pos, 0.0)
-    s_lo, s_hi = lo * n_neg, hi * n_neg
-    mean_s, second_s = area_path_moments(
-        block / n_neg, -np.diff(heights), tied / n_pos, heights, n_neg, s_lo, s_hi, TINY
-    )
+    mean_s, second_s = _resampled_negatives_moments(pos, neg, lo, hi)
     # the positives, grouped by the original negatives above and tied with them
     neg_sorted = sorted_scores(neg)
     neg_above = count_above(neg_sorted, pos)
@@ -234,8 +225,8 @@ def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: floa
         n_neg,
         np.ascontiguousarray(groups[:, 0]),
         np.ascontiguousarray(groups[:, 1]),
-        s_lo,
-        s_hi,
+        lo * n_neg,
+        hi * n_neg,
         TINY,
     )
     within = float(size @ second_phi) / n_pos
@@ -246,6 +237,53 @@ def exact_partial_area_var(pos: np.ndarray, neg: np.ndarray, lo: float, hi: floa
     if var <= ROUNDING * second:
         return 0.0
     return var / n_neg**2
+
+
+def _resampled_negatives_moments(
+    pos: np.ndarray, neg: np.ndarray, lo: float, hi: float
+) -> tuple[float, float]:
+    """The first two moments of ``n- Abar(neg*)``, the area of the original positives against
+    the resampled negatives (:func:`exact_partial_area_var`)."""
+    from rocsim.core._band import area_path_moments
+
+    n_pos, n_neg = pos.size, neg.size
+    values, block = np.unique(-neg, return_counts=True)  # the negatives' tie blocks, decreasing
+    values = -values
+    pos_sorted = sorted_scores(pos)
+    above = count_above(pos_sorted, values)
+    tied = count_at_or_above(pos_sorted, values) - above
+    heights = np.append((above + tied / 2) / n_pos, 0.0)
+    return area_path_moments(
+        block / n_neg,
+        -np.diff(heights),
+        tied / n_pos,
+        heights,
+        n_neg,
+        lo * n_neg,
+        hi * n_neg,
+        TINY,
+    )
+
+
+def bootstrap_mean_area(pos: np.ndarray, neg: np.ndarray, lo: float, hi: float) -> float:
+    """Exact mean of the raw partial area over ``FPR in [lo, hi]`` under the stratified
+    bootstrap: given the resampled negatives the area is linear in the resampled positives,
+    so ``E[A*]`` is the mean over the resampled negatives of the original positives' area
+    against them (:func:`exact_partial_area_var`). ``E[A*] - A`` is the bootstrap's estimate
+    of the area's bias (Efron & Tibshirani 1993, section 10.2), which the empirical partial
+    area has, unlike the whole one: its expectation weights the true curve by a smoothed
+    step that ends past ``hi`` (about ``ROC'(hi) hi (1 - hi) / (2 n-)`` too high).
+
+    Examples
+    --------
+    The area up to FPR 1/2 is half the share of resampled positives above the larger
+    resampled negative: 1/2 on average when that negative is 0.6 (probability 3/4), else 1
+    (both negatives 0.1), a mean of 0.625 / 2.
+
+    >>> bootstrap_mean_area(np.array([0.9, 0.4]), np.array([0.6, 0.1]), 0.0, 0.5) * 2
+    0.625
+    """
+    return _resampled_negatives_moments(pos, neg, lo, hi)[0] / neg.size
 
 
 @dataclass(frozen=True, repr=False)
@@ -412,8 +450,9 @@ def partial_auc_interval(
         raw_var = _delong(share, influence)
     var = raw_var * mcclish_scale(a, b) ** 2
     if method == "logit_t" and var > 0.0 and 0.0 < area < b - a:
+        centre = bias_corrected_area(first, second, a, b, area)
         (low, high), p_value = logit_t_interval(
-            area, share, influence, a, b, level, hypothesis.alternative, hypothesis.null
+            centre, share, influence, a, b, level, hypothesis.alternative, hypothesis.null
         )
     else:  # Wald; a sure value (no variance, or no logit at the ends) for logit_t
         low, high = hypothesis.interval(value, var, level)
@@ -437,6 +476,20 @@ def partial_auc_interval(
     )
 
 
+def bias_corrected_area(
+    pos: np.ndarray, neg: np.ndarray, lo: float, hi: float, area: float
+) -> float:
+    """``2 A - E[A*]``: the raw partial area ``A`` less the bootstrap's estimate of its bias
+    (:func:`bootstrap_mean_area`, exact), or ``A`` itself where the correction would leave
+    ``(0, hi - lo)``.
+
+    >>> bias_corrected_area(np.array([0.9, 0.4]), np.array([0.6, 0.1]), 0.0, 0.5, 0.25)
+    0.1875
+    """
+    corrected = 2.0 * area - bootstrap_mean_area(pos, neg, lo, hi)
+    return corrected if 0.0 < corrected < hi - lo else area
+
+
 def logit_t_interval(
     area: float,
     share: np.ndarray,
@@ -454,7 +507,12 @@ def logit_t_interval(
     short of their level. The area's share of its range, ``p = A / (hi - lo)``, lies in
     [0, 1] and near an end of it for good classifiers and narrow ranges, where its law is
     skewed; the interval is the Wald interval of ``logit p`` (the delta method, as Pepe 2003,
-    section 5.2, has it for the whole AUC), with the placement-value variance, mapped back:
+    section 5.2, has it for the whole AUC), with the placement-value variance, mapped back.
+    ``A`` is the area less the bootstrap's estimate of its bias (:func:`bias_corrected_area`,
+    which :func:`partial_auc_interval` passes): unlike the whole area, the empirical partial
+    area is biased upwards, by about ``ROC'(hi) hi (1 - hi) / (2 n-)``
+    (:func:`bootstrap_mean_area`), a sizeable share of the interval's half-width when few
+    negatives fall in the range. Then
 
         T(theta) = (logit p - logit theta) p (1 - p) / sd,    sd^2 = (V10 + V01) / (hi - lo)^2,
 
@@ -483,7 +541,8 @@ def logit_t_interval(
     Parameters
     ----------
     area : float
-        The raw partial area over ``[lo, hi]``, strictly between 0 and ``hi - lo``.
+        The raw partial area over ``[lo, hi]`` (bias-corrected: :func:`bias_corrected_area`),
+        strictly between 0 and ``hi - lo``.
     share, influence : ndarray
         The placement values of the positives and the negatives (:func:`placement_values`),
         not all zero.
