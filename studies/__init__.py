@@ -7,7 +7,13 @@ says how to draw one data set and how to judge its intervals.
 from __future__ import annotations
 
 from rocsim.core._validation import check_choice
-from rocsim.studies.auc import AUCMethodStudy, MulticlassAUCStudy, PairedAUCStudy
+from rocsim.studies.auc import (
+    AUCMethodStudy,
+    MulticlassAUCStudy,
+    PairedAUCStudy,
+    PairedMulticlassAUCStudy,
+    PairedPartialAUCStudy,
+)
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
@@ -28,6 +34,8 @@ KINDS = {
     "auc_methods": AUCMethodStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),
+    "auc_paired_partial": PairedPartialAUCStudy(),
+    "auc_multiclass_paired": PairedMulticlassAUCStudy(),
 }
 
 

@@ -24,30 +24,63 @@ positives and ``n`` negatives, bivariate normal within each class), one interval
 AUC2`` per method of :data:`rocsim.core.area.AUC_DIFFERENCE_METHODS`
 (:func:`rocsim.core.area.auc_difference_interval`); the target is the difference of the
 two marginal models' AUCs.
+
+``auc_paired_partial``: the same paired test sets, one interval of the difference of the two
+classifiers' McClish-standardised partial AUCs over FPR ``[0, f]`` per ``f`` of the grid
+(``max_fpr``) and method of :data:`rocsim.core.partial_area.PARTIAL_AUC_DIFFERENCE_METHODS`
+(:func:`rocsim.core.partial_area.partial_auc_difference_interval`, as ``compare_auc(...,
+max_fpr=f)`` calls it); the target is the difference of the two marginal models' true
+standardised partial areas (:func:`true_area` to ``f``, :func:`~rocsim.core.partial_area.
+mcclish`).
+
+``auc_multiclass_paired``: two models scoring the same instances of ``classes`` classes
+(:class:`~rocsim.sim.models.PairedMulticlassScoreModel`: each model's columns as in
+``auc_multiclass``, the two models' scores of an instance bivariate normal with ``rho``),
+sizes of :func:`multiclass_sizes`, one interval of ``AUC1 - AUC2`` per method of
+:data:`MULTICLASS_DIFFERENCE_METHODS` (:func:`rocsim.core.multiclass.
+multiclass_auc_difference_interval`, as ``compare_auc(..., multi_class=...)`` calls it); each
+model's multiclass AUC is its binary AUC, so the target is the difference of the two.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from rocsim.core._validation import check_choice
-from rocsim.core.area import AUC_DIFFERENCE_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.area import (
+    AUC_DIFFERENCE_METHODS,
+    AUC_METHODS,
+    auc_difference_interval,
+    auc_interval,
+)
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.multiclass import (
     AVERAGES,
     MULTI_CLASS,
     MULTICLASS_AUC_METHODS,
+    multiclass_auc_difference_interval,
     multiclass_auc_interval,
+)
+from rocsim.core.partial_area import (
+    PARTIAL_AUC_DIFFERENCE_METHODS,
+    mcclish,
+    partial_auc_difference_interval,
 )
 from rocsim.sim.conditions import Condition
 from rocsim.sim.extensions import build_model
-from rocsim.sim.models import MulticlassScoreModel, PairedScoreModel, ScoreModel
+from rocsim.sim.models import (
+    MulticlassScoreModel,
+    PairedMulticlassScoreModel,
+    PairedScoreModel,
+    ScoreModel,
+)
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
     SimulatedOnly,
     class_sizes,
+    grid_values,
     interval_outcome,
     paired_model_from_settings,
     true_area,
@@ -55,11 +88,14 @@ from rocsim.studies._common import (
 
 #: The multiclass intervals' methods: the normal intervals' variances and the MOVER.
 MULTICLASS_METHODS = MULTICLASS_AUC_METHODS
+#: The intervals of a difference of two multiclass AUCs: the normal intervals' variances
+#: (:func:`rocsim.core.multiclass.multiclass_auc_difference_interval` has no MOVER).
+MULTICLASS_DIFFERENCE_METHODS = AUC_METHODS
 
 
 @dataclass(frozen=True)
 class _Prepared:
-    model: ScoreModel | MulticlassScoreModel | PairedScoreModel
+    model: ScoreModel | MulticlassScoreModel | PairedScoreModel | PairedMulticlassScoreModel
     n_pos: int
     n_neg: int
     sizes: tuple[int, ...] = ()
@@ -126,13 +162,22 @@ class MulticlassAUCStudy(SimulatedOnly):
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
         self.check_settings(s)
-        model = build_model(s["model"])
-        if not isinstance(model, MulticlassScoreModel):
-            raise ValueError("multiclass AUC studies need a model with `classes:` (3 or more)")
+        model = self.model_of(s)
         multiclass_options(s)  # checked before any data
         sizes = multiclass_sizes(int(s["n"]), model.classes)
-        truth = np.array([true_area(model.model)])
+        truth = self.truth(model)
         return Setup(x=truth, target=truth, payload=_Prepared(model, 0, 0, sizes))
+
+    def model_of(self, settings) -> MulticlassScoreModel:
+        """The condition's multiclass score model."""
+        model = build_model(settings["model"])
+        if not isinstance(model, MulticlassScoreModel):
+            raise ValueError("multiclass AUC studies need a model with `classes:` (3 or more)")
+        return model
+
+    def truth(self, model: MulticlassScoreModel) -> np.ndarray:
+        """The target: the model's AUC (every pairwise and one-vs-rest AUC's)."""
+        return np.array([true_area(model.model)])
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
         p: _Prepared = setup.payload
@@ -140,13 +185,42 @@ class MulticlassAUCStudy(SimulatedOnly):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
-        ci = multiclass_auc_interval(
+        ci = self.interval(
             data,
             **multiclass_options(s),
             method=s["method"],
             confidence_level=s["confidence_level"],
         )
         return _outcome(float(setup.target[0]), ci.low, ci.high)
+
+    def interval(self, data, **options):
+        """The interval of one data set (``generate``'s)."""
+        return multiclass_auc_interval(data, **options)
+
+
+class PairedMulticlassAUCStudy(MulticlassAUCStudy):
+    """generate / analyse for the intervals of the difference of two models' multiclass AUCs
+    on the same instances (:class:`~rocsim.sim.models.PairedMulticlassScoreModel`: a paired
+    binormal model's spec with ``classes:``)."""
+
+    kind = "paired multiclass AUC"
+    methods = MULTICLASS_DIFFERENCE_METHODS
+
+    def model_of(self, settings) -> PairedMulticlassScoreModel:
+        paired = paired_model_from_settings(settings)
+        classes = settings["model"].get("classes")
+        if classes is None:
+            raise ValueError(
+                "paired multiclass AUC studies need a paired model with `classes:` (3 or more)"
+            )
+        return PairedMulticlassScoreModel.of(paired, classes)
+
+    def truth(self, model: PairedMulticlassScoreModel) -> np.ndarray:
+        """``AUC1 - AUC2``: each model's multiclass AUC is its binary AUC."""
+        return auc_difference(model.paired)
+
+    def interval(self, data, **options):
+        return multiclass_auc_difference_interval(*data, **options)
 
 
 class PairedAUCStudy(SimulatedOnly):
@@ -161,9 +235,14 @@ class PairedAUCStudy(SimulatedOnly):
         s = condition.settings
         self.check_settings(s)
         model = paired_model_from_settings(s)
-        truth = np.array([true_area(model.first) - true_area(model.second)])
+        x, truth = self.truth(model, s)
         n_pos, n_neg = class_sizes(s["n"], s["pi"])
-        return Setup(x=truth, target=truth, payload=_Prepared(model, n_pos, n_neg))
+        return Setup(x=x, target=truth, payload=_Prepared(model, n_pos, n_neg))
+
+    def truth(self, model: PairedScoreModel, settings) -> tuple[np.ndarray, np.ndarray]:
+        """The grid (``x``) and the targets there: ``AUC1 - AUC2``, once."""
+        truth = auc_difference(model)
+        return truth, truth
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
         p: _Prepared = setup.payload
@@ -175,3 +254,53 @@ class PairedAUCStudy(SimulatedOnly):
             *data, method=s["method"], confidence_level=s["confidence_level"]
         )
         return _outcome(float(setup.target[0]), ci.low, ci.high)
+
+
+class PairedPartialAUCStudy(PairedAUCStudy):
+    """generate / analyse for the intervals of the difference of two classifiers'
+    McClish-standardised partial AUCs over FPR ``[0, f]`` on the same instances, at each
+    ``f`` of the grid (``max_fpr``; also the table's column ``max_fpr``)."""
+
+    kind = "paired partial AUC"
+    grid = "max_fpr"
+    methods = PARTIAL_AUC_DIFFERENCE_METHODS
+
+    def setup(self, condition: Condition) -> Setup:
+        setup = super().setup(condition)
+        return replace(setup, extra={"max_fpr": setup.x})
+
+    def truth(self, model: PairedScoreModel, settings) -> tuple[np.ndarray, np.ndarray]:
+        """The max FPRs ``f`` of the grid and the difference of the two classifiers' true
+        standardised partial areas over ``[0, f]``."""
+        f = grid_values(settings["grid"])
+        if np.any(f <= 0) or np.any(f > 1):
+            raise ValueError(
+                f"a paired partial AUC study's grid holds max FPRs in (0, 1], got {f.tolist()}"
+            )
+        return f, standardised_partial_area(model.first, f) - standardised_partial_area(
+            model.second, f
+        )
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s = condition.settings
+        low, high = np.empty(setup.x.size), np.empty(setup.x.size)
+        for i, f in enumerate(setup.x):
+            ci = partial_auc_difference_interval(
+                *data,
+                (0.0, float(f)),
+                method=s["method"],
+                confidence_level=s["confidence_level"],
+            )
+            low[i], high[i] = ci.low, ci.high
+        return interval_outcome(setup.target, low, high) | {"degenerate": low == high}
+
+
+def auc_difference(model: PairedScoreModel) -> np.ndarray:
+    """``[AUC1 - AUC2]``, the two marginal models' true AUCs (:func:`true_area`)."""
+    return np.array([true_area(model.first) - true_area(model.second)])
+
+
+def standardised_partial_area(model: ScoreModel, f: np.ndarray) -> np.ndarray:
+    """The true curve's McClish-standardised partial area over FPR ``[0, f]`` at each ``f``
+    (:func:`true_area` to ``f``, as the ``partial_auc`` study's target)."""
+    return np.array([mcclish(true_area(model, float(v)), 0.0, float(v)) for v in f])

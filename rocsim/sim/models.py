@@ -371,14 +371,19 @@ class PairedScoreModel:
 
     def sample(self, rng: np.random.Generator, n_pos: int, n_neg: int):
         """``(pos1, pos2, neg1, neg2)``: ``pos1[i]``, ``pos2[i]`` score positive ``i``."""
-        out = []
-        for size, cls in ((n_pos, "pos"), (n_neg, "neg")):
-            z = rng.standard_normal((2, size))
-            z2 = self.rho * z[0] + np.sqrt(1.0 - self.rho**2) * z[1]
-            (mu1, sd1), (mu2, sd2) = (getattr(m, cls).params for m in (self.first, self.second))
-            out.append((mu1 + sd1 * z[0], mu2 + sd2 * z2))
-        (pos1, pos2), (neg1, neg2) = out
+        pos1, pos2 = self.sample_class(rng, "pos", n_pos)
+        neg1, neg2 = self.sample_class(rng, "neg", n_neg)
         return pos1, pos2, neg1, neg2
+
+    def sample_class(
+        self, rng: np.random.Generator, cls: str, size: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The two classifiers' scores of ``size`` instances of class ``cls`` (``"pos"`` or
+        ``"neg"``): bivariate normal, each its classifier's marginal, correlation ``rho``."""
+        z = rng.standard_normal((2, size))
+        z2 = self.rho * z[0] + np.sqrt(1.0 - self.rho**2) * z[1]
+        (mu1, sd1), (mu2, sd2) = (getattr(m, cls).params for m in (self.first, self.second))
+        return mu1 + sd1 * z[0], mu2 + sd2 * z2
 
     def thresholds_for_total_positive_ratio(self, q, pi: float = 0.5, common: bool = False):
         """Threshold pairs ``(t1, t2)``: each classifier its own ``t_q``
@@ -424,16 +429,11 @@ class MulticlassScoreModel:
     classes: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.classes, bool) or not isinstance(self.classes, int | np.integer):
-            raise ValueError(f"classes must be an integer, got {self.classes!r}")
-        if self.classes < 3:
-            raise ValueError(f"a multiclass model needs classes >= 3, got {self.classes}")
+        _check_classes(self.classes)
 
     def sample(self, rng: np.random.Generator, sizes) -> list[np.ndarray]:
         """The ``(sizes[k], classes)`` score rows of each class ``k``, class by class."""
-        c = int(self.classes)
-        if len(sizes) != c:
-            raise ValueError(f"sizes needs one size per class ({c}), got {len(sizes)}")
+        c = _check_sizes(self.classes, sizes)
         out = []
         for k, size in enumerate(sizes):
             rows = np.empty((int(size), c))
@@ -447,11 +447,79 @@ class MulticlassScoreModel:
         return f"{self.model.label()}, {int(self.classes)} classes"
 
 
+def _check_classes(classes) -> None:
+    if isinstance(classes, bool) or not isinstance(classes, int | np.integer):
+        raise ValueError(f"classes must be an integer, got {classes!r}")
+    if classes < 3:
+        raise ValueError(f"a multiclass model needs classes >= 3, got {classes}")
+
+
+def _check_sizes(classes: int, sizes) -> int:
+    c = int(classes)
+    if len(sizes) != c:
+        raise ValueError(f"sizes needs one size per class ({c}), got {len(sizes)}")
+    return c
+
+
+def _whole(classes):
+    """``classes`` as an ``int`` when it is a whole float (``3.0`` from a model expression)."""
+    whole = isinstance(classes, float) and classes.is_integer()
+    return int(classes) if whole else classes
+
+
 def make_multiclass_model(family: str, pos, neg, classes) -> MulticlassScoreModel:
     """:class:`MulticlassScoreModel` of a built-in family (``classes`` may come as a float
     from a model expression, ``3.0``)."""
-    whole = isinstance(classes, float) and classes.is_integer()
-    return MulticlassScoreModel(make_model(family, pos, neg), int(classes) if whole else classes)
+    return MulticlassScoreModel(make_model(family, pos, neg), _whole(classes))
+
+
+@dataclass(frozen=True)
+class PairedMulticlassScoreModel:
+    """Two models scoring the same instances of ``classes`` classes, one column per class
+    each: as :class:`MulticlassScoreModel` for each model (an instance's own class's column
+    from that model's positive distribution, the others from its negative one, columns
+    independent), and within a column the two models' scores of an instance bivariate normal
+    with correlation ``paired.rho`` (:meth:`PairedScoreModel.sample_class`).
+
+    Each model's every pairwise and one-vs-rest AUC, hence every average of them, is its
+    binary AUC: the target of an interval of the difference is ``AUC1 - AUC2``.
+    """
+
+    paired: PairedScoreModel
+    classes: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.paired, PairedScoreModel):
+            raise ValueError(
+                f"a paired multiclass model needs a PairedScoreModel, got "
+                f"{type(self.paired).__name__}"
+            )
+        _check_classes(self.classes)
+
+    @classmethod
+    def of(cls, paired: PairedScoreModel, classes) -> PairedMulticlassScoreModel:
+        """The model of ``paired`` over ``classes`` classes (``3.0`` from a model expression
+        counts as 3)."""
+        return cls(paired, _whole(classes))
+
+    def sample(self, rng: np.random.Generator, sizes) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """``(by_class1, by_class2)``: each the ``(sizes[k], classes)`` score rows of each
+        class ``k``, class by class; row ``i`` of ``by_class1[k]`` and ``by_class2[k]`` score
+        the same instance."""
+        c = _check_sizes(self.classes, sizes)
+        first, second = [], []
+        for k, size in enumerate(sizes):
+            rows1, rows2 = np.empty((int(size), c)), np.empty((int(size), c))
+            for j in range(c):
+                rows1[:, j], rows2[:, j] = self.paired.sample_class(
+                    rng, "pos" if j == k else "neg", int(size)
+                )
+            first.append(rows1)
+            second.append(rows2)
+        return first, second
+
+    def label(self) -> str:
+        return f"{self.paired.label()}, {int(self.classes)} classes"
 
 
 def make_paired_model(pos1, neg1, pos2, neg2, rho: float) -> PairedScoreModel:
