@@ -14,6 +14,7 @@ import rocsim
 from rocsim.core.partial_area import (
     PARTIAL_AUC_METHODS,
     bootstrap_mean_area,
+    exact_partial_area_var,
     mcclish,
     partial_area,
     partial_auc_interval,
@@ -79,6 +80,9 @@ def _by_hand(pos, neg, f, level):
     p = centre / f
     v10 = share.var(ddof=1) / n1
     v01 = influence.var(ddof=1) / n0
+    # the exact bootstrap variance where larger (checked against enumeration elsewhere)
+    scale = max(exact_partial_area_var(pos, neg, 0.0, f) / (v10 + v01), 1.0)
+    v10, v01 = scale * v10, scale * v01
     df = (v10 + v01) ** 2 / (v10**2 / (n1 - 1) + v01**2 / max(f * n0 - 1, 1))
     se = np.sqrt(v10 + v01) / f / (p * (1 - p))
     crit = stats.t.ppf(0.5 + level / 2, df)

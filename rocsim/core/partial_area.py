@@ -400,8 +400,9 @@ def partial_auc_interval(
         (module docstring). ``exact_bootstrap``: the Wald interval on the exact variance of
         the partial area under the stratified bootstrap (:func:`exact_partial_area_var`), no
         resampling. Either variance is scaled by McClish's factor. ``logit_t``: the
-        placement-value variance on the logit scale of the area's share of its range, with a
-        Student t quantile (:func:`logit_t_interval`), for small samples and narrow ranges.
+        placement-value variance (the exact bootstrap one where larger) on the logit scale of
+        the area's share of its range, centred on the bias-corrected area, with a Student t
+        quantile (:func:`logit_t_interval`), for small samples and narrow ranges.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         The one-sided interval and the test of the standardised partial AUC against ``null``
@@ -430,7 +431,7 @@ def partial_auc_interval(
     >>> pos = [0.9, 0.8, 0.4, 0.7, 0.6, 0.35]
     >>> r = partial_auc_interval(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="logit_t")
     >>> round(r.auc, 4), round(r.low, 4), round(r.high, 4)
-    (0.7135, 0.4413, 0.9511)
+    (0.7135, 0.4347, 0.944)
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     lo, hi = check_rate_range(*rate_range)
@@ -451,8 +452,19 @@ def partial_auc_interval(
     var = raw_var * mcclish_scale(a, b) ** 2
     if method == "logit_t" and var > 0.0 and 0.0 < area < b - a:
         centre = bias_corrected_area(first, second, a, b, area)
+        # the exact bootstrap variance, where larger: it holds the second-order term the
+        # placement values leave out, sizeable with a handful of negatives in the range
+        scale = max(exact_partial_area_var(first, second, a, b) / raw_var, 1.0)
         (low, high), p_value = logit_t_interval(
-            centre, share, influence, a, b, level, hypothesis.alternative, hypothesis.null
+            centre,
+            share,
+            influence,
+            a,
+            b,
+            level,
+            hypothesis.alternative,
+            hypothesis.null,
+            variance_scale=scale,
         )
     else:  # Wald; a sure value (no variance, or no logit at the ends) for logit_t
         low, high = hypothesis.interval(value, var, level)
@@ -499,6 +511,7 @@ def logit_t_interval(
     level: float,
     alternative: str = "two-sided",
     null: float = 0.5,
+    variance_scale: float = 1.0,
 ) -> tuple[tuple[float, float], float]:
     """The ``logit_t`` interval of a partial area over ``[lo, hi]`` and its p-value:
     ``((low, high), p_value)``, both on McClish's scale.
@@ -507,7 +520,8 @@ def logit_t_interval(
     short of their level. The area's share of its range, ``p = A / (hi - lo)``, lies in
     [0, 1] and near an end of it for good classifiers and narrow ranges, where its law is
     skewed; the interval is the Wald interval of ``logit p`` (the delta method, as Pepe 2003,
-    section 5.2, has it for the whole AUC), with the placement-value variance, mapped back.
+    section 5.2, has it for the whole AUC), with the placement-value variance (scaled up to
+    the exact bootstrap variance where that is larger: ``variance_scale``), mapped back.
     ``A`` is the area less the bootstrap's estimate of its bias (:func:`bias_corrected_area`,
     which :func:`partial_auc_interval` passes): unlike the whole area, the empirical partial
     area is biased upwards, by about ``ROC'(hi) hi (1 - hi) / (2 n-)``
@@ -553,6 +567,10 @@ def logit_t_interval(
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         On McClish's scale.
+    variance_scale : float, default 1.0
+        A factor on both parts of the variance (the degrees of freedom keep their shares):
+        :func:`partial_auc_interval` passes the exact bootstrap variance's ratio to the
+        placement-value one where it exceeds 1 (:func:`exact_partial_area_var`).
 
     Returns
     -------
@@ -571,8 +589,8 @@ def logit_t_interval(
 
     width = hi - lo
     n_pos, n_neg = share.size, influence.size
-    v10 = float(share.var(ddof=1)) / n_pos
-    v01 = float(influence.var(ddof=1)) / n_neg
+    v10 = variance_scale * float(share.var(ddof=1)) / n_pos
+    v01 = variance_scale * float(influence.var(ddof=1)) / n_neg
     df = (v10 + v01) ** 2 / (v10**2 / (n_pos - 1) + v01**2 / max(width * n_neg - 1.0, 1.0))
     p = area / width
     se = np.sqrt(v10 + v01) / width / (p * (1 - p))
