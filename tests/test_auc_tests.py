@@ -168,3 +168,16 @@ def test_newcombe_stays_informative_where_wald_collapses():
         assert (got.low, got.high) == (1.0, 1.0)
     newcombe = rocsim.auc_ci(y, s, method="newcombe")
     assert 0.5 < newcombe.low < 0.9 and newcombe.high == 1.0
+
+
+@pytest.mark.parametrize("method", ["delong", "exact_bootstrap", "mover"])
+def test_identical_classifiers_one_sided_p_is_one_half(method):
+    """The same scores twice: the difference is 0 with no variance. Two-sided p = 1; a
+    one-sided test has its statistic on the boundary, p = 1/2 (pROC's roc.test gives 0.5)."""
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(20), np.zeros(20)]
+    s = rng.normal(size=40) + y
+    assert rocsim.compare_auc(y, s, s, method=method).p_value == 1.0
+    for alternative in ("greater", "less"):
+        got = rocsim.compare_auc(y, s, s, method=method, alternative=alternative)
+        assert got.p_value == 0.5

@@ -326,3 +326,16 @@ def test_a_class_without_instances_is_named():
 def test_core_multiclass_checks_its_scores(by_class, message):
     with pytest.raises(ValueError, match=message):
         multiclass_auc_interval(by_class, method="exact_bootstrap")
+
+
+@pytest.mark.parametrize("method", ["delong", "exact_bootstrap", "mover"])
+@pytest.mark.parametrize("multi_class", ["ovo", "ovr"])
+def test_all_tied_scores_are_a_sure_half(method, multi_class):
+    """Every score tied: every component AUC is 1/2 with no variance, so the average is
+    exactly 1/2 (not an ulp below it, which a zero variance would read as a sure difference
+    from the null, p = 0) and the test of 1/2 gives p = 1."""
+    y = np.arange(301) % 4
+    r = rocsim.auc_ci(y, np.ones((301, 4)), multi_class=multi_class, method=method)
+    assert r.auc == 0.5 and r.p_value == 1.0
+    if method != "mover":
+        assert r.var == 0.0

@@ -364,7 +364,7 @@ def normal_interval(
 def normal_p_value(difference: float, var: float, alternative: str = "two-sided") -> float:
     """Normal p-value of ``difference = 0`` (an estimate less its null) with variance ``var``
     against ``alternative``; with ``var = 0`` the estimate is sure: 0 where it lies in the
-    alternative, 1 elsewhere."""
+    alternative, 1 elsewhere (:meth:`Hypothesis.p_value` reads a sure estimate at the null)."""
     if var > 0:
         t = difference / float(np.sqrt(var))
         tails = {"two-sided": 2.0 * special.ndtr(-abs(t)), "greater": special.ndtr(-t)}
@@ -388,6 +388,15 @@ class Hypothesis:
         return normal_interval(estimate, var, level, self.lower, self.upper, self.alternative)
 
     def p_value(self, estimate: float, var: float) -> float:
+        """The normal p-value (:func:`normal_p_value`); a sure estimate at the null against a
+        one-sided alternative the parameter can take has its statistic on the boundary:
+        1/2, as pROC's ``roc.test`` reports two identical classifiers (an alternative beyond
+        the range, such as an AUC above 1, keeps 1)."""
+        if var == 0 and estimate == self.null and self.alternative != "two-sided":
+            room = (
+                self.null < self.upper if self.alternative == "greater" else self.null > self.lower
+            )
+            return 0.5 if room else 1.0
         return normal_p_value(estimate - self.null, var, self.alternative)
 
 

@@ -179,16 +179,23 @@ def _within(placements: list[np.ndarray]) -> list[float]:
     return [_sum_sq_dev(r) if np.ptp(r) > 0 else 0.0 for r in placements]
 
 
+#: A doubly centred sum of squares below this share of its block's ``sum K^2`` is the
+#: rounding error of the difference (of ``~1e-16`` relative size), not a variance.
+ROUNDING = 1e-12
+
+
 def _doubly_centred(terms: list[_Term], rows: np.ndarray, cols: np.ndarray) -> float:
     """``sum K^2 - SS(R) / n_b - SS(C) / n_a - T^2 / (n_a n_b)`` of a block (``K`` the sum of
-    its terms, ``R``, ``C`` its row and column sums), at least 0 (a sum of squares)."""
+    its terms, ``R``, ``C`` its row and column sums), at least 0 (a sum of squares); below
+    :data:`ROUNDING` of ``sum K^2`` it is the rounding of the difference (a block whose
+    ``K`` is constant, every score tied), reported as 0."""
     n_a, n_b = rows.size, cols.size
     squares = sum(s.coef * t.coef * _crossed(s, t) / 4.0 for s in terms for t in terms)
     total = float(rows.sum())
     centred = (
         squares - _sum_sq_dev(rows) / n_b - _sum_sq_dev(cols) / n_a - total * total / (n_a * n_b)
     )
-    return max(centred, 0.0)
+    return centred if centred > ROUNDING * squares else 0.0
 
 
 def _crossed(s: _Term, t: _Term) -> int:
@@ -244,6 +251,13 @@ def _weights(components: list[_Component], average: str) -> np.ndarray:
     raw = np.array([c.weight for c in components], dtype=float)
     weights = np.ones_like(raw) if average == "macro" else raw
     return weights / weights.sum()
+
+
+def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
+    """``sum_k w_k v_k`` (weights summing to 1) as ``v_0 + sum_k w_k (v_k - v_0)``: equal
+    values give exactly their value (``np.average`` of six AUCs of 0.5 gives 0.5 less an
+    ulp, which a zero variance would read as a sure difference from a null of 0.5)."""
+    return float(values[0] + weights @ (values - values[0]))
 
 
 class _ByComponent(Result):
@@ -608,7 +622,7 @@ def multiclass_auc_interval(
     variance = "delong" if method == "mover" else method
     variances = np.array([c.statistic.variance(variance) for c in components])
     whole = _Statistic.weighted_sum([c.statistic for c in components], weights)
-    auc = float(np.average(aucs, weights=weights))
+    auc = weighted_mean(aucs, weights)
     var = whole.variance(variance)
     if method == "mover":
         groups = tuple(c.groups for c in components)
@@ -758,8 +772,8 @@ def multiclass_auc_difference_interval(
     whole = _Statistic.weighted_sum(
         [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
     )
-    auc1 = float(np.average([c.auc for c in first], weights=weights))
-    auc2 = float(np.average([d.auc for d in second], weights=weights))
+    auc1 = weighted_mean(np.array([c.auc for c in first]), weights)
+    auc2 = weighted_mean(np.array([d.auc for d in second]), weights)
     difference, var = auc1 - auc2, whole.variance(method)
     low, high = hypothesis.interval(difference, var, level)
     return MulticlassAUCDifferenceInterval(
