@@ -364,9 +364,28 @@ STUDY_CASES = [
             strict=True,
         ),
     ),
+    (["study=fig4_4", "model.variables.theta=abc"], "model.variables.theta"),
     (["study=fig4_2", "confidence_level=2"], "confidence_level"),
     (["study=fig4_2", "confidence_level=abc"], "confidence_level"),
 ]
+
+
+def test_hydra_flags_values_are_not_overrides():
+    """``rocsim study=fig4_4 --cfg job`` printed "Error parsing override 'job'": a flag's value
+    was read as an override."""
+    from rocsim.cli.study import overrides_of
+
+    args = ["study=fig4_4", "--cfg", "job", "-p", "model", "--info", "plugins", "seed=3"]
+    assert overrides_of(args) == ["study=fig4_4", "seed=3"]
+    assert overrides_of(["--info", "seed=3", "-m", "n=1,2"]) == ["seed=3", "n=1,2"]
+    assert overrides_of(["--cfg=job", "seed=3"]) == ["seed=3"]
+
+
+@pytest.mark.slow  # Hydra composes the study first: 3-9 s a case
+def test_cfg_job_prints_the_config(tmp_path):
+    done = run([*ROCSIM, "study=fig4_4", "--cfg", "job"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "family: binormal" in done.stdout and done.stderr == ""
 
 
 @pytest.mark.slow  # Hydra composes the study first: 3-9 s a case

@@ -152,9 +152,36 @@ def _study_job(cfg) -> None:
     print(f"{cfg.study.name}: wrote {output.directory} in {output.wall_seconds:.1f} s")
 
 
+#: Hydra's command-line flags that take a value in the next argument (``--cfg job``); ``--info``
+#: takes one only if it names a topic.
+HYDRA_FLAGS_WITH_VALUE = frozenset(
+    {"--cfg", "-c", "--package", "-p", "--config-path", "-cp", "--config-name", "-cn"}
+    | {"--config-dir", "-cd", "--experimental-rerun", "--shell-completion", "-sc"}
+)
+HYDRA_INFO_TOPICS = frozenset(
+    {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
+)
+
+
+def overrides_of(args: list[str]) -> list[str]:
+    """The config overrides among ``args``: Hydra's flags and their values left out."""
+    out, skip = [], False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if arg.startswith("-"):
+            following = args[i + 1] if i + 1 < len(args) else ""
+            skip = arg in HYDRA_FLAGS_WITH_VALUE and "=" not in arg
+            skip = skip or (arg in ("--info", "-i") and following in HYDRA_INFO_TOPICS)
+            continue
+        out.append(arg)
+    return out
+
+
 def reject_unknown_choices(args: list[str], prog: str = "rocsim") -> None:
     """Answer ``group=option`` with an unknown option in one line listing the valid ones."""
-    for arg in args:
+    for arg in overrides_of(args):
         if "=" not in arg or arg.startswith(("-", "+", "~", "hydra")):
             continue
         group, _, values = arg.partition("=")
@@ -173,9 +200,7 @@ def check_overrides(args: list[str], prog: str = "rocsim") -> None:
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     try:
-        parsed = OverridesParser.create().parse_overrides(
-            [a for a in args if not a.startswith("-")]
-        )
+        parsed = OverridesParser.create().parse_overrides(overrides_of(args))
     except Exception as err:  # Hydra's grammar errors share no public base class
         fail(str(err).splitlines()[0], prog)
     _check_keys(parsed, prog)

@@ -198,6 +198,18 @@ def evaluate(expression: Any, variables: Mapping[str, float]) -> float:
     return float(_eval_node(tree.body, variables, expression))
 
 
+def _variable_value(name: str, value: Any) -> float:
+    """A model variable's value as a number, or one line naming its key (a command-line
+    ``model.variables.theta=abc``, or an axis of that name)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"model variable {name!r} (model.variables.{name}, or an axis {name}) must be a "
+            f"number, got {value!r}"
+        ) from None
+
+
 def _eval_node(node, variables, text):
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return node.value
@@ -207,7 +219,7 @@ def _eval_node(node, variables, text):
                 f"model parameter {text!r} uses {node.id!r}, which no axis or "
                 f"variable defines (known: {', '.join(variables) or 'none'})"
             )
-        return float(variables[node.id])
+        return _variable_value(node.id, variables[node.id])
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left = _eval_node(node.left, variables, text)
         return _OPERATORS[type(node.op)](left, _eval_node(node.right, variables, text))
