@@ -37,6 +37,17 @@ SMALL_AXES = {"auc_multiclass": ("study.axes.classes=[3]",)}
 OWN_SMALL_CELL = {
     "paired_bands": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[50]"),
     "auc_paired": ("study.axes.model=[close]", "study.axes.rho=[0.3]", "study.axes.n=[25]"),
+    "auc_paired_partial": (
+        "study.axes.model=[close]",
+        "study.axes.rho=[0.3]",
+        "study.axes.n=[25]",
+    ),
+    "auc_multiclass_paired": (
+        "study.axes.model=[close]",
+        "study.axes.rho=[0.3]",
+        "study.axes.classes=[3]",
+        "study.axes.n=[10]",
+    ),
 }
 
 
