@@ -59,6 +59,7 @@ from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.multiclass import (
     AVERAGES,
     MULTI_CLASS,
+    MULTICLASS_AUC_DIFFERENCE_METHODS,
     MULTICLASS_AUC_METHODS,
     multiclass_auc_difference_interval,
     multiclass_auc_interval,
@@ -88,9 +89,10 @@ from rocsim.studies._common import (
 
 #: The multiclass intervals' methods: the normal intervals' variances and the MOVER.
 MULTICLASS_METHODS = MULTICLASS_AUC_METHODS
-#: The intervals of a difference of two multiclass AUCs: the normal intervals' variances
+#: The intervals of a difference of two multiclass AUCs: the normal intervals' variances and
+#: DeLong's with a t quantile
 #: (:func:`rocsim.core.multiclass.multiclass_auc_difference_interval` has no MOVER).
-MULTICLASS_DIFFERENCE_METHODS = AUC_METHODS
+MULTICLASS_DIFFERENCE_METHODS = MULTICLASS_AUC_DIFFERENCE_METHODS
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ def test_perfectly_separated_classifiers_keep_an_informative_interval():
 
 def test_defaults_are_the_studies_choices():
     """auc_ci: Newcombe's score interval (auc_methods), logit_t for a partial AUC
-    (partial_auc); compare_auc: MOVER (auc_paired); pROC's DeLong stays one keyword away."""
+    (partial_auc); compare_auc: MOVER (auc_paired), delong_t for partial AUCs
+    (auc_paired_partial); pROC's DeLong stays one keyword away."""
     pos1, pos2, neg1, neg2 = _paired(25, 5)
     y = np.r_[np.ones(25), np.zeros(25)]
     s1, s2 = np.r_[pos1, neg1], np.r_[pos2, neg2]
@@ -120,7 +121,8 @@ def test_defaults_are_the_studies_choices():
     assert rocsim.compare_auc(y, s1, s2).method == "mover"
     assert rocsim.compare_auc(y, s1, s2, method="delong").method == "delong"
     assert rocsim.auc_ci(y, s1, max_fpr=0.3).method == "logit_t"
-    assert rocsim.compare_auc(y, s1, s2, max_fpr=0.3).method == "delong"  # the only one
+    assert rocsim.compare_auc(y, s1, s2, max_fpr=0.3).method == "delong_t"
+    assert rocsim.compare_auc(y, s1, s2, max_fpr=0.3, method="delong").method == "delong"
     labels = np.arange(60) % 3
     scores = np.random.default_rng(5).random((60, 3)) + np.eye(3)[labels]
     assert rocsim.auc_ci(labels, scores, multi_class="ovo").method == "mover"

@@ -109,6 +109,7 @@ def test_partial_target_is_the_difference_of_the_binormal_partial_areas():
         "study.axes.model=[high]",
         "study.axes.rho=[0.3]",
         "study.axes.n=[25]",
+        "study.axes.method=[delong]",
     )
     setup = kind.setup(condition)
     np.testing.assert_allclose(setup.x, [0.1, 0.3])
@@ -125,6 +126,7 @@ def test_partial_target_is_the_difference_of_the_binormal_partial_areas():
         "study.axes.model=[equal]",
         "study.axes.rho=[0.7]",
         "study.axes.n=[25]",
+        "study.axes.method=[delong]",
     )
     np.testing.assert_array_equal(kind.setup(equal).target, [0.0, 0.0])
 
@@ -161,12 +163,18 @@ def smoke(name: str, tmp_path, **axes):
 
 def test_auc_paired_partial_study_smoke_run(tmp_path):
     table = smoke("auc_paired_partial", tmp_path, model=["apart"], rho=[0.7], n=[25, 100])
-    assert len(table) == 2 * 2  # n x f
+    assert len(table) == 2 * 2 * 2  # n x f x method
     assert set(table["grid"]) == {"max_fpr"} and np.allclose(table["x"], table["max_fpr"])
-    assert set(np.round(table["x"], 12)) == {0.1, 0.3} and set(table["method"]) == {"delong"}
+    assert set(np.round(table["x"], 12)) == {0.1, 0.3}
+    assert set(table["method"]) == {"delong", "delong_t"}
     assert "degenerate" in table.columns
+    # t's quantile widens DeLong's interval, most at 25 per class over [0, 0.1]
+    wide = table.pivot_table(index=["n", "max_fpr"], columns="method", values="mean_width")
+    assert (wide["delong_t"] > wide["delong"]).all()
     # wider at 25 per class than at 100, and narrower over [0, 0.3] than over [0, 0.1]
-    width = table.pivot_table(index="n", columns="max_fpr", values="mean_width")
+    width = table[table.method == "delong"].pivot_table(
+        index="n", columns="max_fpr", values="mean_width"
+    )
     assert (width.loc[25] > width.loc[100]).all()
     assert (width.iloc[:, 0] > width.iloc[:, 1]).all()
 
@@ -175,8 +183,8 @@ def test_auc_multiclass_paired_study_smoke_run(tmp_path):
     table = smoke(
         "auc_multiclass_paired", tmp_path, model=["apart"], rho=[0.3], classes=[3], n=[10]
     )
-    assert len(table) == 2 * 2  # multi_class x method
-    assert set(table["method"]) == {"delong", "exact_bootstrap"}
+    assert len(table) == 2 * 3  # multi_class x method
+    assert set(table["method"]) == {"delong", "exact_bootstrap", "delong_t"}
     assert set(table["grid"]) == {"auc"} and table["target"].nunique() == 1
     # unequal classes: one-vs-one and one-vs-rest are different estimates of one difference
     widths = table.pivot_table(index="method", columns="multi_class", values="mean_width")
@@ -224,6 +232,7 @@ def test_the_partial_study_needs_max_fprs_in_the_unit_interval():
         "study.axes.model=[close]",
         "study.axes.rho=[0.3]",
         "study.axes.n=[25]",
+        "study.axes.method=[delong]",
     )
     with pytest.raises(ValueError, match=r"max FPRs in \(0, 1\]"):
         get_kind("auc_paired_partial").setup(condition)

@@ -25,7 +25,13 @@ PAGE = Path(__file__).resolve().parents[1] / "auc_study.md"
 #: The committed copies of the run's tables the page is written from, and its figures.
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIGURES = Path(__file__).resolve().parents[1] / "figures"
-STUDIES = ("auc_methods", "auc_multiclass", "auc_paired")
+STUDIES = (
+    "auc_methods",
+    "auc_multiclass",
+    "auc_paired",
+    "auc_paired_partial",
+    "auc_multiclass_paired",
+)
 TABLES = ("coverage.csv", "claims.csv", "meta.json")
 START = "<!-- results: written by docs/examples/write_auc_page.py -->"
 END = "<!-- end of results -->"
@@ -109,6 +115,21 @@ def section(results: Path) -> list[str]:
                 "Per method and n, over the pairs of classifiers and correlations:",
                 "",
                 *by_method_and_n(table, ["method", "n"]),
+                "",
+            ]
+        elif name == "auc_paired_partial":
+            lines += [
+                "Per method, n and f, over the pairs of classifiers and correlations:",
+                "",
+                *by_method_and_n(table, ["method", "n", "max_fpr"]),
+                "",
+            ]
+        elif name == "auc_multiclass_paired":
+            lines += [
+                "Per method, averaging and mean class size, over the pairs of models, "
+                "correlations and numbers of classes:",
+                "",
+                *by_method_and_n(table, ["method", "multi_class", "n"]),
                 "",
             ]
         else:

@@ -109,13 +109,22 @@ def quotes() -> dict[str, str]:
         parts.append(f"multiclass: {sentence(summary(multiclass, ['n']))}")
     if partial:
         parts.append(f"partial, :doc:`/bands_study`: {sentence(summary(partial, ['n']))}")
-    difference = studies("auc_paired")
-    if difference:
+    differences = []
+    for name, what in (
+        ("auc_paired", "binary"),
+        ("auc_paired_partial", "partial"),
+        ("auc_multiclass_paired", "multiclass"),
+    ):
+        found = studies(name)
+        if found:
+            differences.append(f"{what} ({name}): {sentence(summary(found, ['n']))}")
+    if differences:
         out["compare_auc"] = (
-            "Measured coverage of the true difference of the AUCs at level 0.95 (the "
-            "auc_paired study, :doc:`/auc_study`; mean over the pairs of classifiers and "
-            "correlations per n, lowest and highest of those means, and the lowest "
-            f"condition): {sentence(summary(difference, ['n']))}."
+            "Measured coverage of the true difference of the AUCs at level 0.95 "
+            "(:doc:`/auc_study`; mean over the pairs of classifiers and correlations per n, "
+            "lowest and highest of those means, and the lowest condition): "
+            + "; ".join(differences)
+            + "."
         )
     if parts:
         out["auc_ci"] = (
@@ -135,6 +144,16 @@ def method_tables() -> list[str]:
         ("`compare_roc(band=...)`: the true difference", ("paired_bands",), ["n", "averaging"]),
         ("`auc_ci(method=...)`: the true AUC", ("auc_methods",), ["n"]),
         ("`compare_auc(method=...)`: the true difference", ("auc_paired",), ["n"]),
+        (
+            "`compare_auc(max_fpr=..., method=...)`: the partial AUCs' difference",
+            ("auc_paired_partial",),
+            ["n"],
+        ),
+        (
+            "`compare_auc(multi_class=..., method=...)`: the multiclass AUCs' difference",
+            ("auc_multiclass_paired",),
+            ["n"],
+        ),
         ("`auc_ci(multi_class=..., method=...)`", ("auc_multiclass",), ["n"]),
         ("`auc_ci(max_fpr=..., method=...)`: the partial AUC", ("partial_auc",), ["n"]),
     ):

@@ -40,7 +40,7 @@ DEFAULT_METHODS = {
     ("auc", "partial"): "logit_t",
     ("auc", "multiclass"): "mover",
     ("difference", "binary"): "mover",
-    ("difference", "partial"): "delong",
+    ("difference", "partial"): "delong_t",
     ("difference", "multiclass"): "delong",
 }
 
@@ -232,16 +232,20 @@ def compare_auc(
     Parameters
     ----------
     y_true, y_score1, y_score2 : array-like of shape (n,)
-    method : {"mover", "delong", "exact_bootstrap"}, optional
-        Default (None): ``mover`` for the whole AUCs of two classes, ``delong`` for partial
-        and multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou & Donner's (2008)
+    method : {"mover", "delong", "exact_bootstrap", "delong_t"}, optional
+        Default (None): ``mover`` for the whole AUCs of two classes, ``delong_t`` for partial
+        AUCs, ``delong`` for multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou & Donner's (2008)
         method of variance estimates recovery on each AUC's score-type interval (DeLong's
         variance carried to the candidate AUC by the shape of Newcombe's) and DeLong's
         correlation of the two (:func:`rocsim.core.auc_methods.mover_interval`); its
         ``p_value`` inverts the interval. ``delong``: the Wald interval on ``var1 + var2 - 2
         cov`` of the placement values (DeLong et al. 1988, pROC's ``roc.test``);
-        ``exact_bootstrap``: on the exact paired stratified-bootstrap variance. Their
-        coverage of the true difference: the ``auc_paired`` study (Notes).
+        ``exact_bootstrap``: on the exact paired stratified-bootstrap variance;
+        ``delong_t`` (partial and multiclass AUCs): DeLong's variance with Student's t
+        quantile on its Welch-Satterthwaite degrees of freedom (for a few negatives in a
+        partial AUC's range, or a few instances in a class). Their coverage of the true
+        difference: the ``auc_paired``, ``auc_paired_partial`` and ``auc_multiclass_paired``
+        studies (Notes).
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"} or a pair of them, default "higher"
@@ -250,13 +254,13 @@ def compare_auc(
         ``roc.test`` warns likewise).
     max_fpr, fpr_range, tpr_range : optional
         The difference of the partial AUCs over that range, as in :func:`auc_ci` (McClish-
-        standardised; only ``method="delong"``, the paired placement values' variance: the
-        paired exact bootstrap law of two partial areas is not built).
+        standardised; ``method="delong_t"`` or ``"delong"``, the paired placement values'
+        variance: the paired exact bootstrap law of two partial areas is not built).
     multi_class, average, labels : optional
         Two models' multiclass AUCs on the same instances, as in :func:`auc_ci`: each
         ``y_score`` of shape ``(n_samples, n_classes)``; the variance of the paired
         difference under the bootstrap resampling each class separately (``exact_bootstrap``)
-        or the placement-value one (``delong``).
+        or the placement-value one (``delong``, ``delong_t``).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         ``greater``: is the first classifier's AUC above the second's by more than ``null``?
         The interval is ``[low, 1]`` and ``p_value`` one-sided, as in :func:`auc_ci`.
@@ -272,10 +276,12 @@ def compare_auc(
     -----
     .. coverage quote: compare_auc
 
-    Measured coverage of the true difference of the AUCs at level 0.95 (the auc_paired study,
-    :doc:`/auc_study`; mean over the pairs of classifiers and correlations per n, lowest and
-    highest of those means, and the lowest condition): ``delong`` 0.935-0.951 (lowest 0.888);
-    ``exact_bootstrap`` 0.939-0.951 (lowest 0.905); ``mover`` 0.950-0.961 (lowest 0.929).
+    Measured coverage of the true difference of the AUCs at level 0.95 (:doc:`/auc_study`; mean
+    over the pairs of classifiers and correlations per n, lowest and highest of those means, and
+    the lowest condition): binary (auc_paired): ``delong`` 0.935-0.951 (lowest 0.888);
+    ``exact_bootstrap`` 0.939-0.951 (lowest 0.905); ``mover`` 0.950-0.961 (lowest 0.929); partial
+    (auc_paired_partial): ``delong`` 0.933-0.951 (lowest 0.906); ``delong_t`` 0.953-0.963 (lowest
+    0.939).
 
     .. end of coverage quote
 

@@ -61,7 +61,6 @@ from rocsim.core.auc_methods import (
     pivot_p_value,
 )
 from rocsim.core.counting import count_at_or_above
-from rocsim.core.intervals import normal_quantile
 from rocsim.core.results import Result
 
 #: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
@@ -348,27 +347,41 @@ def normal_interval(
     lower: float,
     upper: float,
     alternative: str = "two-sided",
+    df: float = np.inf,
 ) -> tuple[float, float]:
     """``estimate -+ z sqrt(var)`` clipped to ``[lower, upper]``; one-sided, one bound at
-    ``z_level`` and the other the end of the range (the two-sided bound at twice the alpha)."""
+    ``z_level`` and the other the end of the range (the two-sided bound at twice the alpha).
+    ``z`` is the normal quantile, or Student's t on ``df`` degrees of freedom where finite."""
     sd = float(np.sqrt(var))
     if alternative == "two-sided":
-        half = normal_quantile(level) * sd
+        half = _quantile(0.5 + level / 2, df) * sd
         return max(estimate - half, lower), min(estimate + half, upper)
-    half = float(special.ndtri(level)) * sd
+    half = _quantile(level, df) * sd
     if alternative == "greater":
         return max(estimate - half, lower), upper
     return lower, min(estimate + half, upper)
 
 
-def normal_p_value(difference: float, var: float, alternative: str = "two-sided") -> float:
-    """Normal p-value of ``difference = 0`` (an estimate less its null) with variance ``var``
-    against ``alternative``; with ``var = 0`` the estimate is sure: 0 where it lies in the
+def _quantile(p: float, df: float) -> float:
+    """The normal quantile, or Student's t on ``df`` degrees of freedom where finite."""
+    return float(special.ndtri(p) if np.isinf(df) else special.stdtrit(df, p))
+
+
+def normal_p_value(
+    difference: float, var: float, alternative: str = "two-sided", df: float = np.inf
+) -> float:
+    """Normal p-value (Student's t on ``df`` degrees of freedom where finite) of
+    ``difference = 0`` (an estimate less its null) with variance ``var`` against
+    ``alternative``; with ``var = 0`` the estimate is sure: 0 where it lies in the
     alternative, 1 elsewhere (:meth:`Hypothesis.p_value` reads a sure estimate at the null)."""
     if var > 0:
         t = difference / float(np.sqrt(var))
-        tails = {"two-sided": 2.0 * special.ndtr(-abs(t)), "greater": special.ndtr(-t)}
-        return float(tails.get(alternative, special.ndtr(t)))
+
+        def below(x: float) -> float:
+            return float(special.ndtr(x) if np.isinf(df) else special.stdtr(df, x))
+
+        tails = {"two-sided": 2.0 * below(-abs(t)), "greater": below(-t)}
+        return float(tails.get(alternative, below(t)))
     away = {"two-sided": difference != 0, "greater": difference > 0, "less": difference < 0}
     return 0.0 if away[alternative] else 1.0
 
@@ -384,10 +397,12 @@ class Hypothesis:
     lower: float
     upper: float
 
-    def interval(self, estimate: float, var: float, level: float) -> tuple[float, float]:
-        return normal_interval(estimate, var, level, self.lower, self.upper, self.alternative)
+    def interval(
+        self, estimate: float, var: float, level: float, df: float = np.inf
+    ) -> tuple[float, float]:
+        return normal_interval(estimate, var, level, self.lower, self.upper, self.alternative, df)
 
-    def p_value(self, estimate: float, var: float) -> float:
+    def p_value(self, estimate: float, var: float, df: float = np.inf) -> float:
         """The normal p-value (:func:`normal_p_value`); a sure estimate at the null against a
         one-sided alternative the parameter can take has its statistic on the boundary:
         1/2, as pROC's ``roc.test`` reports two identical classifiers (an alternative beyond
@@ -397,7 +412,7 @@ class Hypothesis:
                 self.null < self.upper if self.alternative == "greater" else self.null > self.lower
             )
             return 0.5 if room else 1.0
-        return normal_p_value(estimate - self.null, var, self.alternative)
+        return normal_p_value(estimate - self.null, var, self.alternative, df)
 
 
 def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypothesis:

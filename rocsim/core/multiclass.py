@@ -86,6 +86,9 @@ AVERAGES = ("macro", "weighted")
 #: Methods of :func:`multiclass_auc_interval`: the variances of its normal interval, and the
 #: MOVER (:func:`weighted_mover_bounds`). The paired difference takes the variances only.
 MULTICLASS_AUC_METHODS = (*AUC_METHODS, "mover")
+#: Methods of :func:`multiclass_auc_difference_interval`: the variances with the normal
+#: quantile, and DeLong's with Student's t on its Welch-Satterthwaite degrees of freedom.
+MULTICLASS_AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "delong_t")
 
 
 @dataclass(frozen=True)
@@ -362,7 +365,7 @@ def check_multiclass(
         raise ValueError(
             f"a multiclass AUC needs two classes or more, each present; got sizes {list(sizes)}"
         )
-    if method in ("delong", "mover") and min(sizes) < 2:
+    if method in ("delong", "mover", "delong_t") and min(sizes) < 2:
         raise ValueError(
             f"method={method!r} needs at least 2 instances of every class (sample variances "
             f"of placements), got sizes {list(sizes)}"
@@ -394,10 +397,13 @@ def _prepared(
     return models, sizes, level, labels
 
 
-def _tested(hypothesis: Hypothesis, values, variances, level: float):
-    """Each value's interval and p-value under ``hypothesis``, as three arrays."""
-    bounds = np.array([hypothesis.interval(v, s, level) for v, s in zip(values, variances)])
-    p_values = np.array([hypothesis.p_value(v, s) for v, s in zip(values, variances)])
+def _tested(hypothesis: Hypothesis, values, variances, level: float, dfs=None):
+    """Each value's interval and p-value under ``hypothesis`` (Student's t on ``dfs`` where
+    given, else normal), as three arrays."""
+    dfs = np.full(len(values), np.inf) if dfs is None else dfs
+    triples = list(zip(values, variances, dfs))
+    bounds = np.array([hypothesis.interval(v, s, level, df) for v, s, df in triples])
+    p_values = np.array([hypothesis.p_value(v, s, df) for v, s, df in triples])
     return bounds[:, 0], bounds[:, 1], p_values
 
 
@@ -535,6 +541,12 @@ def _mover_p_value(data: MoverData, null: float, alternative: str) -> float:
 
 #: A critical value that puts every component's score bound at an end of [0, 1].
 HUGE_CRITICAL = 1e150
+
+
+def _df(statistic: _Statistic, method: str) -> float:
+    """Degrees of freedom of ``method``'s quantile: the Welch-Satterthwaite ones of DeLong's
+    variance for ``delong_t``, else infinite (normal)."""
+    return statistic.welch_df() if method == "delong_t" else np.inf
 
 
 def _t_critical(df: float) -> Callable[[float], float]:
@@ -736,8 +748,12 @@ def multiclass_auc_difference_interval(
     """``AUC1 - AUC2`` of two models' multiclass AUCs on the same instances (paired: row ``i``
     of ``by_class1[k]`` and of ``by_class2[k]`` score the same instance), with its variance
     under the per-class stratified bootstrap (``exact_bootstrap``) or the placement-value one
-    (``delong``): the module's formula on the difference of the two models' kernels.
-    ``alternative`` and ``null`` (default 0) give the one-sided intervals and the tests.
+    (``delong``): the module's formula on the difference of the two models' kernels. Normal
+    intervals and tests, or, for ``delong_t``, DeLong's variance with Student's t on its
+    Welch-Satterthwaite degrees of freedom (the classes' parts, each on ``n_a - 1``:
+    :meth:`_Statistic.welch_df`), for classes of a few instances; its coverage of the true
+    difference is measured by the ``auc_multiclass_paired`` study. ``alternative`` and
+    ``null`` (default 0) give the one-sided intervals and the tests.
 
     Examples
     --------
@@ -752,30 +768,39 @@ def multiclass_auc_difference_interval(
     if method == "mover":
         raise ValueError(
             "method='mover' is an interval of one multiclass AUC (multiclass_auc_interval); "
-            "the difference of two takes method='delong' or 'exact_bootstrap'"
+            "the difference of two takes method='delong', 'delong_t' or 'exact_bootstrap'"
         )
     (by_class1, by_class2), sizes, level, labels = _prepared(
-        [by_class1, by_class2], multi_class, average, method, confidence_level, labels, AUC_METHODS
+        [by_class1, by_class2],
+        multi_class,
+        average,
+        method,
+        confidence_level,
+        labels,
+        MULTICLASS_AUC_DIFFERENCE_METHODS,
     )
+    variance = "delong" if method == "delong_t" else method
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     first = _components(by_class1, multi_class, labels)
     second = _components(by_class2, multi_class, labels)
     weights = _weights(first, average)
     differences = np.array([c.auc - d.auc for c, d in zip(first, second)])
-    variances = np.array(
-        [
-            _Statistic.weighted_sum([c.statistic, d.statistic], [1.0, -1.0]).variance(method)
-            for c, d in zip(first, second)
-        ]
+    paired = [
+        _Statistic.weighted_sum([c.statistic, d.statistic], [1.0, -1.0])
+        for c, d in zip(first, second)
+    ]
+    variances = np.array([statistic.variance(variance) for statistic in paired])
+    dfs = np.array([_df(statistic, method) for statistic in paired])
+    component_low, component_high, component_p = _tested(
+        hypothesis, differences, variances, level, dfs
     )
-    component_low, component_high, component_p = _tested(hypothesis, differences, variances, level)
     whole = _Statistic.weighted_sum(
         [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
     )
     auc1 = weighted_mean(np.array([c.auc for c in first]), weights)
     auc2 = weighted_mean(np.array([d.auc for d in second]), weights)
-    difference, var = auc1 - auc2, whole.variance(method)
-    low, high = hypothesis.interval(difference, var, level)
+    difference, var, df = auc1 - auc2, whole.variance(variance), _df(whole, method)
+    low, high = hypothesis.interval(difference, var, level, df)
     return MulticlassAUCDifferenceInterval(
         auc1,
         auc2,
@@ -783,7 +808,7 @@ def multiclass_auc_difference_interval(
         var,
         float(low),
         float(high),
-        hypothesis.p_value(difference, var),
+        hypothesis.p_value(difference, var, df),
         level,
         method,
         multi_class,
