@@ -51,7 +51,6 @@ import numpy as np
 from rocsim.core._validation import check_choice
 from rocsim.core.area import (
     AUC_DIFFERENCE_METHODS,
-    AUC_METHODS,
     auc_difference_interval,
     auc_interval,
 )
