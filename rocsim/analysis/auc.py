@@ -235,9 +235,9 @@ def compare_auc(
     method : {"mover", "delong", "exact_bootstrap", "delong_t"}, optional
         Default (None): ``mover`` for the whole AUCs of two classes, ``delong_t`` for partial
         AUCs, ``delong`` for multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou &
-        Donner's (2008) method of variance estimates recovery on each AUC's score-type interval (DeLong's
-        variance carried to the candidate AUC by the shape of Newcombe's) and DeLong's
-        correlation of the two (:func:`rocsim.core.auc_methods.mover_interval`); its
+        Donner's (2008) method of variance estimates recovery on each AUC's score-type
+        interval (DeLong's variance carried to the candidate AUC by the shape of Newcombe's)
+        and DeLong's correlation of the two (:func:`rocsim.core.auc_methods.mover_interval`); its
         ``p_value`` inverts the interval. ``delong``: the Wald interval on ``var1 + var2 - 2
         cov`` of the placement values (DeLong et al. 1988, pROC's ``roc.test``);
         ``exact_bootstrap``: on the exact paired stratified-bootstrap variance;
