@@ -144,7 +144,7 @@ def test_result_frame_repr_and_plot():
         ({"fpr_range": (0.4, 0.2)}, "0 <= lo < hi <= 1"),
         ({"tpr_range": (0.2,)}, "tpr_range must be a pair"),
         ({"max_fpr": 0.2, "fpr_range": (0, 0.2)}, "at most one of"),
-        ({"max_fpr": 0.2, "method": "percentile"}, "partial AUC method"),
+        ({"max_fpr": 0.2, "method": "bootstrap"}, "partial AUC method"),
     ],
 )
 def test_bad_input_one_clear_line(kwargs, message):

@@ -13,6 +13,7 @@ from scipy import special, stats
 import rocsim
 from rocsim.core.partial_area import (
     PARTIAL_AUC_METHODS,
+    bias_corrected_area,
     bootstrap_mean_area,
     exact_partial_area_var,
     mcclish,
@@ -112,6 +113,28 @@ def test_hand_checked_values():
     assert round(r.auc, 6) == 0.632353
     assert round(bootstrap_mean_area(pos, neg, 0.0, 0.3), 6) == 0.125297
     assert (round(r.low, 4), round(r.high, 4)) == (0.4405, 0.899)
+
+
+def test_the_corrections_stop_beyond_a_few_negatives_in_the_range():
+    """With more than FEW_IN_RANGE negatives inside the range the interval is centred on the
+    area itself (the test of the estimate gives p = 1) on the placement-value variance; with
+    fewer, on the bias-corrected area."""
+    from rocsim.core.partial_area import FEW_IN_RANGE
+
+    rng = np.random.default_rng(9)
+    pos, neg = rng.normal(1, 1, 300), rng.normal(0, 1, 300)
+    inside = FEW_IN_RANGE / 300  # exactly FEW_IN_RANGE negatives in [0, f]
+    over = partial_auc_interval(pos, neg, (0.0, inside + 0.01), method=METHOD)
+    assert partial_auc_interval(
+        pos, neg, (0.0, inside + 0.01), method=METHOD, null=over.auc
+    ).p_value == pytest.approx(1.0)
+    at = partial_auc_interval(pos, neg, (0.0, inside), method=METHOD)
+    centre = bias_corrected_area(pos, neg, 0.0, inside, at.partial_area)
+    assert centre != at.partial_area
+    null = mcclish(centre, 0.0, inside)
+    assert partial_auc_interval(
+        pos, neg, (0.0, inside), method=METHOD, null=null
+    ).p_value == pytest.approx(1.0)
 
 
 def test_whole_auc_large_sample_nears_the_delong_interval():

@@ -357,6 +357,12 @@ class PartialAUCInterval(Result):
         )
 
 
+#: ``logit_t`` corrects the area's bias and takes the exact bootstrap variance where larger
+#: only with at most this many negatives inside the range: both corrections are of relative
+#: order ``1 / ((hi - lo) n-)``, and their exact computation takes time that grows with that
+#: count (paths of the resampled negatives over the range).
+FEW_IN_RANGE = 100
+
 #: Interval methods of :func:`partial_auc_interval` (the first is the default).
 PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap", "logit_t", "percentile")
 
@@ -402,8 +408,9 @@ def partial_auc_interval(
         the partial area under the stratified bootstrap (:func:`exact_partial_area_var`), no
         resampling. Either variance is scaled by McClish's factor. ``logit_t``: the
         placement-value variance (the exact bootstrap one where larger) on the logit scale of
-        the area's share of its range, centred on the bias-corrected area, with a Student t
-        quantile (:func:`logit_t_interval`), for small samples and narrow ranges.
+        the area's share of its range, centred on the bias-corrected area (both corrections
+        with at most :data:`FEW_IN_RANGE` negatives in the range), with a Student t quantile
+        (:func:`logit_t_interval`), for small samples and narrow ranges.
         ``percentile``: the percentile bootstrap interval from the exact law of the partial
         area under the stratified bootstrap, no resampling
         (:func:`rocsim.core.partial_law.exact_partial_area_law`): the lower quantile
@@ -477,10 +484,12 @@ def partial_auc_interval(
             pos, neg, (lo, hi), focus, level, hypothesis.alternative, hypothesis.null
         )
     elif method == "logit_t" and var > 0.0 and 0.0 < area < b - a:
-        centre = bias_corrected_area(first, second, a, b, area)
-        # the exact bootstrap variance, where larger: it holds the second-order term the
-        # placement values leave out, sizeable with a handful of negatives in the range
-        scale = max(exact_partial_area_var(first, second, a, b) / raw_var, 1.0)
+        centre, scale = area, 1.0
+        if (b - a) * second.size <= FEW_IN_RANGE:
+            centre = bias_corrected_area(first, second, a, b, area)
+            # the exact bootstrap variance, where larger: it holds the second-order term the
+            # placement values leave out, sizeable with a handful of negatives in the range
+            scale = max(exact_partial_area_var(first, second, a, b) / raw_var, 1.0)
         (low, high), p_value = logit_t_interval(
             centre,
             share,
