@@ -126,6 +126,8 @@ def test_defaults_are_the_studies_choices():
     labels = np.arange(60) % 3
     scores = np.random.default_rng(5).random((60, 3)) + np.eye(3)[labels]
     assert rocsim.auc_ci(labels, scores, multi_class="ovo").method == "mover"
+    other = scores + np.random.default_rng(6).random((60, 3))
+    assert rocsim.compare_auc(labels, scores, other, multi_class="ovo").method == "delong_t"
 
 
 def test_mover_needs_two_instances_a_class():

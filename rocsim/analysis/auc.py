@@ -33,15 +33,15 @@ from rocsim.core.partial_area import (
 from rocsim.core.roc import roc_curve
 
 #: The default method of each kind of AUC interval (``method=None``): the one the coverage
-#: studies found to hold its level, or to come closest where none does (multiclass, partial
-#: and paired partial AUCs; docs/interval_methods.md); DeLong's stays ``method="delong"``.
+#: studies found to hold its level, or to come closest where none does
+#: (docs/interval_methods.md); DeLong's stays ``method="delong"``.
 DEFAULT_METHODS = {
     ("auc", "binary"): "newcombe",
     ("auc", "partial"): "logit_t",
     ("auc", "multiclass"): "mover",
     ("difference", "binary"): "mover",
     ("difference", "partial"): "delong_t",
-    ("difference", "multiclass"): "delong",
+    ("difference", "multiclass"): "delong_t",
 }
 
 
@@ -234,7 +234,7 @@ def compare_auc(
     y_true, y_score1, y_score2 : array-like of shape (n,)
     method : {"mover", "delong", "exact_bootstrap", "delong_t"}, optional
         Default (None): ``mover`` for the whole AUCs of two classes, ``delong_t`` for partial
-        AUCs, ``delong`` for multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou &
+        and multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou &
         Donner's (2008) method of variance estimates recovery on each AUC's score-type
         interval (DeLong's variance carried to the candidate AUC by the shape of Newcombe's)
         and DeLong's correlation of the two (:func:`rocsim.core.auc_methods.mover_interval`); its
@@ -281,7 +281,8 @@ def compare_auc(
     the lowest condition): binary (auc_paired): ``delong`` 0.935-0.951 (lowest 0.888);
     ``exact_bootstrap`` 0.939-0.951 (lowest 0.905); ``mover`` 0.950-0.961 (lowest 0.929); partial
     (auc_paired_partial): ``delong`` 0.933-0.951 (lowest 0.906); ``delong_t`` 0.953-0.963 (lowest
-    0.939).
+    0.939); multiclass (auc_multiclass_paired): ``delong`` 0.937-0.950 (lowest 0.928);
+    ``exact_bootstrap`` 0.924-0.948 (lowest 0.902); ``delong_t`` 0.947-0.954 (lowest 0.932).
 
     .. end of coverage quote
 
