@@ -156,7 +156,7 @@ def auc_ci(
     (lowest 0.927); multiclass: ``delong`` 0.907-0.945 (lowest 0.879); ``exact_bootstrap``
     0.895-0.945 (lowest 0.868); ``mover`` 0.946-0.947 (lowest 0.922); partial, :doc:`/bands_study`:
     ``delong`` 0.902-0.947 (lowest 0.795); ``exact_bootstrap`` 0.901-0.947 (lowest 0.817);
-    ``logit_t`` 0.949-0.956 (lowest 0.899).
+    ``logit_t`` 0.950-0.958 (lowest 0.926).
 
     .. end of coverage quote
 
