@@ -420,10 +420,11 @@ def partial_auc_interval(
         exact bootstrap one and ``p_value`` the percentile test that inverts the interval,
         ``min(1, 2 min(F(null), S(null)))`` (``greater``: ``F(null)``, ``less``:
         ``S(null)``), so that ``p < 1 - level`` exactly when ``null`` is outside it
-        (:func:`rocsim.core.partial_law.percentile_interval`). pROC's ``ci.auc`` of a
-        partial AUC is this interval by Monte Carlo resampling; here without Monte Carlo
-        error. The law's work grows as about ``n+ (n- f)^3`` (``f = hi - lo``): a law
-        beyond a few seconds' work is refused (``ValueError``) before it is computed.
+        (:func:`rocsim.core.partial_law.percentile_interval`; a sum within ``1e-12`` of a tail
+        reaches it). pROC's ``ci.auc`` of a partial AUC is this interval by Monte Carlo
+        resampling; here without Monte Carlo error. The law's work grows as about
+        ``n+ (n- f)^3`` (``f = hi - lo``; more with ties across the classes): a law beyond a
+        few seconds' work is refused (``ValueError``) before it is computed.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         The one-sided interval and the test of the standardised partial AUC against ``null``
@@ -478,10 +479,16 @@ def partial_auc_interval(
         raw_var = _delong(share, influence)
     var = raw_var * mcclish_scale(a, b) ** 2
     if method == "percentile":
-        from rocsim.core.partial_law import focus_percentile_interval
+        from rocsim.core.partial_law import partial_area_law, percentile_interval
 
-        (low, high), p_value = focus_percentile_interval(
-            pos, neg, (lo, hi), focus, level, hypothesis.alternative, hypothesis.null
+        # the errors name the range and the sizes as given (a TPR range's cuts are positives)
+        ends = ("rate_range", "rate_range", "negatives" if focus == "fpr" else "positives")
+        what = f"at n+={pos.size}, n-={neg.size} over {focus.upper()} [{lo:g}, {hi:g}]"
+        values, probs = partial_area_law(first, second, a, b, ends, what)
+        # on McClish's scale, clipped to [0, 1] as the Wald bounds are (an increasing map)
+        scaled = np.clip(mcclish(values, a, b), 0.0, 1.0)
+        (low, high), p_value = percentile_interval(
+            scaled, probs, level, hypothesis.alternative, hypothesis.null
         )
     elif method == "logit_t" and var > 0.0 and 0.0 < area < b - a:
         centre, scale = area, 1.0
