@@ -43,8 +43,9 @@ def test_partial_difference_by_hand(f):
     share2, influence2 = placement_values(pos2, neg2, 0.0, f)
     v10 = np.var(share1 - share2, ddof=1) / 25
     v01 = np.var(influence1 - influence2, ddof=1) / 30
-    # the negatives' part on the f n- negatives inside the range, less one (at least 1)
-    df = (v10 + v01) ** 2 / (v10**2 / 24 + v01**2 / max(f * 30 - 1, 1))
+    # the negatives' part on the 2 f n- negatives inside the range of either classifier,
+    # less one (at least 1)
+    df = (v10 + v01) ** 2 / (v10**2 / 24 + v01**2 / max(2 * f * 30 - 1, 1))
     sd = np.sqrt(v10 + v01) * mcclish_scale(0.0, f)
     half = stats.t.ppf(0.975, df) * sd
     assert (got.low, got.high) == pytest.approx(

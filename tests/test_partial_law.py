@@ -270,15 +270,25 @@ def test_over_budget_is_refused_in_one_line_before_allocating():
         exact_partial_area_law(pos, neg, 0.0, 1.0)
 
 
+def test_a_rate_rounded_to_twelve_digits_is_read_as_its_fraction():
+    """A study's grid point 2/15 rounded to 12 digits (0.133333333333, 25 negatives: a cut
+    2.5e-12 negatives off 10/3) gives the law at 10/3, not a refusal."""
+    rng = np.random.default_rng(3)
+    pos, neg = rng.normal(1, 1, 8), rng.normal(0, 1, 25)
+    rounded = exact_partial_area_law(pos, neg, 0.0, 0.133333333333)
+    exact = exact_partial_area_law(pos, neg, 0.0, 2 / 15)
+    assert np.array_equal(rounded[0], exact[0]) and np.array_equal(rounded[1], exact[1])
+
+
 def test_bad_inputs():
     pos, neg = [0.9, 0.4, 0.7], [0.6, 0.1, 0.3, 0.2, 0.5, 0.8, 0.05]
-    # a cut that is no fraction with a small denominator: 0.123456789 of 7 negatives
+    # a cut that is no fraction with a small denominator: 0.1234567 of 7 negatives
     with pytest.raises(ValueError, match=r"^hi: .*method='exact_bootstrap'$"):
-        exact_partial_area_law(pos, neg, 0.0, 0.123456789)
+        exact_partial_area_law(pos, neg, 0.0, 0.1234567)
     with pytest.raises(ValueError, match=r"^lo: the exact bootstrap law needs its cut"):
-        exact_partial_area_law(pos, neg, 0.0123456789, 0.5)
+        exact_partial_area_law(pos, neg, 0.0123457, 0.5)
     with pytest.raises(ValueError, match=r"^rate_range: .* of 3 positives"):
-        partial_auc_interval(pos, neg, (0.0, 0.987654321), focus="tpr", method="percentile")
+        partial_auc_interval(pos, neg, (0.0, 0.9876543), focus="tpr", method="percentile")
     with pytest.raises(ValueError, match="range must satisfy 0 <= lo < hi <= 1"):
         exact_partial_area_law(pos, neg, 0.5, 0.5)
     with pytest.raises(ValueError, match="pos_scores contains 1 NaN"):

@@ -24,7 +24,7 @@ from study_pages import claims_table, markdown, replace_section
 PAGE = Path(__file__).resolve().parents[1] / "bands_study.md"
 #: The committed copies of the run's tables the page is written from.
 DATA = Path(__file__).resolve().parents[1] / "data"
-STUDIES = ("bands_small_n", "bands", "paired_bands", "partial_auc")
+STUDIES = ("bands_small_n", "bands", "paired_bands", "partial_auc", "partial_auc_percentile")
 TABLES = ("coverage.csv", "claims.csv", "meta.json")
 START = "<!-- results: written by docs/examples/write_bands_page.py -->"
 END = "<!-- end of results -->"
@@ -177,7 +177,7 @@ def study_lines(name: str, folder: Path) -> list[str]:
         f"seed {meta['seed']}, code `{meta['code_hash'][:12]}`, {meta['wall_seconds']:.0f} s.",
         "",
     ]
-    if name == "partial_auc":
+    if name.startswith("partial_auc"):
         lines += [*partial_table(table), ""]
     else:
         lines += [*standard_table(table, level), "", *band_table(table), ""]

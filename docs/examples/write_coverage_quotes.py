@@ -109,6 +109,13 @@ def quotes() -> dict[str, str]:
         parts.append(f"multiclass: {sentence(summary(multiclass, ['n']))}")
     if partial:
         parts.append(f"partial, :doc:`/bands_study`: {sentence(summary(partial, ['n']))}")
+    percentile = [t[t["method"] == "percentile"] for t in studies("partial_auc_percentile")]
+    if percentile:
+        parts.append(
+            "partial, the exact law's percentile (partial_auc_percentile, FPR [0, f], f up to "
+            f"{max(t['x'].max() for t in percentile):g}): "
+            f"{sentence(summary(percentile, ['n']))}"
+        )
     differences = []
     for name, what in (
         ("auc_paired", "binary"),
@@ -156,6 +163,11 @@ def method_tables() -> list[str]:
         ),
         ("`auc_ci(multi_class=..., method=...)`", ("auc_multiclass",), ["n"]),
         ("`auc_ci(max_fpr=..., method=...)`: the partial AUC", ("partial_auc",), ["n"]),
+        (
+            '`auc_ci(max_fpr=..., method="percentile")`: the exact law\'s percentile interval',
+            ("partial_auc_percentile",),
+            ["n"],
+        ),
     ):
         found = studies(*names)
         lines += [f"## {title}", ""]

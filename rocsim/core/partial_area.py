@@ -740,9 +740,9 @@ def partial_auc_difference_interval(
         instance), as DeLong et al. (1988) pair them. ``delong``: the normal interval and
         test; ``delong_t``: Student's t on the Welch-Satterthwaite degrees of freedom of the
         positives' and the negatives' parts of that variance, the negatives' counted as the
-        ``(hi - lo) n-`` inside the range (:func:`welch_df`): with a handful of negatives in
-        a narrow range their part rests on a handful of values. Its coverage of the true
-        difference is measured by the ``auc_paired_partial`` study.
+        ``2 (hi - lo) n-`` inside the range of either classifier (:func:`welch_df`): with a
+        handful of negatives in a narrow range their part rests on a handful of values. Its
+        coverage of the true difference is measured by the ``auc_paired_partial`` study.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.0
         The one-sided interval and the test of the difference against ``null`` (the normal
@@ -780,7 +780,9 @@ def partial_auc_difference_interval(
     df = np.inf
     if method == "delong_t" and var > 0.0:
         v10, v01 = share.var(ddof=1) / share.size, influence.var(ddof=1) / influence.size
-        df = welch_df(v10, v01, share.size, (b - a) * influence.size)
+        # a negative's paired placement difference is non-zero when it lies inside the
+        # range of either classifier: up to twice the (hi - lo) n- of one
+        df = welch_df(v10, v01, share.size, 2.0 * (b - a) * influence.size)
     difference = auc1 - auc2
     low, high = hypothesis.interval(difference, var, level, df)
     return PartialAUCDifferenceInterval(

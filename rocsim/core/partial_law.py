@@ -72,6 +72,10 @@ MEMORY = 4e7
 #: numbers with these denominators (and the tie blocks' sizes), merged exactly.
 DENOMINATOR = 1000
 
+#: How far (relative) a cut may lie from its fraction and be read as it: a rate such as 2/15
+#: typed or stored with 9-12 digits is that fraction, not a cut a hair's breadth off it.
+READ_AS_FRACTION = 1e-9
+
 #: How far the work or the values held may pass the budget before the pass stops, where the
 #: estimate fell short of them (it is meant to be above).
 SHORTFALL = 2.0
@@ -97,7 +101,7 @@ def exact_partial_area_law(
     lo, hi : float
         The range of FPRs, ``0 <= lo < hi <= 1``. The cuts ``lo n-`` and ``hi n-`` are read as
         fractions with a denominator of at most :data:`DENOMINATOR` (any ``lo`` and ``hi``
-        with three decimals).
+        with three decimals), a cut within :data:`READ_AS_FRACTION` (relative) of one as it.
 
     Returns
     -------
@@ -217,7 +221,7 @@ def _fraction(rate: float, count: int, name: str, unit: str) -> tuple[int, int]:
     """``rate * count`` as a fraction ``(p, q)``, ``q <= DENOMINATOR``, or ``ValueError``."""
     s = rate * count
     exact = Fraction(s).limit_denominator(DENOMINATOR)
-    if abs(exact.numerator / exact.denominator - s) > 1e-12 * max(s, 1.0):
+    if abs(exact.numerator / exact.denominator - s) > READ_AS_FRACTION * max(s, 1.0):
         raise ValueError(
             f"{name}: the exact bootstrap law needs its cut, {rate:g} of {count} {unit} = "
             f"{s:.10g}, to be a fraction with a denominator of at most {DENOMINATOR}; round "
