@@ -461,7 +461,7 @@ def test_plot_draws_the_curve_and_its_intervals(labelled, averaging):
     fig, ax = plt.subplots()
     assert result.plot(ax=ax) is ax
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert any("95%" in label for label in labels) and ax.get_xlabel() == "recall"
+    assert any("95%" in label for label in labels) and ax.get_xlabel() == "Recall"
     plt.close(fig)
     ax = result.plot()
     plt.close(ax.figure)

@@ -5,56 +5,78 @@ Displays, as in scikit-learn
 :class:`rocsim.ROCBandDisplay`, :class:`rocsim.PrecisionRecallBandDisplay`,
 :class:`rocsim.CostCurveDisplay` and :class:`rocsim.ROCComparisonDisplay` are made and drawn as
 scikit-learn's ``RocCurveDisplay`` is: ``from_estimator(estimator, X, y)`` or
-``from_predictions(y_true, y_score)``, into the axes you give (``ax=``), keeping what they drew
-(``ax_``, ``figure_``, ``line_``, ``band_``) and the numbers (``result``). Each curve comes
-with its exact bootstrap band.
+``from_predictions(y_true, y_score)``, into the axes you give (``ax=``), with scikit-learn's
+drawing keywords (``name``, ``plot_chance_level``, ``chance_level_kw``, ``curve_kwargs`` or
+matplotlib keywords, ``despine``), keeping what they drew (``ax_``, ``figure_``, ``line_``,
+``band_``) and the numbers (``result``). Each curve comes with its exact bootstrap band, shaded
+around it, and the legend gives the AUC with its interval.
 """
 
 # %%
-# Two classifiers fitted on one half of a data set
-# ------------------------------------------------
+# A rocsim display beside scikit-learn's
+# --------------------------------------
+# Breast cancer data, logistic regression and naive Bayes fitted on three quarters. The
+# naive Bayes curve is scikit-learn's ``RocCurveDisplay``; the logistic regression's is
+# rocsim's, on the same axes: its legend reads "name (AUC = ..., 95% CI ...)" and its band
+# (95% pointwise, vertical averaging) is shaded around it. The axes keep scikit-learn's
+# labels. The right panel zooms on the top-left corner, where the curves differ.
 import matplotlib.pyplot as plt
-from sklearn.datasets import make_classification
+from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import RocCurveDisplay
+from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 import rocsim
 
-X, y = make_classification(
-    n_samples=800, n_informative=3, class_sep=0.8, random_state=0
+X, y = load_breast_cancer(return_X_y=True)
+X_train, X_test, y_train, y_test = train_test_split(
+    X, y, random_state=0, stratify=y
 )
-X_train, X_test, y_train, y_test = X[:400], X[400:], y[:400], y[400:]
-logistic = LogisticRegression().fit(X_train, y_train)
+logistic = make_pipeline(StandardScaler(), LogisticRegression()).fit(
+    X_train, y_train
+)
 bayes = GaussianNB().fit(X_train, y_train)
 
-# %%
-# ROC curves with their bands, two models on one axes
-# ---------------------------------------------------
-# ``from_estimator`` takes ``predict_proba`` (else ``decision_function``) for the class
-# ``estimator.classes_[-1]``; the options after ``y`` are those of :func:`rocsim.roc_ci`.
-# Each model takes the axes' next colour.
-fig, ax = plt.subplots(figsize=(5.5, 5))
-for model in (logistic, bayes):
-    rocsim.ROCBandDisplay.from_estimator(
-        model,
+fig, (whole, corner) = plt.subplots(1, 2, figsize=(11, 5))
+for ax in (whole, corner):
+    RocCurveDisplay.from_estimator(
+        bayes,
         X_test,
         y_test,
-        averaging="vertical",
         ax=ax,
-        plot_chance_level=model is bayes,
+        name="naive Bayes",
+        plot_chance_level=True,
     )
-ax.set_title("95% bands, vertical averaging")
+    rocsim.ROCBandDisplay.from_estimator(
+        logistic, X_test, y_test, ax=ax, name="logistic regression"
+    )
+corner.set(xlim=(-0.01, 0.3), ylim=(0.7, 1.01), title="top-left corner")
+corner.legend(loc="lower right", fontsize="small")
+fig.tight_layout()
 
 # %%
 # Precision-recall and cost curves
 # --------------------------------
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4))
+# The precision-recall display gives the average precision (scikit-learn's) in the legend
+# and the share of positives as its chance level; the cost curve's chance level is the
+# cost of the trivial classifiers (all positive, all negative).
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.6))
 pr = rocsim.PrecisionRecallBandDisplay.from_estimator(
-    logistic, X_test, y_test, ax=left, plot_chance_level=True
-)
-cost = rocsim.CostCurveDisplay.from_predictions(
+    logistic,
+    X_test,
     y_test,
-    logistic.decision_function(X_test),
+    name="logistic regression",
+    ax=left,
+    plot_chance_level=True,
+)
+left.set_ylim(0.5, 1.01)
+cost = rocsim.CostCurveDisplay.from_estimator(
+    logistic,
+    X_test,
+    y_test,
     name="logistic regression",
     ax=right,
     plot_chance_level=True,
@@ -68,10 +90,15 @@ pr.result.to_frame().head()
 # %%
 # Where does one classifier beat the other?
 # -----------------------------------------
-# :class:`rocsim.ROCComparisonDisplay` draws ``TPR1 - TPR2`` with its exact *paired*
-# bootstrap band (both classifiers scored the same instances); points where the interval
-# excludes 0 are marked.
+# :class:`rocsim.ROCComparisonDisplay` draws ``TPR(first) - TPR(second)`` at fixed FPRs with
+# its exact *paired* bootstrap band (both classifiers scored the same instances), the AUC
+# difference with its interval in the legend; points where the interval excludes 0 are
+# marked. Should a block of tied scores decide such a point, it warns
+# (``TiedVerdictWarning``).
 comparison = rocsim.ROCComparisonDisplay.from_estimators(
-    logistic, bayes, X_test, y_test, averaging="vertical"
+    logistic,
+    bayes,
+    X_test,
+    y_test,
+    names=("logistic regression", "naive Bayes"),
 )
-comparison.ax_.set_title("logistic regression minus naive Bayes")

@@ -41,6 +41,20 @@ def positive_mask(y_true, pos_label=None, name: str = "y_true") -> np.ndarray:
     return y == _positive_label(values, pos_label, name)
 
 
+def positive_label(y_true, pos_label=None, name: str = "y_true"):
+    """The positive class of binary labels ``y_true`` (scikit-learn's rules): ``pos_label``
+    when given, else ``1`` of 0/1 or -1/1 labels and ``True`` of booleans.
+
+    Examples
+    --------
+    >>> positive_label([0, 1, 1])
+    1
+    """
+    listed = _classes(_labels(y_true, name), name).tolist()
+    label = _positive_label(np.asarray(listed), pos_label, name)
+    return next(value for value in listed if value == label)  # True, not 1, of booleans
+
+
 def split_by_label(
     y_true, *scores, pos_label=None, names: tuple[str, ...] | None = None
 ) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -45,15 +45,28 @@ def _thinned(fpr: np.ndarray, tpr: np.ndarray, points: int = 4000):
 # --- ROC space ---------------------------------------------------------------------------------
 
 
+#: The chance line's style, scikit-learn's displays' (a black dashed line).
+CHANCE_STYLE = {"color": "k", "linestyle": "--", "lw": 1.0}
+
+
+def label_axes(ax, xlabel: str, ylabel: str) -> None:
+    """Name the axes, unless they already have names (scikit-learn's display, or the user's,
+    drew there first)."""
+    if not ax.get_xlabel():
+        ax.set_xlabel(xlabel)
+    if not ax.get_ylabel():
+        ax.set_ylabel(ylabel)
+
+
 def roc_chance(ax):
     """The diagonal of a classifier without skill; the line drawn."""
-    return ax.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls=":", label="chance level")[0]
+    return ax.plot([0, 1], [0, 1], **CHANCE_STYLE, label="Chance level (AUC = 0.5)")[0]
 
 
 def finish_roc_axes(ax):
     """Unit square, rate labels and the legend of a ROC plot."""
     ax.set(xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
-    ax.set(xlabel="false positive rate", ylabel="true positive rate")
+    label_axes(ax, "False Positive Rate", "True Positive Rate")
     ax.legend(loc="lower right", fontsize=8)
     return ax
 
@@ -147,18 +160,13 @@ def plot_horizontal_ci(ci, ax=None):
 def cost_chance(ax, w=None):
     """The trivial classifiers' cost ``min(w, 1 - w)`` (all negative / all positive)."""
     w = np.linspace(0, 1, 201) if w is None else w
-    return ax.plot(
-        w, np.minimum(w, 1 - w), color="0.6", ls=":", lw=1, label="trivial classifiers"
-    )[0]
+    label = "Chance level (trivial classifiers)"
+    return ax.plot(w, np.minimum(w, 1 - w), **CHANCE_STYLE, label=label)[0]
 
 
 def finish_cost_axes(ax):
-    ax.set(
-        xlim=(0, 1),
-        ylim=(0, None),
-        xlabel="operating condition w",
-        ylabel="normalized expected cost",
-    )
+    ax.set(xlim=(0, 1), ylim=(0, None))
+    label_axes(ax, "Operating condition w", "Normalized expected cost")
     ax.legend(fontsize=8)
     return ax
 
@@ -283,11 +291,12 @@ def plot_auc(result, ax=None):
 def pr_chance(ax, law):
     """The precision of a classifier without skill: the share of positives."""
     share = law.m_pos / (law.m_pos + law.m_neg)
-    return ax.axhline(share, color="0.7", lw=0.8, ls=":", label="no skill")
+    return ax.axhline(share, **CHANCE_STYLE, label=f"Chance level (AP = {share:.2f})")
 
 
 def finish_pr_axes(ax):
-    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="recall", ylabel="precision")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01))
+    label_axes(ax, "Recall", "Precision")
     ax.legend(loc="lower left", fontsize=8)
     return ax
 
