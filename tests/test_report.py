@@ -126,3 +126,33 @@ def test_figures_are_saved_as_png_and_pdf_with_the_pixels_of_pillows_default(tmp
     fig.savefig(default, dpi=130, format="png")
     ours = np.asarray(Image.open(paths[0]))
     assert np.array_equal(ours, np.asarray(Image.open(default)))
+
+
+def test_the_header_says_the_replications_and_the_figures_are_explained(tmp_path):
+    """A run at 100 replications says so beside the claims count, with the configured 1000;
+    every figure says what its lines, bands and dotted lines are."""
+    cfg = dict(plain_config(compose_study("fig5_8", ["replications=100"])))
+    exact = table().assign(exact_coverage=0.95)
+    entries = [
+        ReportEntry("fig5_8", cfg, exact, tmp_path / "fig5_8", 1.0, claims_frame([True])),
+        ReportEntry("fig5_7", cfg, table(), tmp_path / "fig5_7", 1.0),
+    ]
+    md, page = write_report(tmp_path, entries, 3.0)
+    for doc in (md.read_text(), page.read_text()):
+        assert (
+            "claims reproduced: 1 of 1, simulated coverage at 100 replications per condition "
+            "(the studies are configured with 1000" in doc
+        )
+        assert doc.count("How to read the figure") == 2
+        assert doc.count("the thin dotted line of the same colour is the exact coverage") == 1
+    assert "padding: 0 1em" in page.read_text()  # never flush with the window's edges
+
+
+def test_a_docs_path_in_a_variants_text_is_a_link(tmp_path):
+    from rocsim.views.report import linked
+
+    text = "How is it chosen (docs/reading_the_thesis.md#reading-cost-threshold)? <b>"
+    got = linked(text, tmp_path / "results")
+    assert '<a href="' in got and 'reading_the_thesis.md#reading-cost-threshold">' in got
+    assert got.endswith("? &lt;b&gt;")  # the rest escaped
+    assert linked("see docs/missing.md", tmp_path) == "see <code>docs/missing.md</code>"

@@ -11,14 +11,23 @@ the check, the measured value with its standard error, and whether it holds.
 from __future__ import annotations
 
 import html
+import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import yaml
 
 from rocsim.sim.io import atomic_write
+
+#: The repository's root (a checkout: its docs beside the package), for links to the docs.
+ROOT = Path(__file__).resolve().parents[2]
+#: A path of the docs written in a study's text (a variant's question or reading).
+DOCS_PATH = re.compile(r"docs/[\w/.-]+\.md(?:#[\w-]+)?")
 
 
 @dataclass(frozen=True)
@@ -116,8 +125,74 @@ def all_claims(entries: Sequence[ReportEntry]) -> pd.DataFrame:
 
 
 def claims_line(entries: Sequence[ReportEntry]) -> str:
+    """``"claims reproduced: x of y"`` and the replications they were judged on."""
     held, total = claims_count(entries)
-    return f"claims reproduced: {held} of {total}"
+    return f"claims reproduced: {held} of {total}, {replications_note(entries)}"
+
+
+def replications_note(entries: Sequence[ReportEntry]) -> str:
+    """The replications a condition's simulated coverage rests on in this run, and the
+    studies' configured ones when the run used others (fewer widen the Monte Carlo bands: a
+    claim judged within them may then fail or hold by chance)."""
+    simulated = [e for e in entries if e.cfg.get("coverage") == "simulate"]
+    if not simulated:
+        return "on exact coverage (no simulation)"
+    used = sorted({int(e.cfg["replications"]) for e in simulated})
+    configured = sorted({configured_replications(e.name) for e in simulated})
+    note = f"simulated coverage at {' / '.join(map(str, used))} replications per condition"
+    if used != configured:
+        note += (
+            f" (the studies are configured with {' / '.join(map(str, configured))}: this run "
+            "used other counts, so its Monte Carlo errors differ from theirs)"
+        )
+    return note
+
+
+def configured_replications(name: str) -> int:
+    """The replications study ``name`` is configured with (its file's, else the base's)."""
+    configs = resources.files("rocsim.configs")  # configs ship inside the package
+    for path in (configs / "study" / f"{name}.yaml", configs / "config.yaml"):
+        if path.is_file():
+            value = (yaml.safe_load(path.read_text()) or {}).get("replications")
+            if value is not None:
+                return int(value)
+    return 0
+
+
+def figure_caption(entry: ReportEntry) -> str:
+    """How to read a study's figure: what its lines, bands and marks are."""
+    exact = "exact_coverage" in entry.table and entry.table["exact_coverage"].notna().any()
+    return (
+        "How to read the figure: each solid line is a method's coverage estimated from the "
+        "simulated data sets, against the grid; the shaded band around it is +-1.96 Monte "
+        "Carlo standard errors; the grey dashed line is the nominal level"
+        + (
+            "; the thin dotted line of the same colour is the exact coverage, computed "
+            "without simulation, which the solid line estimates."
+            if exact
+            else "."
+        )
+    )
+
+
+def linked(text: str, results_dir: Path) -> str:
+    """``text`` escaped for HTML, the docs paths it names linked (relative to the report)
+    when the docs are beside it, else set as code."""
+    out, last = [], 0
+    for match in DOCS_PATH.finditer(text):
+        path, _, anchor = match.group(0).partition("#")
+        target = ROOT / path
+        out.append(html.escape(text[last : match.start()]))
+        if target.exists():
+            href = os.path.relpath(target, Path(results_dir).resolve()) + (
+                f"#{anchor}" if anchor else ""
+            )
+            out.append(f'<a href="{html.escape(href)}">{html.escape(match.group(0))}</a>')
+        else:
+            out.append(f"<code>{html.escape(match.group(0))}</code>")
+        last = match.end()
+    out.append(html.escape(text[last:]))
+    return "".join(out)
 
 
 def _failing(entry: ReportEntry) -> pd.DataFrame:
@@ -156,6 +231,8 @@ def _markdown(results_dir: Path, entries, total_seconds: float) -> str:
             f"![{e.name}]({rel}/coverage.png)",
             "",
             f"*Thesis caption (translated):* {e.cfg['study'].get('caption') or ''}",
+            "",
+            figure_caption(e),
             "",
             f"Settings: {settings_line(e.cfg)}; wall time {e.wall_seconds:.1f} s.",
             "",
@@ -237,7 +314,8 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; color: #222;
+  padding: 0 1em; }
 section { border-top: 1px solid #ccc; padding-top: 1em; margin-top: 2em; }
 .row { display: flex; gap: 2em; align-items: flex-start; }
 .row img { width: 62%; border: 1px solid #ddd; }
@@ -252,6 +330,11 @@ section { border-top: 1px solid #ccc; padding-top: 1em; margin-top: 2em; }
 table { border-collapse: collapse; font-size: 0.9em; margin-top: 0.8em; }
 td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
+.claims { display: block; overflow-x: auto; max-width: 100%; }
+@media (max-width: 700px) {
+  .row { flex-direction: column; align-items: stretch; }
+  .row img { width: 100%; }
+}
 """
 
 
@@ -267,7 +350,7 @@ def _html(results_dir: Path, entries, total_seconds: float) -> str:
         f"<p>{len(entries)} studies; total wall time {total_seconds:.1f} s.</p>",
         f'<p class="verdict"><b>{esc(claims_line(entries))}</b></p>',
         f"<p>{nav}</p>",
-        _html_differences(entries),
+        _html_differences(entries, results_dir),
     ]
     for e in entries:
         rel = _relative(results_dir, e.directory)
@@ -282,6 +365,7 @@ def _html(results_dir: Path, entries, total_seconds: float) -> str:
             '<div class="text">',
             f'<p class="caption">Thesis caption (translated): '
             f"{esc(e.cfg['study'].get('caption') or '')}</p>",
+            f'<p class="caption">{esc(figure_caption(e))}</p>',
             f"<p>Settings: {esc(settings_line(e.cfg))}; wall time {e.wall_seconds:.1f} s.</p>",
             summary,
             f'<p><a href="{esc(rel)}/coverage.csv">coverage.csv</a> · '
@@ -324,7 +408,7 @@ def _html_claims(e: ReportEntry) -> str:
     )
 
 
-def _html_differences(entries) -> str:
+def _html_differences(entries, results_dir: Path) -> str:
     esc = html.escape
     parts = ['<section id="differ"><h2>Where we differ</h2>']
     if not any(len(_failing(e)) for e in entries):
@@ -345,9 +429,9 @@ def _html_differences(entries) -> str:
             claims = v.claims[v.claims["claim"].isin(v.explains)]
             parts += [
                 f"<h4>Variant {esc(v.name)} ({overrides})</h4>",
-                f"<p>{esc(v.question)}</p>",
+                f"<p>{linked(v.question, results_dir)}</p>",
                 _html_claim_rows(claims, with_thesis=False),
-                f'<p class="reading"><b>Reading:</b> {esc(v.reading)}</p>',
+                f'<p class="reading"><b>Reading:</b> {linked(v.reading, results_dir)}</p>',
             ]
     parts.append("</section>")
     return "\n".join(parts)
