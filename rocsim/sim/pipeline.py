@@ -448,10 +448,13 @@ def _with_columns(table, conditions, grid, mode) -> pd.DataFrame:
 
 
 def _model_label(spec) -> str:
-    """A condition's score model in tables and panel titles; of a paired design, classifier
-    1's (the panels already name the correlation and the shift of classifier 2)."""
+    """A condition's score model in tables and panel titles; of a paired design, both
+    classifiers' (``"N(1, 1)/N(0, 1) vs N(0.7, 1)/N(0, 1)"``: the panels name the
+    correlation)."""
     model = build_model(spec)
-    return (model.first if isinstance(model, PairedScoreModel) else model).label()
+    if isinstance(model, PairedScoreModel):
+        return f"{model.first.label()} vs {model.second.label()}"
+    return model.label()
 
 
 def _write_outputs(
