@@ -104,16 +104,30 @@ def test_matplotlib_keywords_are_forwarded(ax):
     assert not ax.spines["top"].get_visible() and not ax.spines["right"].get_visible()
 
 
-def test_drawing_beside_scikit_learn_keeps_its_labels(ax):
+def test_breast_cancer_beside_scikit_learn_on_one_axes(ax):
+    """The issue's example: logistic regression on breast cancer, rocsim's display beside
+    scikit-learn's RocCurveDisplay: AUC and interval in the legend, a shaded band, the labels
+    scikit-learn wrote kept, one chance line."""
+    from sklearn.datasets import load_breast_cancer
     from sklearn.metrics import RocCurveDisplay
 
-    RocCurveDisplay.from_estimator(NB, X[TEST], Y[TEST], ax=ax, plot_chance_level=True)
+    X_all, y_all = load_breast_cancer(return_X_y=True)
+    train = np.arange(y_all.size) % 2 == 0
+    logistic = LogisticRegression(max_iter=5000).fit(X_all[train], y_all[train])
+    bayes = GaussianNB().fit(X_all[train], y_all[train])
+    RocCurveDisplay.from_estimator(
+        bayes, X_all[~train], y_all[~train], ax=ax, plot_chance_level=True
+    )
     xlabel, ylabel = ax.get_xlabel(), ax.get_ylabel()
-    rocsim.ROCBandDisplay.from_estimator(LR, X[TEST], Y[TEST], ax=ax, plot_chance_level=True)
+    display = rocsim.ROCBandDisplay.from_estimator(
+        logistic, X_all[~train], y_all[~train], ax=ax, name="logistic", plot_chance_level=True
+    )
     assert (ax.get_xlabel(), ax.get_ylabel()) == (xlabel, ylabel)
+    auc = rocsim.auc_ci(y_all[~train], logistic.predict_proba(X_all[~train])[:, 1])
+    expected = f"logistic (AUC = {auc.auc:.2f}, 95% CI {auc.low:.2f} to {auc.high:.2f})"
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
-    # one chance line: scikit-learn's, with its label
-    assert labels.count("Chance level (AUC = 0.5)") == 1 and len(labels) == 3
+    assert labels[-1] == expected and labels.count("Chance level (AUC = 0.5)") == 1
+    assert len(labels) == 3 and isinstance(display.band_, PolyCollection)
 
 
 def test_a_display_from_arrays_and_from_results():

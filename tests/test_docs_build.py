@@ -41,3 +41,6 @@ def test_docs_build_with_warnings_as_errors(tmp_path):
         assert (out / "auto_examples" / f"{example.stem}.html").exists(), example.name
         if example.stem not in NOT_RUN:
             assert list((out / "_images").glob(f"sphx_glr_{example.stem}_*.png")), example.name
+    # the study pages' large figures fit the page and link to their full size
+    study = (out / "auc_study.html").read_text()
+    assert 'href="_images/auc_multiclass.png"' in study

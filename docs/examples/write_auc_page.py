@@ -89,6 +89,22 @@ def claims_lines(folder: Path) -> list[str]:
     return [f"Claims: {held} of {len(claims)} hold.", "", *claims_table(claims), ""]
 
 
+def figure(name: str) -> list[str]:
+    """The study's figure at the page's width, a link to its full size (Sphinx links a
+    resized image to the original), and how to read it."""
+    return [
+        f"```{{figure}} figures/{name}.png",
+        f":alt: coverage of {name}",
+        ":width: 100%",
+        "",
+        "Solid lines: each method's coverage over the simulated test sets; shaded bands: "
+        "+-1.96 Monte Carlo standard errors; grey dashed line: the level. Click the figure "
+        "for its full size.",
+        "```",
+        "",
+    ]
+
+
 def section(results: Path) -> list[str]:
     lines = []
     for name in STUDIES:
@@ -98,7 +114,7 @@ def section(results: Path) -> list[str]:
             lines += ["Not run.", ""]
             continue
         table = pd.read_csv(folder / "coverage.csv")
-        lines += [run_line(table, folder), "", f"![coverage of {name}](figures/{name}.png)", ""]
+        lines += [run_line(table, folder), "", *figure(name)]
         if name == "auc_methods":
             lines += [
                 "Per method and n, over the models and AUCs:",
