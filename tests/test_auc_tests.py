@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 import rocsim
+from rocsim.core.results import format_p
 
 RNG = np.random.default_rng(2026)
 N = 40
@@ -113,6 +114,43 @@ def test_a_sure_auc_is_tested_as_sure():
     assert (got.auc, got.var, got.low, got.high, got.p_value) == (1.0, 0.0, 1.0, 1.0, 0.0)
     at_one = rocsim.auc_ci(y, s, method="exact_bootstrap", alternative="greater", null=1.0)
     assert at_one.p_value == 1.0
+    # the summary writes a p-value of 0 as a bound, never "p = 0" or "0.000000e+00"
+    assert "p < 1e-16 (H1: > 0.5)" in repr(got) and "p = 1 (H1: > 1)" in repr(at_one)
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [
+        (0.0, "p < 1e-16"),  # underflowed
+        (1.9e-79, "p < 1e-16"),  # a normal tail far beyond what the approximation can say
+        (9.99e-17, "p < 1e-16"),
+        (1e-16, "p = 1e-16"),
+        (4.7400301e-05, "p = 4.74e-05"),
+        (0.0071234, "p = 0.00712"),
+        (0.26003, "p = 0.26"),
+        (1.0, "p = 1"),
+        (np.float64(0.5), "p = 0.5"),
+        (float("nan"), "p = nan"),
+    ],
+)
+def test_p_values_are_written_as_a_statistician_reads_them(p, text):
+    assert format_p(p) == text
+
+
+def test_every_summary_writes_p_values_one_way():
+    # binary, partial, multiclass and paired results all go through format_p
+    y3 = np.repeat([0, 1, 2], 10)
+    separated = np.eye(3)[y3] * 0.8 + 0.1  # each class's own column highest: AUCs of 1
+    results = [
+        rocsim.auc_ci(Y, S1),
+        rocsim.auc_ci(Y, S1, max_fpr=0.5),
+        rocsim.compare_auc(Y, S1, S2),
+        rocsim.compare_auc(Y, S1, S2, max_fpr=0.5),
+        rocsim.auc_ci(y3, separated, multi_class="ovo", method="exact_bootstrap"),
+    ]
+    for result in results:
+        assert f", {format_p(result.p_value)} (H1: " in repr(result)
+    assert "p < 1e-16" in repr(results[-1])
 
 
 @pytest.mark.parametrize(

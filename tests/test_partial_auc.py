@@ -136,6 +136,45 @@ def test_result_frame_repr_and_plot():
     assert any("partial AUC" in t.get_text() for t in ax.get_legend().get_texts())
 
 
+def test_plot_names_the_standardised_partial_auc_and_its_range():
+    # McClish's scale beside the whole curve must not read as the whole curve's AUC
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(60), np.zeros(60)]
+    first, second = y + rng.normal(size=120), 0.7 * y + rng.normal(size=120)
+    import matplotlib.pyplot as plt
+
+    def legend(ax):
+        texts = [t.get_text() for t in ax.get_legend().get_texts()]
+        plt.close(ax.figure)
+        return texts
+
+    one = rocsim.auc_ci(y, first, max_fpr=0.2, confidence_level=0.9)
+    assert legend(one.plot()) == [
+        "Chance level (AUC = 0.5)",
+        f"standardised partial AUC\n(FPR 0-0.2) {one.auc:.3f}, 90% CI "
+        f"[{one.low:.3f}, {one.high:.3f}]",
+        "FPR 0-0.2: the partial AUC's range",
+    ]
+    by_tpr = rocsim.auc_ci(y, first, tpr_range=(0.8, 1.0))
+    assert "standardised partial AUC\n(TPR 0.8-1) " in legend(by_tpr.plot())[1]
+    two = rocsim.compare_auc(y, first, second, max_fpr=0.2)
+    ax = two.plot()
+    assert ax.get_title().startswith("partial AUC1 - AUC2 (FPR 0-0.2) = ")
+    assert legend(ax)[1:3] == [
+        f"classifier 1: standardised partial AUC\n(FPR 0-0.2) {two.auc1:.3f}",
+        f"classifier 2: standardised partial AUC\n(FPR 0-0.2) {two.auc2:.3f}",
+    ]
+    # the whole AUC keeps its plain name
+    whole = rocsim.compare_auc(y, first, second)
+    ax = whole.plot()
+    assert ax.get_title().startswith("AUC1 - AUC2 = ")
+    assert legend(ax) == [
+        "Chance level (AUC = 0.5)",
+        f"classifier 1: AUC {whole.auc1:.3f}",
+        f"classifier 2: AUC {whole.auc2:.3f}",
+    ]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

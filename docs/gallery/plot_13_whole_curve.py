@@ -15,7 +15,12 @@ probability 95%. ``rocsim.roc_ci(..., band="simultaneous")`` is that band:
   (:mod:`rocsim.core.confidence_band`).
 
 How often it holds the true curve is measured by the band studies, against the literature's
-bands and rocci's (:doc:`/bands_study`).
+bands and rocci's (:doc:`/bands_study`; the numbers are quoted in :func:`rocsim.roc_ci`'s
+Notes). At the 95% level the simultaneous band held the true curve in 0.967-0.999 of test
+sets (the mean per n and averaging, 25 to 1000 instances per class), 0.958 in its lowest
+condition: it holds at its level, and it is the only band this page draws. A pointwise band
+read as a band for the whole curve held it in 0.69-0.79 (lowest 0.17), and Bonferroni's
+band falls below 0.95 at small n (lowest 0.855).
 """
 
 # %%
@@ -58,16 +63,35 @@ frame = band.to_frame()
 # ---------------
 # Without ``at`` the band holds the curve at every FPR 0.01, ..., 0.99 (each distinct
 # ``r / n-`` once); horizontal averaging bands the FPR at fixed TPRs the same way.
+#
+# The two panels draw the same three things, so one legend below them names each once (a
+# legend inside each panel would also hide the band at the lowest FPRs, where it is widest).
 whole = rocsim.roc_ci(y, score, averaging="vertical", band="simultaneous")
 across = rocsim.roc_ci(y, score, averaging="horizontal", band="simultaneous")
-fig, axes = plt.subplots(1, 2, figsize=(9, 4.5), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(9, 5.2), sharey=True)
 whole.plot(ax=axes[0])
-axes[0].set_title("TPR at each FPR (vertical)", fontsize=10)
+axes[0].set_title("TPR at each FPR (vertical averaging)", fontsize=10)
 across.plot(ax=axes[1])
-axes[1].set_title("FPR at each TPR (horizontal)", fontsize=10)
+axes[1].set_title("FPR at each TPR (horizontal averaging)", fontsize=10)
+axes[1].set_ylabel("")  # shared with the left panel
+for ax in axes:
+    ax.get_legend().remove()
+handles, _ = axes[0].get_legend_handles_labels()
+fig.legend(
+    handles,
+    [
+        "Chance level (AUC = 0.5)",
+        "empirical ROC curve",
+        "95% simultaneous band for the true curve",
+    ],
+    loc="lower center",
+    ncols=3,
+    fontsize=9,
+)
 fig.suptitle(
     "95% simultaneous bands for the true curve, n = 200 per class", fontsize=11
 )
+fig.subplots_adjust(left=0.08, right=0.98, top=0.86, bottom=0.18, wspace=0.08)
 plt.show()
 
 # %%

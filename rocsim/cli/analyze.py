@@ -35,6 +35,7 @@ from rocsim.core.area import AUC_DIFFERENCE_METHODS
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.intervals import PAIRED_METHODS, PROPORTION_METHODS
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS
+from rocsim.core.results import format_p
 from rocsim.core.vertical import VERTICAL_METHODS
 from rocsim.sim.errors import RunError
 from rocsim.sim.io import (
@@ -399,7 +400,7 @@ def _compare(y, scores, names, args, common, points, thresholds, outputs) -> lis
     x = getattr(roc, key)
     return [
         f"AUC {second} - {first}: {auc.difference:+.4f} [{auc.low:+.4f}, "
-        f"{auc.high:+.4f}], p = {auc.p_value:.3g} ({auc.method})",
+        f"{auc.high:+.4f}], {format_p(auc.p_value)} ({auc.method})",
         f"ROC ({args.averaging} averaging, {x.size} points): {second} "
         + _where(x, roc.verdict, axis, "better", "worse"),
         f"cost ({cost.w.size} operating conditions w): {second} "

@@ -61,7 +61,7 @@ from rocsim.core.auc_methods import (
     pivot_p_value,
 )
 from rocsim.core.counting import count_at_or_above
-from rocsim.core.results import Result
+from rocsim.core.results import Result, format_p
 
 #: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
 AUC_METHODS = ("delong", "exact_bootstrap")
@@ -112,9 +112,10 @@ class AUCInterval(Result):
 
 
 def hypothesis_summary(result) -> str:
-    """``", p = 0.003 (AUC > 0.5)"``: a result's test, for its summary."""
+    """``", p = 0.003 (H1: > 0.5)"``: a result's test, for its summary (the p-value by
+    :func:`~rocsim.core.results.format_p`, so every result writes it the same way)."""
     sign = {"two-sided": "!=", "greater": ">", "less": "<"}[result.alternative]
-    return f", p = {result.p_value:.3g} (H1: {sign} {result.null:g})"
+    return f", {format_p(result.p_value)} (H1: {sign} {result.null:g})"
 
 
 @dataclass(frozen=True, repr=False)

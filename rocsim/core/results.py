@@ -128,6 +128,38 @@ def _percent(level: float) -> str:
     return f"{100 * level:.6g}%"
 
 
+#: Below this a p-value is written ``p < 1e-16``: a normal or t tail that far out says only
+#: that the data are far from the null (the approximation's error there exceeds the tail
+#: itself), and a p-value computed as ``1 - cdf`` cannot go below double precision's 2.2e-16
+#: anyway (R's ``format.pval`` writes ``< 2.2e-16`` for that reason).
+SMALLEST_P = 1e-16
+
+
+def format_p(p: float) -> str:
+    """A p-value as a statistician writes it: ``"p = 0.00712"``, or ``"p < 1e-16"``.
+
+    Parameters
+    ----------
+    p : float
+        The p-value.
+
+    Returns
+    -------
+    str
+        ``"p = "`` and three significant digits; ``"p < 1e-16"`` below :data:`SMALLEST_P`
+        (an underflow to 0 included); ``"p = nan"`` when there is no test.
+
+    Examples
+    --------
+    >>> format_p(0.007123), format_p(1.0), format_p(1.9e-79), format_p(0.0)
+    ('p = 0.00712', 'p = 1', 'p < 1e-16', 'p < 1e-16')
+    """
+    p = float(p)
+    if p < SMALLEST_P:
+        return f"p < {SMALLEST_P:g}"
+    return f"p = {p:.3g}"
+
+
 def clip_bounds(low, high, bounds: tuple[float, float]):
     """Bounds as float arrays clipped to ``bounds``, and where clipping changed them."""
     low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)

@@ -258,30 +258,45 @@ def plot_difference(comparison, ax=None):
 
 def plot_auc(result, ax=None):
     """Empirical ROC curve(s) of :func:`rocsim.auc_ci` / :func:`rocsim.compare_auc`, the AUC
-    and its interval in the legend."""
+    and its interval in the legend.
+
+    A partial AUC is named "standardised partial AUC (FPR lo-hi)" in the legend: McClish's
+    scale puts it between 0.5 (chance) and 1 over its range, and a bare "AUC" beside the
+    whole curve would be read as the area under all of it. Its range is shaded, with its own
+    legend entry.
+    """
     ax = _axes(ax)
     roc_chance(ax)
     level = _level(result)
+    what = "AUC"
     if hasattr(result, "focus"):
-        # the range of rates a partial AUC covers, shaded
-        span = ax.axvspan if result.focus == "fpr" else ax.axhspan
-        span(result.range_low, result.range_high, color="0.9", lw=0, zorder=0)
-    if hasattr(result, "partial_area"):
+        rates = f"{result.focus.upper()} {result.range_low:g}-{result.range_high:g}"
+        # two lines: one would span the axes and hide the curve at low FPR, where a partial
+        # AUC over low FPRs is read
+        what = f"standardised partial AUC\n({rates})"
+    if hasattr(result, "auc1"):
         labels = [
-            f"partial AUC ({result.focus.upper()} {result.range_low:g}-{result.range_high:g})"
-            f" {result.auc:.3f}, {level} CI [{result.low:.3f}, {result.high:.3f}]"
+            f"classifier 1: {what} {result.auc1:.3f}",
+            f"classifier 2: {what} {result.auc2:.3f}",
         ]
-    elif hasattr(result, "auc"):
-        labels = [f"AUC {result.auc:.3f}, {level} CI [{result.low:.3f}, {result.high:.3f}]"]
-    else:
-        labels = [f"classifier 1: AUC {result.auc1:.3f}", f"classifier 2: AUC {result.auc2:.3f}"]
+        name = "AUC1 - AUC2"
+        if hasattr(result, "focus"):
+            # the summary's words (repr); the legend says the AUCs are standardised
+            name = f"partial AUC1 - AUC2 ({rates})"
         ax.set_title(
-            f"AUC1 - AUC2 = {result.difference:+.3f}, {level} CI "
+            f"{name} = {result.difference:+.3f}, {level} CI "
             f"[{result.low:+.3f}, {result.high:+.3f}]",
             fontsize=9,
         )
+    else:
+        labels = [f"{what} {result.auc:.3f}, {level} CI [{result.low:.3f}, {result.high:.3f}]"]
     for curve, label, color in zip(result.curves, labels, DEFAULT_COLORS):
         ax.plot(*_thinned(*curve), color=color, lw=1.2, label=label)
+    if hasattr(result, "focus"):
+        # drawn behind the curves (zorder) but after them, so its legend entry comes last
+        span = ax.axvspan if result.focus == "fpr" else ax.axhspan
+        label = f"{rates}: the partial AUC's range"
+        span(result.range_low, result.range_high, color="0.9", lw=0, zorder=0, label=label)
     return finish_roc_axes(ax)
 
 
