@@ -156,3 +156,15 @@ def test_a_docs_path_in_a_variants_text_is_a_link(tmp_path):
     assert '<a href="' in got and 'reading_the_thesis.md#reading-cost-threshold">' in got
     assert got.endswith("? &lt;b&gt;")  # the rest escaped
     assert linked("see docs/missing.md", tmp_path) == "see <code>docs/missing.md</code>"
+
+
+def test_a_study_figure_has_one_legend_for_all_its_panels():
+    """The lines mean the same in every panel: one legend (in the first), not one per panel."""
+    from rocsim.views.figures import plot_coverage
+
+    frame = pd.concat([table().assign(method=m) for m in ("delong", "mover")])
+    frame = frame.assign(level=0.95, theta=frame["condition"].str[-1])
+    fig = plot_coverage(frame, panels="theta", lines="method")
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    assert len(fig.axes) == 2 and len(legends) == 1
+    assert [t.get_text() for t in legends[0].get_texts()] == ["method=delong", "method=mover"]

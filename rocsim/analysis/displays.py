@@ -7,7 +7,7 @@ tpr=...)``).
 Each display computes with the function of the same curve (:func:`rocsim.roc_ci`,
 :func:`rocsim.pr_ci`, :func:`rocsim.cost_curve_ci`, :func:`rocsim.compare_roc`, and
 :func:`rocsim.auc_ci` / :func:`rocsim.compare_auc` for the legend) and draws as scikit-learn's
-``sklearn.metrics.RocCurveDisplay`` does: the legend reads ``"name (AUC = 0.87, 95% CI
+``sklearn.metrics.RocCurveDisplay`` does [1]_: the legend reads ``"name (AUC = 0.87, 95% CI
 0.83-0.91)"``, the band is shaded around the curve (its legend entry is the curve's: a line
 over a shaded patch), the chance level is a black dashed line named ``"Chance level"``, and the
 axis labels are scikit-learn's (an axes that already has labels keeps them, so a rocsim display

@@ -26,7 +26,7 @@ GRID_LABELS = {
     "n": "per-class size n",
 }
 DEFAULT_COLORS = ("black", "tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange")
-#: Beyond this many lines a figure has one legend (in its first panel), not one per panel.
+#: Beyond this many lines the legend's font is smaller.
 MAX_PANEL_LEGEND = 5
 
 
@@ -98,8 +98,9 @@ def plot_coverage(
             # y given: matplotlib then skips lifting the title above top ticks (there are
             # none), which lays out every tick label again at each save
             ax.set_title(_panel_title(sub, keys, value), fontsize=9, y=1.0)
-        if lines and (len(line_values) <= MAX_PANEL_LEGEND or ax is axes.flat[0]):
-            # many lines: one legend, in the first panel, instead of one hiding each panel
+        if lines and ax is axes.flat[0]:
+            # the lines mean the same in every panel: one legend, in the first panel, instead
+            # of one repeated in (and hiding part of) each
             ax.legend(
                 fontsize=7 if len(line_values) <= MAX_PANEL_LEGEND else 6, loc="lower center"
             )
