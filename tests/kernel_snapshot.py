@@ -7,12 +7,14 @@ counting kernels (radix sort, merge, chain counts, merged ROC counts) and the co
 hull. ``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
 the snapshot was written by the numba kernels, before they were compiled with the package.
 
-Run ``python tests/kernel_snapshot.py`` to write the snapshot again (only when a change of
-the numbers is meant).
+Run ``python tests/kernel_snapshot.py`` to write the snapshot again, or ``python
+tests/kernel_snapshot.py NAME...`` to write only the arrays whose names start with a NAME
+(only when a change of those numbers is meant: the other arrays must come out the same bits).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -164,7 +166,27 @@ def cases() -> Iterator[tuple[str, np.ndarray]]:
         yield from part()
 
 
-if __name__ == "__main__":
-    arrays = dict(cases())
+def rewrite(prefixes: tuple[str, ...]) -> list[str]:
+    """Store the arrays whose names start with one of ``prefixes`` again, after checking that
+    every other array is still the stored bits; the names rewritten."""
+    with np.load(SNAPSHOT) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    computed = dict(cases())
+    chosen = [name for name in computed if name.startswith(prefixes)]
+    kept = [name for name in computed if name not in chosen]
+    changed = [name for name in kept if computed[name].tobytes() != arrays[name].tobytes()]
+    if changed or sorted(computed) != sorted(arrays):
+        raise SystemExit(f"not rewritten: arrays not named changed too: {changed}")
+    arrays.update((name, computed[name]) for name in chosen)
     np.savez_compressed(SNAPSHOT, **arrays)
-    print(f"{len(arrays)} arrays written to {SNAPSHOT}")
+    return chosen
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        names = rewrite(tuple(sys.argv[1:]))
+        print(f"{len(names)} arrays rewritten in {SNAPSHOT}: {names}")
+    else:
+        arrays = dict(cases())
+        np.savez_compressed(SNAPSHOT, **arrays)
+        print(f"{len(arrays)} arrays written to {SNAPSHOT}")

@@ -166,17 +166,45 @@ def test_sorted_scores_put_negative_zero_first_at_every_size(size):
     assert np.all(np.diff(signs.astype(int)) <= 0)  # -0.0 first
 
 
-def test_a_zero_threshold_is_negative_zero_wherever_one_is():
-    """The curve names a tied zero threshold -0.0 if any score is -0.0, on every numpy."""
-    pos = np.array([0.0, 1.0, -0.0] * 700)
-    neg = np.array([-0.0, 0.0, 0.0, -1.0] * 300)
-    thresholds, tp, fp = counting.roc_counts(pos, neg)
-    assert thresholds.tolist() == [1.0, 0.0, -1.0]
-    assert np.signbit(thresholds[1])
-    sorted_thresholds, _, _ = counting.sorted_roc_counts(pos, neg)
-    assert sorted_thresholds.tobytes() == thresholds.tobytes()
-    np.testing.assert_array_equal(tp, [700, 2100, 2100])
-    np.testing.assert_array_equal(fp, [0, 900, 1200])
+@pytest.mark.parametrize("size", [5, counting._RADIX_MIN])  # np.sort, radix sort
+def test_a_zero_threshold_is_positive_zero_whatever_the_signs_of_the_zeros(size):
+    """A tied zero threshold is named 0.0 by every counting path: which zero a curve reported
+    followed the signs of the zero scores, which the same computation upstream (rounding,
+    sorting) need not give alike on every CPU; the counts are those of the zeros either way."""
+    rng = np.random.default_rng(size)
+    pos = np.concatenate([[0.0, -0.0, 1.0], rng.choice([0.0, -0.0, 1.0], size)])
+    neg = np.concatenate([[-0.0, 0.0, -1.0], rng.choice([0.0, -0.0, -1.0], size)])
+    want_tp = [np.sum(pos >= t) for t in (1.0, 0.0, -1.0)]
+    want_fp = [np.sum(neg >= t) for t in (1.0, 0.0, -1.0)]
+    all_negative = [np.where(scores == 0, -0.0, scores) for scores in (pos, neg)]
+    for data in [(pos, neg), (pos + 0.0, neg + 0.0), all_negative]:  # mixed, 0.0, -0.0
+        for count in (counting.roc_counts, counting.sorted_roc_counts):
+            thresholds, tp, fp = count(*data)
+            assert thresholds.tolist() == [1.0, 0.0, -1.0]
+            assert not np.signbit(thresholds[1]), count.__name__
+            np.testing.assert_array_equal(tp, want_tp)
+            np.testing.assert_array_equal(fp, want_fp)
+
+
+@pytest.mark.parametrize("direction", ["higher", "lower"])
+def test_public_thresholds_have_no_negative_zero(direction):
+    """The top level's curves and intervals report the zero threshold as 0.0 too, on either
+    orientation of the scores."""
+    import rocsim
+    from rocsim.core import roc_curve
+
+    y = np.array([1, 1, 1, 0, 0, 0] * 20)
+    score = np.array([0.0, -0.0, 2.0, -0.0, 0.0, -1.0] * 20)
+    score = score if direction == "higher" else -score
+    _, _, thresholds = roc_curve(score[y == 1], score[y == 0])
+    frames = [
+        rocsim.roc_ci(y, score, direction=direction).to_frame()["threshold"],
+        rocsim.roc_ci(y, score, at=[0.4, 0.6], direction=direction).to_frame()["threshold"],
+        rocsim.cost_curve_ci(y, score, direction=direction).to_frame()["threshold"],
+    ]
+    for reported in [thresholds, *map(np.asarray, frames)]:
+        assert (reported == 0).any()
+        assert not np.any(np.signbit(reported[reported == 0]))
 
 
 def test_bucket_ranks_are_searchsorted():

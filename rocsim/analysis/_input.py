@@ -160,8 +160,10 @@ def _pair_hint(k: int) -> tuple[str, str]:
 
 def orient(values: np.ndarray, sign: float) -> np.ndarray:
     """Scores or thresholds between the user's scale and the oriented one (higher means
-    positive), both ways: ``values`` itself for ``sign = +1``, ``-values`` for ``-1``."""
-    return values if sign > 0 else -values
+    positive), both ways: ``values`` itself for ``sign = +1``, ``-values`` for ``-1`` (as
+    ``0.0 - values``: a zero threshold stays ``0.0``, as :func:`rocsim.core.roc_counts`
+    names it, instead of turning ``-0.0``)."""
+    return values if sign > 0 else 0.0 - values
 
 
 def placed_rates(at, name: str) -> np.ndarray:
@@ -225,9 +227,10 @@ def threshold_pair(thresholds, signs: tuple[float, ...]) -> tuple[np.ndarray, np
 
 def thresholds_at_ratio(scores: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Thresholds putting a share ``q`` of ``scores`` at or above them: the ``ceil(q n)``-th
-    largest score (ties can add more)."""
+    largest score (ties can add more); a zero as ``0.0``, whichever of the tied ``-0.0`` and
+    ``0.0`` ``np.sort`` left at that rank (its order of ties depends on the CPU's SIMD sort)."""
     ordered = np.sort(scores)[::-1]
-    return ordered[np.clip(np.ceil(q * scores.size).astype(int) - 1, 0, scores.size - 1)]
+    return ordered[np.clip(np.ceil(q * scores.size).astype(int) - 1, 0, scores.size - 1)] + 0.0
 
 
 def placed_thresholds(scores, at, thresholds, sign: float = 1.0):

@@ -260,7 +260,8 @@ def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarr
     Returns
     -------
     thresholds : ndarray of shape (k,)
-        Distinct scores in decreasing order.
+        Distinct scores in decreasing order; a zero is ``0.0``, whatever the signs of the
+        zero scores.
     tp : ndarray of shape (k,)
         Positives scoring ``>= thresholds[j]``.
     fp : ndarray of shape (k,)
@@ -276,26 +277,28 @@ def roc_counts(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def _distinct_descending(scores: np.ndarray) -> np.ndarray:
-    """``np.unique(scores)[::-1]``, but a zero is named ``-0.0`` wherever one is (the first of
-    the run :func:`sorted_scores` leaves), not by the order of ``np.sort`` of the release."""
-    ordered = _negative_zeros_first(np.sort(scores))
+    """``np.unique(scores)[::-1]``, a zero named ``0.0`` (:func:`_positive_zero`)."""
+    ordered = np.sort(scores)
     first = np.r_[True, ordered[1:] != ordered[:-1]]
-    return ordered[first][::-1]
+    return _positive_zero(ordered[first][::-1])
 
 
 def sorted_roc_counts(pos: np.ndarray, neg: np.ndarray):
     """:func:`roc_counts` of validated scores (finite 1-D float arrays), from a sort of each
-    class and one merge of the two, from the top: the same arrays. (Where a score is 0, which
-    of ``-0.0`` and ``0.0`` names the threshold is left to :func:`roc_counts`.)"""
-    ordered_pos, ordered_neg = sorted_scores(pos), sorted_scores(neg)
-    if _has_zero(ordered_pos) or _has_zero(ordered_neg):
-        return roc_counts(pos, neg)
-    return _counting.merged_counts(ordered_pos, ordered_neg)
+    class and one merge of the two, from the top: the same arrays."""
+    thresholds, tp, fp = _counting.merged_counts(sorted_scores(pos), sorted_scores(neg))
+    return _positive_zero(thresholds), tp, fp
 
 
-def _has_zero(ordered: np.ndarray) -> bool:
-    at = np.searchsorted(ordered, 0.0)
-    return bool(at < ordered.size and ordered[at] == 0.0)
+def _positive_zero(thresholds: np.ndarray) -> np.ndarray:
+    """``thresholds`` with ``-0.0`` made ``0.0`` (``-0.0 + 0.0`` is ``0.0``), in place.
+
+    Tied zeros are one threshold (``-0.0 == 0.0``); which of them named it followed the signs
+    of the zero scores, and the same computation upstream (the data's rounding, a sort's
+    order of ties) need not give those alike on every CPU: ``0.0`` is the same on every
+    machine, and the counts are the same either way.
+    """
+    return np.add(thresholds, 0.0, out=thresholds)
 
 
 def counts_at(pos_scores, neg_scores, thresholds) -> tuple[np.ndarray, np.ndarray]:
