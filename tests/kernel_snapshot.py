@@ -5,7 +5,22 @@ Lancaster kernel, with and without its kept Krawtchouk tables, both sides, ties)
 Lancaster series pair by pair, the binomial mixture (quantiles, tables, tail sums), the
 counting kernels (radix sort, merge, chain counts, merged ROC counts) and the cost curve's
 hull. ``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
-the snapshot was written by the numba kernels, before they were compiled with the package.
+the snapshot was written by the numba kernels, before they were compiled with the package;
+the counting cases' 12 arrays were written again by the compiled kernels on the inputs below
+(checked against brute-force counts first, and the kernels against the numba arrays on the
+inputs before).
+
+The inputs must be the same bits on every x86-64 CPU, or the snapshot stops guarding the
+kernels: they are drawn by seeded Generators and built with exact operations only. numpy
+picks the SIMD paths of its vectorised functions by the CPU at run time, and the C library's
+``pow`` is not correctly rounded (its results move with its version): inputs made with
+``np.round`` and ``10.0 ** k`` changed 3 counting arrays on an AVX-512 machine. So the
+counting cases scale integers by powers of two (``np.ldexp``, a division by ``2**k``: exact),
+ties and signed zeros chosen from a list, and scores rounded to decimals (tied scores) are
+rounded by :func:`_rounded`: ``np.round``'s bits without its ``rint``. The normal draws are
+numpy's scalar C code (not SIMD), and the correlated pairs' 2 x 2 algebra gave the same bits
+with OpenBLAS held to its oldest kernel (``OPENBLAS_CORETYPE=Prescott``) and numpy to its
+baseline SIMD (``NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"``).
 
 Run ``python tests/kernel_snapshot.py`` to write the snapshot again, or ``python
 tests/kernel_snapshot.py NAME...`` to write only the arrays whose names start with a NAME
@@ -23,6 +38,26 @@ import numpy as np
 SNAPSHOT = Path(__file__).parent / "data" / "kernel_snapshot.npz"
 
 
+def _rounded(x: np.ndarray, decimals: int) -> np.ndarray:
+    """``np.round(x, decimals)``, the same bits (``rint(x * 10**d) / 10**d``, a zero with the
+    sign of ``x``), without numpy's ``rint``, whose SIMD paths vary with the CPU: Python's
+    ``round`` of each product is exact, and the product and the quotient are IEEE operations
+    (correctly rounded on every machine). ``10.0**d`` is exact up to ``d = 22``."""
+    scale = 10.0**decimals
+    whole = np.array([round(v) for v in (x * scale).ravel()], dtype=np.float64)
+    return np.copysign(whole.reshape(x.shape) / scale, x)
+
+
+def _grid(rng: np.random.Generator, size: int, half: int, scale: int) -> np.ndarray:
+    """``size`` scores on the grid of steps ``1 / scale`` (a power of two) in
+    ``[-half / scale, half / scale)``: integers divided exactly, tied where they repeat."""
+    return rng.integers(-half, half, size=size) / float(scale)
+
+
+#: Scores the counting cases tie on: a few values and both zeros.
+TIED = np.array([-0.75, -0.0, 0.0, 0.5, 2.0])
+
+
 def _paired(rng: np.random.Generator, n_pos: int, n_neg: int, rho: float, ties: int = 0):
     """Two correlated binormal classifiers; ``ties > 0`` rounds the scores to that many
     decimals (tied scores), ``-1`` to integers."""
@@ -30,7 +65,7 @@ def _paired(rng: np.random.Generator, n_pos: int, n_neg: int, rho: float, ties: 
     pos = rng.multivariate_normal([1.0, 1.3], cov, size=n_pos)
     neg = rng.multivariate_normal([0.0, 0.0], cov, size=n_neg)
     if ties:  # -1: integers (an ordinal score), tied everywhere
-        pos, neg = np.round(pos, max(ties, 0)), np.round(neg, max(ties, 0))
+        pos, neg = _rounded(pos, max(ties, 0)), _rounded(neg, max(ties, 0))
     return pos[:, 0], pos[:, 1], neg[:, 0], neg[:, 1]
 
 
@@ -89,9 +124,9 @@ def _vertical_cases() -> Iterator[tuple[str, np.ndarray]]:
 
     for index, (n_pos, n_neg, ties) in enumerate([(40, 60, 1), (500, 800, 0), (5000, 4000, 2)]):
         rng = np.random.default_rng(31 + index)
-        pos, neg = np.round(rng.normal(1, 1, n_pos), ties or 12), rng.normal(0, 1, n_neg)
+        pos, neg = _rounded(rng.normal(1, 1, n_pos), ties or 12), rng.normal(0, 1, n_neg)
         if ties:
-            neg = np.round(neg, ties)
+            neg = _rounded(neg, ties)
         r = np.unique(np.clip(np.rint(np.linspace(0.01, 0.99, 99) * n_neg), 1, n_neg - 1))
         for side in ("lower", "upper"):
             law = vertical_distribution(pos, neg, r.astype(np.int64), side=side)
@@ -122,19 +157,19 @@ def _counting_cases() -> Iterator[tuple[str, np.ndarray]]:
 
     rng = np.random.default_rng(11)
     for n in (3000, 50_000):
-        # Python's float power (the C library's, correctly rounded): numpy's own changed by an
-        # ulp between releases, and with it the inputs the snapshot was written for
-        x = rng.normal(size=n)
-        x *= np.array([10.0 ** int(k) for k in rng.integers(-300, 300, size=n)])
-        x[: n // 10] = np.round(x[: n // 10], 1)
+        # 53-bit integers times 2**-1000 .. 2**947: every exponent the radix sort sorts by
+        x = np.ldexp(rng.integers(1 - 2**53, 2**53, size=n) * 1.0, rng.integers(-1000, 948, n))
+        x[: n // 10] = TIED[rng.integers(0, TIED.size, size=n // 10)]
         yield f"sorted_{n}", sorted_scores(x)
-        t = np.sort(rng.normal(size=n // 2))
+        t = np.sort(np.concatenate([_grid(rng, n // 2, 2**20, 2**18), TIED]))  # and ties
         yield f"count_{n}", count_at_or_above(x, t)
-        s1, s2 = rng.normal(size=n), rng.normal(size=n)
-        t1 = np.sort(rng.normal(size=200))
-        t2 = np.sort(rng.normal(size=200))
+        s1, s2 = _grid(rng, n, 2**12, 2**10), _grid(rng, n, 2**12, 2**10)
+        t1 = np.sort(_grid(rng, 200, 2**12, 2**10))
+        t2 = np.sort(_grid(rng, 200, 2**12, 2**10))
         yield f"decisions_{n}", np.stack(decision_counts(s1, s2, t1, t2))
-        pos, neg = np.round(rng.normal(1, 1, n), 2), np.round(rng.normal(0, 1, n // 3), 2)
+        pos, neg = _grid(rng, n, 2**8, 2**6) + 1.0, _grid(rng, n // 3, 2**8, 2**6)
+        for scores in (pos, neg):  # both zeros: the threshold is 0.0 whatever their signs
+            scores[rng.random(scores.size) < 0.01] = -0.0
         thresholds, tp, fp = sorted_roc_counts(pos, neg)
         yield f"roc_counts_{n}_t", thresholds
         yield f"roc_counts_{n}_tp", tp
@@ -147,7 +182,7 @@ def _cost_cases() -> Iterator[tuple[str, np.ndarray]]:
     rng = np.random.default_rng(5)
     w = np.linspace(0.01, 0.99, 99)
     for n in (20, 300, 4000):
-        pos, neg = np.round(rng.normal(1, 1, n), 1), rng.normal(0, 1, n)
+        pos, neg = _rounded(rng.normal(1, 1, n), 1), rng.normal(0, 1, n)
         envelope = cost_envelope(pos, neg, w)
         yield f"cost_envelope_{n}", np.asarray(envelope.cost)
         ci = cost_ci(pos, neg, w, envelope.threshold)
