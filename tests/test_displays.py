@@ -220,6 +220,20 @@ def test_a_verdict_decided_by_tied_scores_is_warned(ax):
         )
 
 
+def test_a_tied_block_on_the_total_positive_ratio_is_warned(ax):
+    """Threshold averaging: 20 positives share the second classifier's top score, so no
+    threshold of it predicts between 0 and 10% positive; the verdicts there are the tie's."""
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(100), np.zeros(100)]
+    first = np.r_[rng.normal(3, 1, 100), rng.normal(0, 1, 100)]
+    second = np.r_[rng.normal(1, 1, 100), rng.normal(0, 1, 100)]
+    second[:20] = 10.0
+    with pytest.warns(rocsim.analysis.displays.TiedVerdictWarning, match="total positive"):
+        rocsim.ROCComparisonDisplay.from_predictions(
+            y, first, second, names=("first", "second"), averaging="threshold", ax=ax
+        )
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

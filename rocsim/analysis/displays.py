@@ -979,34 +979,44 @@ class ROCComparisonDisplay(_BandDisplay):
 
 
 def tie_spans(pos: np.ndarray, neg: np.ndarray, axis: str) -> list[tuple[float, float, int]]:
-    """The open spans of ``axis`` (FPR, TPR or total positive ratio) a classifier's empirical
-    ROC curve crosses on a diagonal segment, a block of positives and negatives tied at one
-    score, with the block's size."""
+    """The open spans of ``axis`` (FPR, TPR or total positive ratio) across which a block of
+    tied scores decides a classifier's operating point, with the block's size: on the FPR and
+    TPR axes, the diagonal segments of its empirical ROC curve (positives and negatives tied
+    at one score); on the total positive ratio, any block of two or more instances."""
     fpr, tpr, _ = roc_curve(pos, neg)
     n_pos, n_neg = pos.size, neg.size
     rate = {"fpr": fpr, "tpr": tpr, "q": (tpr * n_pos + fpr * n_neg) / (n_pos + n_neg)}[axis]
-    diagonal = (np.diff(fpr) > 0) & (np.diff(tpr) > 0)
     size = np.rint(np.diff(tpr) * n_pos + np.diff(fpr) * n_neg).astype(int)
-    return [(rate[i], rate[i + 1], size[i]) for i in np.flatnonzero(diagonal)]
+    if axis == "q":  # no threshold puts a share strictly inside a tied block positive
+        tied = size > 1
+    else:  # a block of one class keeps the other's rate: only mixed blocks are read
+        tied = (np.diff(fpr) > 0) & (np.diff(tpr) > 0)
+    return [(rate[i], rate[i + 1], size[i]) for i in np.flatnonzero(tied)]
 
 
 def warn_tied_verdicts(display: ROCComparisonDisplay, data) -> None:
     """A :class:`TiedVerdictWarning` per classifier whose tied scores decide a verdict: a
     marked point (interval excluding 0) strictly inside one of its :func:`tie_spans`."""
     marked = display.x[(display.low > 0) | (display.high < 0)]
+    axis = {"fpr": "FPR", "tpr": "TPR", "q": "total positive ratio"}[display.axis]
     for k, name in enumerate(display.names):
         for start, end, size in tie_spans(*data.classes(k), display.axis):
             inside = marked[(marked > start) & (marked < end)]
-            if inside.size:
-                warnings.warn(
-                    f"{name} gives {size} instances one score (its curve crosses "
-                    f"{display.axis.upper()} {start:.3g}-{end:.3g} in a straight segment): "
-                    f"the verdict at {display.axis.upper()} {inside.min():.3g}"
-                    f"{'-' + format(inside.max(), '.3g') if inside.size > 1 else ''} rests on "
-                    "how the tie is read, not on the ranking",
-                    TiedVerdictWarning,
-                    stacklevel=3,
-                )
+            if not inside.size:
+                continue
+            span = f"{start:.3g}-{end:.3g}"
+            how = (
+                f"no threshold of it predicts between {start:.3g} and {end:.3g} positive"
+                if display.axis == "q"
+                else f"its curve crosses {axis} {span} on a straight segment"
+            )
+            where = f"{inside.min():.3g}" + (f"-{inside.max():.3g}" if inside.size > 1 else "")
+            warnings.warn(
+                f"{name} gives {size} instances one score ({how}): the verdict at {axis} "
+                f"{where} rests on how the tie is read, not on the ranking",
+                TiedVerdictWarning,
+                stacklevel=3,
+            )
 
 
 def estimator_scores(estimator, X, response_method: str = "auto", pos_label=None):
