@@ -17,12 +17,25 @@ import sys
 def main() -> None:
     """``rocsim`` console script: ``rocsim analyze ...``, ``rocsim --version``, else a study
     through Hydra. Ctrl-C and SIGTERM end it with one line (:func:`run_command`), from its
-    first moment: every import happens inside the handler."""
+    first moment (every import happens inside the handler) to its last: once the work is
+    done, they are ignored while the process exits."""
+    _hold_interruptions()
     from rocsim.cli._common import run_command
 
     args = sys.argv[1:]
     prog = "rocsim analyze" if args[:1] == ["analyze"] else "rocsim"
-    run_command(lambda: _rocsim(args), prog)
+    run_command(lambda: _rocsim(args), prog, ends_process=True)
+
+
+def _hold_interruptions() -> None:
+    """Block Ctrl-C and SIGTERM until :func:`rocsim.cli._common.run_command` has its
+    handlers (it unblocks them): importing it runs Python code, where a Ctrl-C printed a
+    ``KeyboardInterrupt`` traceback. ``_signal``, the C module the interpreter loads at
+    start, is already imported; ``signal`` would run Python code to import."""
+    import _signal
+
+    if hasattr(_signal, "pthread_sigmask"):  # POSIX; on Windows the moment stays open
+        _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT, _signal.SIGTERM})
 
 
 def _rocsim(args: list[str]) -> None:
@@ -43,10 +56,12 @@ def _rocsim(args: list[str]) -> None:
 
 
 def reproduce(argv: list[str] | None = None) -> None:
-    """``rocsim-reproduce`` console script (:func:`rocsim.cli.reproduce.reproduce`)."""
+    """``rocsim-reproduce`` console script (:func:`rocsim.cli.reproduce.reproduce`); Ctrl-C
+    and SIGTERM as in :func:`main`."""
+    _hold_interruptions()
     from rocsim.cli._common import run_command
 
-    run_command(lambda: _reproduce(argv), "rocsim-reproduce")
+    run_command(lambda: _reproduce(argv), "rocsim-reproduce", ends_process=True)
 
 
 def _reproduce(argv: list[str] | None) -> None:
