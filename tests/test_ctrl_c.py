@@ -123,14 +123,17 @@ def ctrl_c_over_a_run(scores: Path, tmp_path: Path, fractions: list[float]) -> l
 
 
 def test_ctrl_c_at_a_few_moments_of_analyze_is_one_line(scores, tmp_path):
-    """The start, the middle and the end of a run (the fast sibling of the next test)."""
-    bad = ctrl_c_over_a_run(scores, tmp_path, [0.0, 0.5, 0.97, 1.0])
+    """Just after the start, the middle and the end of a run (the fast sibling of the next
+    test). Not at 0: a signal in the microseconds between the console script's call of its
+    function and the function's first call, which blocks Ctrl-C, is Python's own traceback,
+    as one while the script imports ``rocsim.cli``."""
+    bad = ctrl_c_over_a_run(scores, tmp_path, [0.02, 0.5, 0.97, 1.0])
     assert not bad, "\n".join(bad)
 
 
 @pytest.mark.slow
 def test_ctrl_c_at_twenty_moments_of_analyze_is_one_line(scores, tmp_path):
-    bad = ctrl_c_over_a_run(scores, tmp_path, list(np.linspace(0, 1.05, 20)))
+    bad = ctrl_c_over_a_run(scores, tmp_path, list(np.linspace(0.02, 1.05, 20)))
     assert not bad, "\n".join(bad)
 
 

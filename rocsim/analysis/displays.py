@@ -318,7 +318,7 @@ class ROCBandDisplay(_BandDisplay):
     >>> clf = LogisticRegression().fit(X[:200], y[:200])
     >>> display = ROCBandDisplay.from_estimator(clf, X[200:], y[200:])
     >>> display.line_.get_label()
-    'LogisticRegression (AUC = 0.93, 95% CI 0.87 to 0.96)'
+    'LogisticRegression (AUC = 0.97, 95% CI 0.92 to 0.99)'
     """
 
     _xlabel, _ylabel = "False Positive Rate", "True Positive Rate"
