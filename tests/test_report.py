@@ -168,3 +168,11 @@ def test_a_study_figure_has_one_legend_for_all_its_panels():
     legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
     assert len(fig.axes) == 2 and len(legends) == 1
     assert [t.get_text() for t in legends[0].get_texts()] == ["method=delong", "method=mover"]
+
+
+def test_each_report_figure_links_to_its_full_size(tmp_path):
+    cfg = plain_config(compose_study("fig5_8"))
+    _, page = write_report(
+        tmp_path, [ReportEntry("fig5_8", cfg, table(), tmp_path / "fig5_8", 1.0)], 1.0
+    )
+    assert '<a href="fig5_8/coverage.png"><img src="fig5_8/coverage.png"' in page.read_text()

@@ -318,7 +318,8 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; 
   padding: 0 1em; }
 section { border-top: 1px solid #ccc; padding-top: 1em; margin-top: 2em; }
 .row { display: flex; gap: 2em; align-items: flex-start; }
-.row img { width: 62%; border: 1px solid #ddd; }
+.row > a { flex: 0 0 62%; }
+.row img { width: 100%; border: 1px solid #ddd; }
 .row .text { flex: 1; min-width: 0; overflow-x: auto; }
 .caption { font-style: italic; }
 .claims td, .claims th { text-align: left; vertical-align: top; }
@@ -333,7 +334,7 @@ td:first-child, th:first-child { text-align: left; }
 .claims { display: block; overflow-x: auto; max-width: 100%; }
 @media (max-width: 700px) {
   .row { flex-direction: column; align-items: stretch; }
-  .row img { width: 100%; }
+  .row > a { flex-basis: auto; }
 }
 """
 
@@ -361,7 +362,9 @@ def _html(results_dir: Path, entries, total_seconds: float) -> str:
             f'<section id="{esc(e.name)}">',
             f"<h2>{esc(e.cfg['study'].get('title') or e.name)}</h2>",
             '<div class="row">',
-            f'<img src="{esc(rel)}/coverage.png" alt="{esc(e.name)} coverage">',
+            # the figure at the row's width, a click away from its full size
+            f'<a href="{esc(rel)}/coverage.png"><img src="{esc(rel)}/coverage.png" '
+            f'alt="{esc(e.name)} coverage"></a>',
             '<div class="text">',
             f'<p class="caption">Thesis caption (translated): '
             f"{esc(e.cfg['study'].get('caption') or '')}</p>",
