@@ -270,6 +270,8 @@ EXTRA_MODULES = (
     "rocsim.core.methods",
     "rocsim.core.joint_thresholds",
     "rocsim.sim.runner",
+    "rocsim.sim.kinds",
+    "rocsim.sim.performance",
     "rocsim.sim.vertical_law",
     "rocsim.core.curve_covariance",
     "rocsim.core.confidence_band",

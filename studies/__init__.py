@@ -6,7 +6,12 @@ says how to draw one data set and how to judge its intervals.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+
 from rocsim.core._validation import check_choice
+from rocsim.sim.extensions import locate
+from rocsim.sim.kinds import StudyKind, as_kind
 from rocsim.studies.auc import (
     AUCMethodStudy,
     MulticlassAUCStudy,
@@ -39,6 +44,21 @@ KINDS = {
 }
 
 
-def get_kind(name: str):
-    """The study kind called ``name``; unknown names are answered with the valid ones."""
-    return KINDS[check_choice(name, KINDS, "study kind")]
+def get_kind(kind) -> StudyKind:
+    """The study kind a config names: one of :data:`KINDS` by name (unknown names are answered
+    with the valid ones), or the user's by ``{"_target_": "package.module.Class"}`` (a
+    subclass of :class:`rocsim.sim.StudyKind`, found like the user's methods: the working
+    folder, ``PYTHONPATH`` or an installed package)."""
+    if isinstance(kind, Mapping):
+        if not kind.get("_target_"):
+            raise ValueError(
+                f"study kind {dict(kind)!r}: name a built-in kind ({', '.join(KINDS)}) or the "
+                "user's by _target_: package.module.Class"
+            )
+        return _user_kind(str(kind["_target_"]))
+    return KINDS[check_choice(kind, KINDS, "study kind")]
+
+
+@functools.cache
+def _user_kind(target: str) -> StudyKind:
+    return as_kind(locate(target, "study kind"), target)

@@ -9,10 +9,10 @@ import numpy as np
 from scipy import integrate
 
 from rocsim.core.vertical import VERTICAL_PROTOCOL, fpr_ranks
-from rocsim.sim.conditions import Condition
+from rocsim.sim.conditions import DATA_SETTINGS, Condition
 from rocsim.sim.extensions import build_model, resolve_method
+from rocsim.sim.kinds import Setup, StudyKind, interval_outcome  # noqa: F401 (re-exported)
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
-from rocsim.sim.runner import Setup
 
 
 def grid_values(grid: Mapping) -> np.ndarray:
@@ -114,16 +114,6 @@ def interval_method(settings: Mapping) -> str | Callable:
     return resolve_method(spec) if spec else settings["method"]
 
 
-def interval_outcome(target, low, high) -> dict[str, np.ndarray]:
-    """Per-point results of a pointwise interval (vertical averaging, one or two classifiers)."""
-    return {
-        "cover": (low <= target) & (target <= high),
-        "below": target < low,
-        "above": target > high,
-        "width": high - low,
-    }
-
-
 def rectangle_outcome(
     target_tpr, target_fpr, tpr_low, tpr_high, fpr_low, fpr_high
 ) -> dict[str, np.ndarray]:
@@ -181,7 +171,14 @@ def paired_class_sizes_of(data) -> tuple[int, int]:
     return data[0].size, data[2].size
 
 
-class SimulatedOnly:
+class BuiltinKind(StudyKind):
+    """rocsim's own kinds: the data sets depend on the design only (:data:`DATA_SETTINGS`), so
+    every method, level and pseudo-count of a design is judged on the same data sets."""
+
+    data_settings = DATA_SETTINGS
+
+
+class SimulatedOnly(BuiltinKind):
     """What the studies of rocsim's own interval methods share (bands, partial and whole
     AUCs): built-in methods only, stratified test sets, no exact coverage. ``setup`` puts
     the score model and class sizes on its payload (``model``, ``n_pos``, ``n_neg``)."""

@@ -43,6 +43,7 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    BuiltinKind,
     analyse_in_groups,
     class_sizes,
     class_sizes_of,
@@ -128,7 +129,7 @@ def _fixed_target(settings) -> bool:
     return settings["threshold"] == "oracle" and not _sample_prior(settings)
 
 
-class CostStudy:
+class CostStudy(BuiltinKind):
     """generate / analyse / exact for the cost of one classifier (figures 5.1, 5.2, 5.4, 5.5,
     5.7-5.9)."""
 

@@ -35,6 +35,7 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, draw_class_counts
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    BuiltinKind,
     analyse_in_groups,
     averaging,
     band_outcome,
@@ -68,7 +69,7 @@ def _paired_design(settings) -> tuple[PairedScoreModel, int, int]:
     return paired_model_from_settings(settings), *class_sizes(settings["n"], settings["pi"])
 
 
-class _PairedStudy:
+class _PairedStudy(BuiltinKind):
     """What both paired kinds share: a paired test set per replication, no exact coverage."""
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):

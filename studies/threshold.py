@@ -21,6 +21,7 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    BuiltinKind,
     analyse_in_groups,
     class_sizes,
     class_sizes_of,
@@ -44,7 +45,7 @@ class _Prepared:
     thresholds: np.ndarray
 
 
-class ThresholdStudy:
+class ThresholdStudy(BuiltinKind):
     """generate / analyse / exact for threshold averaging of one classifier."""
 
     grid = "q"

@@ -19,6 +19,7 @@ from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
 from rocsim.studies._common import (
+    BuiltinKind,
     class_sizes,
     fpr_grid,
     interval_options,
@@ -36,7 +37,7 @@ class _Prepared:
     r: np.ndarray
 
 
-class VerticalStudy:
+class VerticalStudy(BuiltinKind):
     """generate / analyse for vertical averaging of one classifier."""
 
     grid = "fpr"

@@ -440,7 +440,7 @@ def test_overrides_are_one_line_from_the_command(tmp_path, args):
 # --- memory ------------------------------------------------------------------------------------
 
 
-class _Wide:
+class _Wide(runner.StudyKind):
     """A kind of 99 grid points whose replications cost nothing."""
 
     grid = "q"

@@ -257,7 +257,7 @@ def test_a_changed_output_file_is_detected(tmp_path):
         check_set(out)
 
 
-class _Trivial:
+class _Trivial(runner.StudyKind):
     """A study kind that costs nothing, to watch the runner itself."""
 
     grid = "q"

@@ -17,7 +17,7 @@ import itertools
 import json
 import math
 import operator
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,12 +81,15 @@ class Condition:
         (common random numbers), so a run can take them from another's cache."""
         return _digest([kind, self.settings if settings is None else dict(settings)])
 
-    def data_key(self) -> str:
-        """Digest of the settings that determine the condition's data sets (:data:`DATA_SETTINGS`):
-        conditions that differ only in how they analyse the data (interval method, level,
-        pseudo-count, bootstrap formulas, threshold rule) and studies that share a design draw
-        the same data sets, replication by replication (common random numbers)."""
-        return _digest({name: self.settings.get(name) for name in DATA_SETTINGS})
+    def data_key(self, names: Sequence[str] | None = DATA_SETTINGS) -> str:
+        """Digest of the settings ``names`` that determine the condition's data sets
+        (:data:`DATA_SETTINGS` for rocsim's kinds; ``None``: every setting): conditions that
+        differ only in how they analyse the data (interval method, level, pseudo-count,
+        bootstrap formulas, threshold rule) and studies that share a design draw the same data
+        sets, replication by replication (common random numbers)."""
+        if names is None:
+            return _digest(self.settings)
+        return _digest({name: self.settings.get(name) for name in names})
 
 
 def _digest(value: Any) -> str:
@@ -144,6 +147,9 @@ def resolve_settings(
         else:
             variables[name] = value
     settings["model"] = _evaluate_model(settings["model"], variables)
+    # the variables themselves too: an axis a kind reads directly (not through the model)
+    # must enter the condition's cache key like any setting
+    settings["variables"] = variables
     return settings
 
 

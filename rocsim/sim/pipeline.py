@@ -152,10 +152,7 @@ def available_conditions(kind, conditions: list[Condition], say: bool = True) ->
     """The conditions ``kind`` can run on this machine: a kind's optional ``unavailable(
     condition)`` says why one cannot (an optional comparator not installed); those are left
     out, with one line per reason (``say``)."""
-    unavailable = getattr(kind, "unavailable", None)
-    if unavailable is None:
-        return conditions
-    reasons = {c.label: unavailable(c) for c in conditions}
+    reasons = {c.label: kind.unavailable(c) for c in conditions}
     for reason in dict.fromkeys(r for r in reasons.values() if r) if say else ():
         left = sum(r == reason for r in reasons.values())
         note(f"{reason} ({left} condition{'s' if left > 1 else ''})")
@@ -185,8 +182,10 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
     """Raise ``ValueError`` naming the first bad setting of a condition of study ``kind``."""
     check_confidence_level(s["confidence_level"])
     if s.get("method_target"):  # the user's function, called as the kind's protocol says
+        if kind.protocol is None:
+            raise ValueError(f"study kind {type(kind).__name__} takes no user method")
         check_method_function(resolve_method(s["method_target"]), kind.protocol)
-    else:
+    elif kind.methods is not None:
         check_choice(s["method"], kind.methods, "interval method")
     check_pseudo_count(s["method"], s["pseudo_count"])
     build_model(s["model"])
@@ -242,7 +241,7 @@ def run_study(
     lock = acquire_folder(out_dir)  # until the outputs are written, in whichever thread
     try:
         edited = _say_if_edited(out_dir)
-        code = _code_tags(conditions)
+        code = _code_tags(conditions, cfg["study"]["kind"])
         run, exact = _compute(
             cfg, kind, conditions, replications, out_dir, code, progress_bar, reuse_from
         )
@@ -260,7 +259,7 @@ def run_study(
                     [exact.get(label, np.full(size, np.nan)) for label, size in rows.items()]
                 )
             run.table = table
-            data_keys = {c.label: c.data_key() for c in conditions}
+            data_keys = {c.label: c.data_key(kind.data_settings) for c in conditions}
             csv = table.to_csv(index=False)
             figure = _figure_key(csv, cfg, code)
             kept = _drawn_figure(out_dir, figure, edited)  # read before begin_set removes it
@@ -338,10 +337,11 @@ def _drawn_figure(out_dir: Path, key: str, edited: list[str]) -> dict[str, bytes
     return {name: (out_dir / name).read_bytes() for name in FIGURE_FILES}
 
 
-def _code_tags(conditions: list[Condition]) -> dict[str, str | None]:
+def _code_tags(conditions: list[Condition], kind: Any = None) -> dict[str, str | None]:
     """The hashes of the code that computes the conditions: rocsim's and the user's own
-    methods' and models' (:mod:`rocsim.sim.provenance`)."""
-    extensions = extension_hash(c.settings for c in conditions)
+    methods', models' and study kind's (``kind``: the config's entry;
+    :mod:`rocsim.sim.provenance`)."""
+    extensions = extension_hash((c.settings for c in conditions), kind)
     return {"code_hash": code_hash(), "extension_hash": extensions or None}
 
 
@@ -372,10 +372,12 @@ def _compute(cfg, kind, conditions, replications, out_dir, code, progress_bar, r
         if cfg["coverage"] != "simulate":
             return run, {}
         limit = cfg.get("exact_beside_limit", 0) or 0
-        # kinds without exact coverage have no exact_beside; a user's method may be slow
-        # on the whole binomial support (coverage=exact gives it)
-        beside = getattr(kind, "exact_beside", lambda condition, limit: False)
-        small = [c for c in conditions if beside(c, limit) and "method_target" not in c.settings]
+        # a user's method may be slow on the whole binomial support (coverage=exact gives it)
+        small = [
+            c
+            for c in conditions
+            if kind.exact_beside(c, limit) and "method_target" not in c.settings
+        ]
         return run, _exact_beside(kind, small, common)
 
 

@@ -67,12 +67,13 @@ def views_hash() -> str:
     return source_hash([views], f"{__version__} matplotlib {drawing}")
 
 
-def extension_hash(settings: Iterable[Mapping[str, Any]]) -> str:
+def extension_hash(settings: Iterable[Mapping[str, Any]], kind: Any = None) -> str:
     """Digest of the source files of the user's ``_target_`` modules named in ``settings``
-    (conditions' settings); empty when they name none."""
+    (conditions' settings) and of the user's study ``kind`` (its config entry); empty when
+    they name none."""
     from rocsim.sim.extensions import locate
 
-    targets = set()
+    targets = {str(kind["_target_"])} if isinstance(kind, Mapping) else set()
     for s in settings:
         for spec in (s.get("method_target"), s.get("model")):
             if isinstance(spec, Mapping) and spec.get("_target_"):

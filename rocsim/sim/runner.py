@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -39,52 +39,25 @@ from tqdm.auto import tqdm
 
 from rocsim.sim import cache
 from rocsim.sim.cluster import CONNECT_TIMEOUT, WORKER_TIMEOUT, DaskEngine, connect
-from rocsim.sim.conditions import Condition
+from rocsim.sim.conditions import DATA_SETTINGS, Condition
 from rocsim.sim.io import PackedOutcomes
+from rocsim.sim.kinds import CORE_OUTCOMES, Setup, StudyKind, as_kind
 from rocsim.sim.workers import Ordered, keep_freed_memory, local_engine, single_threaded
 
-#: Per-grid-point outcomes every ``analyse`` returns.
-CORE_OUTCOMES = ("cover", "below", "above", "width")
 COVERAGE_MODES = ("simulate", "exact")
 
 
-@dataclass(frozen=True)
-class Setup:
-    """What a condition needs before any data: the grid, the targets, precomputed inputs.
-
-    ``x`` are the grid values reported in ``coverage.csv`` (column ``x``), ``target`` the true
-    value each interval should contain; ``extra`` holds further per-grid columns (e.g.
-    ``target_fpr``) and ``payload`` anything ``generate``/``analyse`` reuse.
-    """
-
-    x: np.ndarray
-    target: np.ndarray
-    extra: dict[str, np.ndarray] = field(default_factory=dict)
-    payload: Any = None
-
-
-class StudyKind(Protocol):
-    """A kind of study (threshold averaging, vertical averaging, cost curves, ...)."""
-
-    grid: str
-
-    def setup(self, condition: Condition) -> Setup: ...
-
-    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator) -> Any: ...
-
-    def analyse(self, condition: Condition, setup: Setup, data: Any) -> dict[str, Any]: ...
-
-    def exact(self, condition: Condition, setup: Setup) -> dict[str, np.ndarray]: ...
-
-
-def replication_rng(seed: int, condition: Condition, replication: int) -> np.random.Generator:
+def replication_rng(
+    seed: int, condition: Condition, replication: int, data_settings=DATA_SETTINGS
+) -> np.random.Generator:
     """Random generator of one replication, keyed by (seed, data settings, replication).
 
-    The key is the condition's :meth:`~rocsim.sim.conditions.Condition.data_key`, not its study
-    or label: every interval method, level or pseudo-count of a design, in one study or across
-    studies and sweep jobs, is judged on the same data sets (common random numbers).
+    The key is the condition's :meth:`~rocsim.sim.conditions.Condition.data_key` over the
+    kind's ``data_settings``, not its study or label: for rocsim's kinds every interval
+    method, level or pseudo-count of a design, in one study or across studies and sweep jobs,
+    is judged on the same data sets (common random numbers).
     """
-    return _replication_rng(seed, int(condition.data_key(), 16), replication)
+    return _replication_rng(seed, int(condition.data_key(data_settings), 16), replication)
 
 
 def _replication_rng(seed: int, data_key: int, replication: int) -> np.random.Generator:
@@ -108,21 +81,15 @@ def run_block(
     they start, :mod:`rocsim.sim.workers`).
     """
     keep_freed_memory()
-    data_key = int(condition.data_key(), 16)  # replication_rng's key, digested once per block
-    analyse_block = getattr(kind, "analyse_block", None)
+    # replication_rng's key, digested once per block
+    data_key = int(condition.data_key(kind.data_settings), 16)
     with single_threaded():
-        if analyse_block is not None:  # the whole block's data sets, analysed at once
-            block = [
-                kind.generate(condition, setup, _replication_rng(seed, data_key, r))
-                for r in range(start, stop)
-            ]
-            outcomes = analyse_block(condition, setup, block)
-            return {name: np.asarray(values) for name, values in outcomes.items()}
-        rows = []
-        for r in range(start, stop):
-            data = kind.generate(condition, setup, _replication_rng(seed, data_key, r))
-            rows.append(kind.analyse(condition, setup, data))
-    return {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
+        block = [
+            kind.generate(condition, setup, _replication_rng(seed, data_key, r))
+            for r in range(start, stop)
+        ]
+        outcomes = kind.analyse_block(condition, setup, block)
+    return {name: np.asarray(values) for name, values in outcomes.items()}
 
 
 @dataclass
@@ -280,6 +247,7 @@ def run_conditions(
     engine : DaskEngine, optional
         A cluster to compute on (:func:`backend_context`) instead of local processes.
     """
+    kind = as_kind(kind, type(kind).__name__)  # the base's hooks, or one line saying why not
     if coverage not in COVERAGE_MODES:
         raise ValueError(f"unknown coverage mode {coverage!r}; valid: {', '.join(COVERAGE_MODES)}")
     if coverage == "simulate" and (int(replications) != replications or replications < 1):
@@ -478,10 +446,7 @@ def run_exact_part(
     keep_freed_memory()
     start = time.perf_counter()
     with single_threaded():
-        if hasattr(kind, "exact_split"):
-            result = kind.exact_part(condition, setup, part)
-        else:
-            result = kind.exact(condition, setup)
+        result = kind.exact_part(condition, setup, part)
     return result, time.perf_counter() - start
 
 
@@ -494,8 +459,7 @@ def _exact(ordered, kind, conditions, setups, todo):
     results in that order (here), giving what ``exact`` gives. Other kinds run ``exact``, one
     task per condition.
     """
-    split = hasattr(kind, "exact_split")
-    parts = {i: kind.exact_split(conditions[i], setups[i]) if split else [None] for i in todo}
+    parts = {i: kind.exact_split(conditions[i], setups[i]) for i in todo}
     tasks = [(i, part) for i in todo for part in parts[i]]
     results = ordered(
         run_exact_part, ((kind, conditions[i], setups[i], part) for i, part in tasks)
@@ -506,9 +470,8 @@ def _exact(ordered, kind, conditions, setups, todo):
             pending.append(result)
             seconds += elapsed
             if len(pending) == len(parts[i]):
-                if split:
-                    with single_threaded():
-                        result = kind.exact_join(conditions[i], setups[i], pending)
+                with single_threaded():
+                    result = kind.exact_join(conditions[i], setups[i], pending)
                 yield i, result, seconds
                 pending, seconds = [], 0.0
     except BaseException:  # also the consumer's stop (GeneratorExit): the engine stops too
@@ -520,6 +483,5 @@ def outcome_key(kind: StudyKind, condition: Condition) -> str:
     """The condition's :meth:`~rocsim.sim.conditions.Condition.outcome_key` for ``kind``: its
     class, and the settings its ``outcome_settings`` says the outcomes depend on (all of them
     for a kind without one)."""
-    settings = getattr(kind, "outcome_settings", None)
     name = f"{type(kind).__module__}.{type(kind).__qualname__}"
-    return condition.outcome_key(name, settings(condition.settings) if settings else None)
+    return condition.outcome_key(name, kind.outcome_settings(condition.settings))
