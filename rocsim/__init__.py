@@ -25,38 +25,41 @@ follows one protocol (:mod:`rocsim.core.results`): ``.to_frame()``, a one-line `
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-#: Where each public name lives. The modules are imported on first use (PEP 562), so that
-#: ``import rocsim`` and the command line start at once: a Ctrl-C while numpy and scipy load
-#: is then caught by the command, not printed as a traceback.
-_SOURCES = {
-    "rocsim.analysis._input": ("DirectionWarning",),
-    "rocsim.analysis.auc": ("auc_ci", "compare_auc"),
-    "rocsim.analysis.cost": ("compare_cost", "cost_curve_ci"),
-    "rocsim.analysis.pr": ("pr_ci",),
-    "rocsim.analysis.results": (
-        "AUCComparison",
-        "AUCResult",
-        "CostBands",
-        "CostComparison",
-        "PRBands",
-        "PartialAUCComparison",
-        "PartialAUCResult",
-        "ROCBands",
-        "ROCComparison",
-    ),
-    "rocsim.analysis.roc": ("compare_roc", "roc_ci"),
-    "rocsim.analysis.displays": (
-        "CostCurveDisplay",
-        "PrecisionRecallBandDisplay",
-        "ROCBandDisplay",
-        "ROCComparisonDisplay",
-    ),
-    "rocsim.core.curve_band": ("ContainmentWarning",),
-    "rocsim.core.labels": ("split_scores",),
-    "rocsim.sim.planning": ("SampleSize", "binormal", "pilot_model", "sample_size"),
-    "rocsim.sim.auc_planning": ("AUCSampleSize", "auc_sample_size"),
-}
+from rocsim.core._lazy import lazy_names
+
+# Where each public name lives: the imports below, which editors follow and rocsim.core._lazy reads
+# for __getattr__. The modules are imported on first use (PEP 562), so that ``import rocsim``
+# and the command line start at once: a Ctrl-C while numpy and scipy load is then caught by the
+# command, not printed as a traceback.
+if TYPE_CHECKING:
+    from rocsim.analysis._input import DirectionWarning
+    from rocsim.analysis.auc import auc_ci, compare_auc
+    from rocsim.analysis.cost import compare_cost, cost_curve_ci
+    from rocsim.analysis.displays import (
+        CostCurveDisplay,
+        PrecisionRecallBandDisplay,
+        ROCBandDisplay,
+        ROCComparisonDisplay,
+    )
+    from rocsim.analysis.pr import pr_ci
+    from rocsim.analysis.results import (
+        AUCComparison,
+        AUCResult,
+        CostBands,
+        CostComparison,
+        PartialAUCComparison,
+        PartialAUCResult,
+        PRBands,
+        ROCBands,
+        ROCComparison,
+    )
+    from rocsim.analysis.roc import compare_roc, roc_ci
+    from rocsim.core.curve_band import ContainmentWarning
+    from rocsim.core.labels import split_scores
+    from rocsim.sim.auc_planning import AUCSampleSize, auc_sample_size
+    from rocsim.sim.planning import SampleSize, binormal, pilot_model, sample_size
 #: Names the top level had before it became the practitioner's, and where they live now.
 _MOVED = {
     **{
@@ -129,7 +132,7 @@ _MOVED = {
         for name in ("PairedScoreModel", "ScoreModel", "draw_test_set", "make_model")
     },
 }
-_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
+_WHERE = lazy_names(__file__)
 __all__ = sorted(_WHERE)
 
 

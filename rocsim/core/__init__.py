@@ -22,100 +22,108 @@ No files, no Hydra, no matplotlib, no joblib: the core imports nothing from the 
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-#: Where each public name of the core lives.
-_SOURCES = {
-    "area": ("AUCDifferenceInterval", "AUCInterval", "auc_difference_interval", "auc_interval"),
-    "cost": (
-        "COST_METHODS",
-        "CostCI",
-        "CostDifferenceCI",
-        "CostEnvelope",
-        "cost_ci",
-        "cost_curve",
-        "cost_difference_ci",
-        "cost_envelope",
-        "normalized_cost",
-        "operating_range",
-    ),
-    "auc_methods": ("AUC_INTERVAL_METHODS",),
-    "counting": ("count_at_or_above", "counts_at", "roc_counts"),
-    "coverage": (
-        "AxisCoverage",
-        "RectangleCoverage",
-        "binomial_coverage",
-        "cost_exact_coverage",
-        "threshold_exact_coverage",
-    ),
-    "intervals": (
-        "PAIRED_METHODS",
-        "PROPORTION_METHODS",
-        "ProportionInterval",
-        "paired_difference_ci",
-        "proportion_ci",
-    ),
-    "kernel": ("KernelROC", "kernel_roc_ci"),
-    "partial_area": (
-        "PartialAUCDifferenceInterval",
-        "PartialAUCInterval",
-        "partial_auc_difference_interval",
-        "partial_auc_interval",
-    ),
-    "labels": ("positive_mask", "split_by_class", "split_scores"),
-    "multiclass": (
-        "MulticlassAUCDifferenceInterval",
-        "MulticlassAUCInterval",
-        "multiclass_auc_difference_interval",
-        "multiclass_auc_interval",
-    ),
-    "precision_recall": (
-        "PRCI",
-        "PRDistribution",
-        "PRThresholdCI",
-        "PRThresholdDistribution",
-        "pr_curve",
-        "pr_curve_ci",
-        "pr_distribution",
-        "pr_threshold_ci",
-        "pr_threshold_distribution",
-    ),
-    "paired_threshold": (
-        "ThresholdDifferenceCI",
-        "ThresholdDifferenceDistribution",
-        "dominance_probability",
-        "threshold_difference_ci",
-        "threshold_difference_distribution",
-    ),
-    "paired_vertical": (
-        "VerticalDifference",
-        "VerticalDifferenceCI",
-        "vertical_difference",
-        "vertical_difference_ci",
-    ),
-    "roc": ("auc", "roc_curve"),
-    "threshold": (
-        "ThresholdCI",
-        "ThresholdDistribution",
-        "threshold_ci",
-        "threshold_distribution",
-    ),
-    "horizontal": ("HorizontalCI", "horizontal_ci"),
-    "vertical": (
-        "VerticalCI",
-        "VerticalDistribution",
-        "fpr_ranks",
-        "vertical_ci",
-        "vertical_distribution",
-    ),
-}
-_WHERE = {name: module for module, names in _SOURCES.items() for name in names}
+from rocsim.core._lazy import lazy_names
+
+# Where each public name of the core lives: the imports below, which editors follow and
+# rocsim.core._lazy reads for __getattr__ (each module is loaded on first use).
+if TYPE_CHECKING:
+    from rocsim.core.area import (
+        AUCDifferenceInterval,
+        AUCInterval,
+        auc_difference_interval,
+        auc_interval,
+    )
+    from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
+    from rocsim.core.cost import (
+        COST_METHODS,
+        CostCI,
+        CostDifferenceCI,
+        CostEnvelope,
+        cost_ci,
+        cost_curve,
+        cost_difference_ci,
+        cost_envelope,
+        normalized_cost,
+        operating_range,
+    )
+    from rocsim.core.counting import count_at_or_above, counts_at, roc_counts
+    from rocsim.core.coverage import (
+        AxisCoverage,
+        RectangleCoverage,
+        binomial_coverage,
+        cost_exact_coverage,
+        threshold_exact_coverage,
+    )
+    from rocsim.core.horizontal import HorizontalCI, horizontal_ci
+    from rocsim.core.intervals import (
+        PAIRED_METHODS,
+        PROPORTION_METHODS,
+        ProportionInterval,
+        paired_difference_ci,
+        proportion_ci,
+    )
+    from rocsim.core.kernel import KernelROC, kernel_roc_ci
+    from rocsim.core.labels import positive_mask, split_by_class, split_scores
+    from rocsim.core.multiclass import (
+        MulticlassAUCDifferenceInterval,
+        MulticlassAUCInterval,
+        multiclass_auc_difference_interval,
+        multiclass_auc_interval,
+    )
+    from rocsim.core.paired_threshold import (
+        ThresholdDifferenceCI,
+        ThresholdDifferenceDistribution,
+        dominance_probability,
+        threshold_difference_ci,
+        threshold_difference_distribution,
+    )
+    from rocsim.core.paired_vertical import (
+        VerticalDifference,
+        VerticalDifferenceCI,
+        vertical_difference,
+        vertical_difference_ci,
+    )
+    from rocsim.core.partial_area import (
+        PartialAUCDifferenceInterval,
+        PartialAUCInterval,
+        partial_auc_difference_interval,
+        partial_auc_interval,
+    )
+    from rocsim.core.precision_recall import (
+        PRCI,
+        PRDistribution,
+        PRThresholdCI,
+        PRThresholdDistribution,
+        pr_curve,
+        pr_curve_ci,
+        pr_distribution,
+        pr_threshold_ci,
+        pr_threshold_distribution,
+    )
+    from rocsim.core.roc import auc, roc_curve
+    from rocsim.core.threshold import (
+        ThresholdCI,
+        ThresholdDistribution,
+        threshold_ci,
+        threshold_distribution,
+    )
+    from rocsim.core.vertical import (
+        VerticalCI,
+        VerticalDistribution,
+        fpr_ranks,
+        vertical_ci,
+        vertical_distribution,
+    )
+_WHERE = lazy_names(__file__)
 __all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str):
     if name not in _WHERE:
         raise AttributeError(f"module 'rocsim.core' has no attribute {name!r}")
-    value = getattr(import_module(f"rocsim.core.{_WHERE[name]}"), name)
+    value = getattr(import_module(_WHERE[name]), name)
     globals()[name] = value  # later look-ups skip this function
     return value
 
