@@ -6,8 +6,9 @@ Build (warnings are errors, as in CI and ``tests/test_docs_build.py``)::
     sphinx-build -W --keep-going -b html docs docs/_build/html
 
 The API reference (``api.rst``) is written by this file at every build from the name tables
-of the layers (``rocsim._SOURCES``, ``rocsim.core._SOURCES``, the score models), so that every
-public name has a page, grouped by layer and by the module that defines it; the gallery
+of the layers (the ``TYPE_CHECKING`` imports of ``rocsim`` and ``rocsim.core``, the score
+models), so that every public name has a page, grouped by layer and by the module that defines
+it; the gallery
 (``gallery/*.py``) is executed by sphinx-gallery.
 """
 
@@ -26,6 +27,7 @@ import sphinx.ext.autosummary as autosummary  # noqa: E402
 
 import rocsim  # noqa: E402
 import rocsim.core  # noqa: E402
+from rocsim.core._lazy import lazy_names  # noqa: E402
 
 project = "rocsim"
 author = "the rocsim developers"
@@ -241,6 +243,15 @@ algorithms by number (Gadoury, 2009); where the thesis is read differently or mi
 formula, :doc:`reading_the_thesis` says how and why.
 """
 
+
+def _by_module(package) -> dict[str, tuple[str, ...]]:
+    """A lazy package's public names by defining module (its ``TYPE_CHECKING`` imports)."""
+    grouped: dict[str, tuple[str, ...]] = {}
+    for name, module in lazy_names(package.__file__).items():
+        grouped[module] = (*grouped.get(module, ()), name)
+    return grouped
+
+
 #: The layers of the reference, in order: title, introduction, the namespace the names are
 #: documented in, and its names by defining module.
 LAYERS = (
@@ -248,13 +259,13 @@ LAYERS = (
         "Practitioner API (rocsim)",
         "Labels and scores of your own classifiers: functions, their results and displays.",
         "rocsim",
-        rocsim._SOURCES,
+        _by_module(rocsim),
     ),
     (
         "Exact core (rocsim.core)",
         "Class-split scores in, exact bootstrap laws and intervals out.",
         "rocsim.core",
-        {f"rocsim.core.{module}": names for module, names in rocsim.core._SOURCES.items()},
+        _by_module(rocsim.core),
     ),
     (
         "Simulation layer (rocsim.sim)",
