@@ -15,12 +15,10 @@ probability 95%. ``rocsim.roc_ci(..., band="simultaneous")`` is that band:
   (:mod:`rocsim.core.confidence_band`).
 
 How often it holds the true curve is measured by the band studies, against the literature's
-bands and rocci's (:doc:`/bands_study`; the numbers are quoted in :func:`rocsim.roc_ci`'s
-Notes). At the 95% level the simultaneous band held the true curve in 0.967-0.999 of test
-sets (the mean per n and averaging, 25 to 1000 instances per class), 0.958 in its lowest
-condition: it holds at its level, and it is the only band this page draws. A pointwise band
-read as a band for the whole curve held it in 0.69-0.79 (lowest 0.17), and Bonferroni's
-band falls below 0.95 at small n (lowest 0.855).
+bands and rocci's (:doc:`/bands_study`); the measured coverage of every band, written from
+the studies' tables by a script, is quoted in :func:`rocsim.roc_ci`'s Notes and in
+:doc:`/interval_methods`. The simultaneous band holds the true curve at its level, and it is
+the only band this page draws; a pointwise band read as a band for the whole curve does not.
 """
 
 # %%
