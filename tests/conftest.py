@@ -2,9 +2,47 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from rocsim.cli import compose_study
+
+#: The suite's longest files (most of their time in new processes), longest first, as
+#: ``pytest --durations=0`` summed them by file: they start first, so that the two workers end
+#: together instead of one running the last long file alone.
+RUN_FIRST = (
+    "test_wheel.py",
+    "test_cli.py",
+    "test_cluster.py",
+    "test_docs_build.py",
+    "test_faults.py",
+    "test_runner.py",
+    "test_cli_analyze.py",
+    "test_interruptions.py",
+    "test_extensions.py",
+    "test_user_kind.py",
+    "test_studies.py",
+    "test_ctrl_c.py",
+    "test_compare.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Files in :data:`RUN_FIRST`'s order, then the others by their number of tests, largest
+    first (xdist's own order, which ``--no-loadscope-reorder`` leaves to this hook); the
+    tests of a file stay in their order."""
+    files = Counter(item.nodeid.split("::")[0] for item in items)
+
+    def rank(item: pytest.Item) -> tuple[int, int, str]:
+        file = item.nodeid.split("::")[0]
+        name = Path(file).name
+        if name in RUN_FIRST:
+            return (0, RUN_FIRST.index(name), file)
+        return (1, -files[file], file)
+
+    items.sort(key=rank)
 
 
 @pytest.fixture
