@@ -14,6 +14,7 @@ from rocsim.sim.extensions import locate
 from rocsim.sim.kinds import StudyKind, as_kind
 from rocsim.studies.auc import (
     AUCMethodStudy,
+    AUCTestStudy,
     MulticlassAUCStudy,
     PairedAUCStudy,
     PairedMulticlassAUCStudy,
@@ -37,6 +38,7 @@ KINDS = {
     "paired_bands": PairedBandStudy(),
     "partial_auc": PartialAUCStudy(),
     "auc_methods": AUCMethodStudy(),
+    "auc_tests": AUCTestStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),
     "auc_paired_partial": PairedPartialAUCStudy(),

@@ -9,6 +9,17 @@ S+(S-^{-1}(u)) du``. The table has one row per condition (``x`` is the true AUC)
 ``degenerate``, the share of zero-width intervals (a sample AUC of 0 or 1 makes the Wald
 intervals ``[1, 1]``).
 
+``auc_tests``: the same test sets, and the test of each method of the AUC method table
+against ``null`` (:func:`rocsim.core.area.auc_interval` with ``alternative`` and ``null``, as
+``auc_ci(..., alternative=, null=)`` calls it). ``analyse`` reports estimates rather than
+interval outcomes: the AUC, its model SE (the square root of the method's variance), the
+test's p-value and the interval's bounds, from which the runner computes the performance
+measures of Morris, White & Crowther (2019) with their Monte Carlo SEs
+(:mod:`rocsim.sim.performance`): ``rejection`` (the test's size where the true AUC ``x``
+equals ``null``, its power elsewhere), ``bias``, ``empirical_se``, ``model_se`` and
+``model_se_rel_error`` (how well the method's variance estimates the AUC's), ``mse``, and the
+coverage of the true AUC.
+
 ``auc_multiclass``: ``classes`` classes of ``n`` instances on average, in the ratio ``1 : 2 :
 ... : classes`` (:func:`multiclass_sizes`; unequal, so that one-vs-one and one-vs-rest differ),
 scores from a
@@ -151,6 +162,32 @@ class AUCMethodStudy(SimulatedOnly):
         s = condition.settings
         ci = auc_interval(pos, neg, method=s["method"], confidence_level=s["confidence_level"])
         return _outcome(float(setup.target[0]), ci.low, ci.high)
+
+
+class AUCTestStudy(AUCMethodStudy):
+    """generate / analyse for the AUC tests' size and power (estimates, not outcomes)."""
+
+    kind = "AUC test"
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        pos, neg, _ = data
+        s = condition.settings
+        test = auc_interval(
+            pos,
+            neg,
+            method=s["method"],
+            confidence_level=s["confidence_level"],
+            alternative=s.get("alternative", "two-sided"),
+            null=s.get("null", 0.5),
+        )
+        values = {
+            "estimate": test.auc,
+            "se": np.sqrt(test.var),
+            "p_value": test.p_value,
+            "low": test.low,
+            "high": test.high,
+        }
+        return {name: np.array([value], dtype=float) for name, value in values.items()}
 
 
 class MulticlassAUCStudy(SimulatedOnly):

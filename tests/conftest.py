@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -43,6 +45,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (1, -files[file], file)
 
     items.sort(key=rank)
+
+
+@pytest.fixture
+def page_script(monkeypatch):
+    """Factory: a page script of ``docs/examples`` (``write_auc_page``, ...) loaded as a
+    module, with the section of its page (``PAGE``) between its ``START`` and ``END`` marks,
+    for the tests that check a page holds what its script writes (computed, never typed)."""
+    folder = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    monkeypatch.syspath_prepend(str(folder))  # the page scripts' shared helpers
+
+    def load(name: str) -> tuple[ModuleType, str]:
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        page = Path(module.PAGE).read_text()
+        return module, page.split(module.START)[1].split(module.END)[0]
+
+    return load
 
 
 @pytest.fixture

@@ -169,20 +169,10 @@ def test_reproduce_runs_the_auc_studies_only_when_asked():
     assert set(STUDIES) <= set(chosen_studies(None, True, studies))
 
 
-def test_the_study_page_quotes_the_committed_results(monkeypatch):
+def test_the_study_page_quotes_the_committed_results(page_script):
     """docs/auc_study.md's results are what docs/examples/write_auc_page.py writes from the
     run's tables it keeps in docs/data/ (computed, never typed)."""
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    script = root / "docs" / "examples" / "write_auc_page.py"
-    monkeypatch.syspath_prepend(str(script.parent))  # the page scripts' shared helpers
-    spec = importlib.util.spec_from_file_location("write_auc_page", script)
-    writer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(writer)
-    page = (root / "docs" / "auc_study.md").read_text()
-    written = page.split(writer.START)[1].split(writer.END)[0]
+    writer, written = page_script("write_auc_page")
     assert written.strip() == "\n".join(writer.section(writer.DATA)).strip()
     for name in STUDIES:
         assert (writer.DATA / name / "coverage.csv").is_file()

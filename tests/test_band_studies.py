@@ -5,10 +5,6 @@ literature claim, and ``rocsim-reproduce`` runs them only with ``--with-bands``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -124,20 +120,10 @@ def test_without_rocci_its_conditions_are_left_out_with_one_line(tmp_path, monke
     ]
 
 
-def test_the_page_is_what_its_script_writes_from_the_kept_tables():
+def test_the_page_is_what_its_script_writes_from_the_kept_tables(page_script):
     """docs/bands_study.md's results are what docs/examples/write_bands_page.py writes from the
     run's tables kept in docs/data (results/ is not tracked)."""
-    root = Path(__file__).resolve().parents[1]
-    script = root / "docs" / "examples" / "write_bands_page.py"
-    sys.path.insert(0, str(script.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("write_bands_page", script)
-        page = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(page)
-    finally:
-        sys.path.remove(str(script.parent))
-    text = page.PAGE.read_text()
-    written = text.split(page.START)[1].split(page.END)[0]
+    page, written = page_script("write_bands_page")
     assert written.strip() == "\n".join(page.section(page.DATA)).strip()
     # every study the page speaks of has its tables kept (none "not run")
     assert "Not run." not in written

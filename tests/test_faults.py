@@ -158,11 +158,11 @@ def test_a_run_stopped_mid_condition_keeps_its_replications(tmp_path):
     calls = []
     real = runner.run_block
 
-    def failing(kind, condition, setup, seed, start, stop):
+    def failing(kind, condition, setup, seed, start, stop, *rest):
         calls.append(start)
         if len(calls) == 3:
             raise RuntimeError("stopped")
-        return real(kind, condition, setup, seed, start, stop)
+        return real(kind, condition, setup, seed, start, stop, *rest)
 
     runner.run_block = failing
     try:

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -71,18 +72,21 @@ def test_the_kinds_source_keys_the_cache(folder):
 
 COUNTING = """
 import os
+import time
 from cutpoint_study import CutpointStudy
 
 class CountingCutpoints(CutpointStudy):
     def generate(self, condition, setup, rng):
         with open(os.environ["DRAWS_LOG"], "a") as log:  # one line per data set drawn
             log.write(condition.label + "\\n")
+        time.sleep(float(os.environ.get("DRAW_SECONDS", 0)))
         return super().generate(condition, setup, rng)
 """
 
 
-def test_a_rerun_computes_only_what_is_missing(folder):
-    """The finished conditions of a run are not drawn again; a new condition is."""
+def counting_study(folder: Path) -> tuple[Path, dict[str, str]]:
+    """The example's kind, logging each data set it draws (``draws.log``), as study
+    ``counting``; the log and the environment that makes the kind write it."""
     (folder / "counting.py").write_text(COUNTING)
     config = (folder / "configs" / "study" / "cutpoint.yaml").read_text()
     config = config.replace("cutpoint_study.CutpointStudy", "counting.CountingCutpoints")
@@ -90,7 +94,12 @@ def test_a_rerun_computes_only_what_is_missing(folder):
         config.replace("name: cutpoint", "name: counting")
     )
     log = folder / "draws.log"
-    env = {**os.environ, "DRAWS_LOG": str(log)}
+    return log, {**os.environ, "DRAWS_LOG": str(log)}
+
+
+def test_a_rerun_computes_only_what_is_missing(folder):
+    """The finished conditions of a run are not drawn again; a new condition is."""
+    log, env = counting_study(folder)
     base = [*ROCSIM, "study=counting", "replications=10", "n_jobs=1", "results_dir=r"]
     small = ["study.axes.auc=[0.7]", "study.axes.n=[30]", "study.axes.method=[wald]"]
     subprocess.run([*base, *small], cwd=folder, env=env, check=True, capture_output=True)
@@ -99,6 +108,35 @@ def test_a_rerun_computes_only_what_is_missing(folder):
     subprocess.run([*base, *more], cwd=folder, env=env, check=True, capture_output=True)
     drawn = log.read_text().splitlines()
     assert len(drawn) == 20 and all("auc=0.9" in line for line in drawn[10:])
+
+
+def test_a_killed_run_resumes_without_drawing_its_finished_conditions(folder):
+    """SIGKILL once the first condition is cached: the rerun draws none of its data sets
+    again, and writes the bytes of a run never killed."""
+    log, env = counting_study(folder)
+    env["DRAW_SECONDS"] = "0.02"
+    axes = ["study.axes.auc=[0.6,0.7,0.8]", "study.axes.n=[30]", "study.axes.method=[wald]"]
+    base = [*ROCSIM, "study=counting", "replications=40", "n_jobs=1", *axes]
+    killed = subprocess.Popen([*base, "results_dir=r"], cwd=folder, env=env)
+    cache = folder / "r" / "counting" / ".cache"
+    deadline = time.time() + 120
+    while not list(cache.glob("*r40*.npz")):
+        assert killed.poll() is None and time.time() < deadline, "no condition finished"
+        time.sleep(0.02)
+    killed.kill()
+    killed.wait()
+    first = log.read_text().splitlines()
+    assert len(first) < 120, "the run finished before it was killed"
+    subprocess.run([*base, "results_dir=r"], cwd=folder, env=env, check=True)
+    again = log.read_text().splitlines()[len(first) :]
+    # the first condition finished before the kill: none of its data sets is drawn again
+    assert any("auc=0.6" in line for line in first)
+    assert not any("auc=0.6" in line for line in again)
+    assert 0 < len(again) < 120
+    subprocess.run([*base, "results_dir=whole"], cwd=folder, env=env, check=True)
+    for name in ("coverage.csv", "outcomes.npz"):
+        resumed = (folder / "r" / "counting" / name).read_bytes()
+        assert resumed == (folder / "whole" / "counting" / name).read_bytes(), name
 
 
 def test_a_user_kind_is_in_the_reproduction_report(folder):

@@ -171,9 +171,10 @@ def shrink(source: Path, target: Path, width: int = 1600) -> None:
         small.quantize(colors=64).save(target, optimize=True)
 
 
-def copy_tables(results: Path) -> None:
-    """The run's tables into :data:`DATA`, study by study (a study not run is left as is)."""
-    for name in STUDIES:
+def copy_tables(results: Path, studies: tuple[str, ...] = STUDIES) -> None:
+    """The run's tables into :data:`DATA`, study by study (a study not run is left as is),
+    and each study's figure, shrunk, into :data:`FIGURES`."""
+    for name in studies:
         if (results / name / "coverage.csv").exists():
             (DATA / name).mkdir(parents=True, exist_ok=True)
             for table in TABLES:

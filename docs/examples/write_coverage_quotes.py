@@ -139,8 +139,29 @@ def quotes() -> dict[str, str]:
             "per n, lowest and highest of those means, and the lowest condition): "
             + "; ".join(parts)
             + "."
+            + size_sentence(studies("auc_tests"))
         )
     return out
+
+
+def size_sentence(tests: list[pd.DataFrame]) -> str:
+    """The measured size of each method's test (its rejection rate of a true null AUC),
+    lowest and highest over the nulls, alternatives and n of the ``auc_tests`` study."""
+    if not tests:
+        return ""
+    whole = pd.concat(tests, ignore_index=True)
+    at_null = whole[(whole["auc"] - whole["null"]).abs() < 1e-9]
+    parts = [
+        f"``{method}`` {part['rejection'].min():.3f}-{part['rejection'].max():.3f}"
+        for method, part in at_null.groupby("method", sort=False)
+    ]
+    nulls = ", ".join(f"{v:g}" for v in sorted(set(at_null["null"])))
+    return (
+        " Measured size of the test at 0.05 (the rejection rate of a true null AUC, lowest "
+        f"and highest over the nulls {nulls}, both alternatives and n; :doc:`/auc_tests_study`): "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def method_tables() -> list[str]:

@@ -2,6 +2,8 @@
 
 ``rocsim study=<name> [overrides...]`` runs one study through Hydra (``-m`` sweeps too);
 ``rocsim analyze data.csv --label y --score a [--score b]`` analyses a user's classifiers;
+``rocsim replay <overrides> --condition LABEL --replication R`` draws one data set of a study
+again (a failure a run recorded, :mod:`rocsim.cli.replay`);
 ``rocsim-reproduce`` runs every thesis study under one progress bar and writes
 ``<results_dir>/index.html`` and ``index.md`` (:mod:`rocsim.views.report`).
 Bad input ends with one line on stderr and a non-zero exit, before any result is written.
@@ -23,7 +25,7 @@ def main() -> None:
     from rocsim.cli._common import run_command
 
     args = sys.argv[1:]
-    prog = "rocsim analyze" if args[:1] == ["analyze"] else "rocsim"
+    prog = f"rocsim {args[0]}" if args[:1] in (["analyze"], ["replay"]) else "rocsim"
     run_command(lambda: _rocsim(args), prog, ends_process=True)
 
 
@@ -49,6 +51,11 @@ def _rocsim(args: list[str]) -> None:
         from rocsim.cli.analyze import main as analyze
 
         analyze(args[1:])
+        return
+    if args[:1] == ["replay"]:
+        from rocsim.cli.replay import main as replay
+
+        replay(args[1:])
         return
     from rocsim.cli.study import run
 

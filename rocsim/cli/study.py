@@ -308,6 +308,15 @@ def _compose(overrides: list[str]):
         return compose("config", overrides=[*overrides, *searchpath_override()])
 
 
+def compose_overrides(overrides: list[str], prog: str = "rocsim"):
+    """The resolved config of a command's ``overrides`` (``study=NAME ...``), answered in one
+    line when a group option or key is unknown (:func:`check_overrides`)."""
+    overrides = expand_home(overrides)
+    reject_unknown_choices(overrides, prog)
+    check_overrides(overrides, prog)
+    return _compose(overrides)
+
+
 def compose_study(name: str, overrides: list[str] | None = None):
     """The resolved config of study ``name`` with Hydra ``overrides`` (compose API), with the
     user's config folders on the search path."""

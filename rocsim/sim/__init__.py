@@ -8,6 +8,12 @@ A study kind of the user's own subclasses :class:`StudyKind` (:mod:`~rocsim.sim.
 named in a study config by ``_target_``.
 """
 
-from rocsim.sim.kinds import CORE_OUTCOMES, Setup, StudyKind, interval_outcome
+from rocsim.sim.kinds import (
+    CORE_OUTCOMES,
+    ESTIMATE_OUTCOMES,
+    Setup,
+    StudyKind,
+    interval_outcome,
+)
 
-__all__ = ["CORE_OUTCOMES", "Setup", "StudyKind", "interval_outcome"]
+__all__ = ["CORE_OUTCOMES", "ESTIMATE_OUTCOMES", "Setup", "StudyKind", "interval_outcome"]

@@ -4,7 +4,8 @@ A study definition names axes (``theta: [0.75, 1.5, 3, 5]``, ``n: [25, 250]``,
 ``model: [...]``). A condition is one point of their product. Axis values either replace a
 setting (``n``, ``pi``, ``bootstrap``, ``sampling``, ``method``, ``pseudo_count``,
 ``confidence_level``, ``threshold``, ``cost_prior``, ``model``, the multiclass AUC's
-``multi_class`` and ``average``, and the band studies' ``averaging``; ``scheme`` sets ``sampling``
+``multi_class`` and ``average``, the band studies' ``averaging``, the AUC tests'
+``alternative`` and ``null``; ``scheme`` sets ``sampling``
 and ``bootstrap`` together) or are variables of the score model's parameter expressions
 (``mu: theta``, ``mu: -theta``, ``mu: theta + shift``).
 """
@@ -39,6 +40,8 @@ SETTING_AXES = (
     "multi_class",
     "average",
     "averaging",
+    "alternative",
+    "null",
 )
 
 

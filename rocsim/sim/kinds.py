@@ -28,6 +28,11 @@ from rocsim.sim.conditions import Condition
 
 #: Per-grid-point outcomes of an interval: covered, missed below, missed above, its width.
 CORE_OUTCOMES = ("cover", "below", "above", "width")
+#: Per-grid-point outcomes kept replication by replication, from which the table's
+#: performance measures and their Monte Carlo SEs are computed (:mod:`rocsim.sim.performance`):
+#: an ``estimate`` of the target, its model ``se``, a test's ``p_value``, an interval's ``low``
+#: and ``high``. NaN marks a replication that gave none.
+ESTIMATE_OUTCOMES = ("estimate", "se", "p_value", "low", "high")
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,14 @@ class StudyKind:
         )
 
     def analyse(self, condition: Condition, setup: Setup, data: Any) -> dict[str, Any]:
-        """One data set's outcomes at every grid point: :data:`CORE_OUTCOMES` (see
-        :func:`interval_outcome`), arrays of the grid's length."""
+        """One data set's outcomes at every grid point, arrays of the grid's length:
+        an interval's :data:`CORE_OUTCOMES` (see :func:`interval_outcome`), or estimates
+        (:data:`ESTIMATE_OUTCOMES`: ``estimate`` and any of ``se``, ``p_value``, ``low``,
+        ``high``), or both. Bounds without ``cover`` give the interval outcomes of
+        ``[low, high]`` around ``setup.target``; estimates give the table the performance
+        measures of :func:`rocsim.sim.performance.performance_measures_grid` (bias, empirical
+        and model SE, MSE, rejection, ...), each with its Monte Carlo SE. Any other outcome is
+        averaged over the replications into a column of its own name."""
         raise NotImplementedError(
             f"{type(self).__name__} must define analyse(condition, setup, data)"
         )

@@ -29,8 +29,9 @@ from rocsim.core.methods import check_method_function
 from rocsim.sim.claims import check_claims, evaluate_claims, load_study_data
 from rocsim.sim.conditions import Condition, expand_conditions
 from rocsim.sim.configs import available_studies
-from rocsim.sim.errors import note
+from rocsim.sim.errors import RunError, note
 from rocsim.sim.extensions import build_model, method_label, method_spec, resolve_method
+from rocsim.sim.failures import failure_table, replay_command, run_overrides, write_failures
 from rocsim.sim.io import (
     acquire_folder,
     atomic_write,
@@ -50,6 +51,7 @@ from rocsim.sim.provenance import blas_threads, code_hash, extension_hash, git_s
 from rocsim.sim.runner import (
     COVERAGE_MODES,
     RunResult,
+    TooManyFailures,
     backend_context,
     run_conditions,
 )
@@ -63,6 +65,7 @@ OUTPUT_FILES = (
     "outcomes.npz",
     "meta.json",
     "claims.csv",
+    "failures.csv",
     "coverage.png",
     "coverage.pdf",
 )
@@ -245,6 +248,10 @@ def run_study(
         run, exact = _compute(
             cfg, kind, conditions, replications, out_dir, code, progress_bar, reuse_from
         )
+    except TooManyFailures as err:
+        release_folder(lock, unused=True)
+        command = replay_command(run_overrides(cfg), err.condition, err.failure)
+        raise RunError(f"{err}; replay it: {command}") from None
     except BaseException:
         release_folder(lock, unused=True)
         raise
@@ -265,6 +272,8 @@ def run_study(
             kept = _drawn_figure(out_dir, figure, edited)  # read before begin_set removes it
             begin_set(out_dir, OUTPUT_FILES)
             names = _write_outputs(out_dir, csv, table, cfg, run, wall, code, data_keys, figure)
+            if (cfg.get("runner") or {}).get("on_error") == "record":
+                names.append(_record_failures(out_dir, cfg, conditions, run))
             claims = evaluate_study_claims(cfg, out_dir)
             atomic_write(out_dir / "claims.csv", lambda p: claims.to_csv(p, index=False))
             names.append("claims.csv")
@@ -287,6 +296,23 @@ def run_study(
     except BaseException:  # never handed over: finish will not release the folder
         release_folder(lock)
         raise
+
+
+def _record_failures(out_dir: Path, cfg, conditions: list[Condition], run: RunResult) -> str:
+    """``failures.csv`` (a row per failed data set, with the command that replays it) and a
+    line per condition with failures, naming its share and the command of its first."""
+    overrides = run_overrides(cfg)
+    table = failure_table(conditions, run.failures, overrides)
+    write_failures(out_dir / "failures.csv", table, atomic_write)
+    for condition in conditions:
+        failed = run.failures.get(condition.label)
+        if failed:
+            share = len(failed) / (len(failed) + int(cfg["replications"]))
+            note(
+                f"{condition.label}: {len(failed)} data sets failed ({share:.1%}, drawn again); "
+                f"replay the first: {replay_command(overrides, condition, failed[0])}"
+            )
+    return "failures.csv"
 
 
 def _say_if_edited(out_dir: Path) -> list[str]:
@@ -354,7 +380,10 @@ def _compute(cfg, kind, conditions, replications, out_dir, code, progress_bar, r
         "n_jobs": int(cfg["n_jobs"]),
         "backend": runner.get("backend"),
         "cache_dir": out_dir / ".cache",
-        "cache_tag": code["code_hash"] + (code["extension_hash"] or ""),
+        # a run that records failures draws their replications again: its own cache files
+        "cache_tag": code["code_hash"]
+        + (code["extension_hash"] or "")
+        + ("-record" if runner.get("on_error") == "record" else ""),
         "reuse_dirs": _other_caches(reuse_from, out_dir / ".cache") if reuse_from else [],
     }
     with backend_context(**_engine_settings(runner)) as engine:
@@ -364,6 +393,8 @@ def _compute(cfg, kind, conditions, replications, out_dir, code, progress_bar, r
             conditions,
             replications=replications,
             coverage=cfg["coverage"],
+            on_error=runner.get("on_error") or "raise",
+            max_failure_share=float(runner.get("max_failure_share", 0.2)),
             block_size=int(runner.get("block_size", 50)),
             progress=bool(runner.get("progress", True)) and sys.stderr.isatty(),
             progress_bar=progress_bar,

@@ -17,7 +17,8 @@ is missing, and a run given other studies' cache folders takes from them the con
 the first replications) they already hold.
 Memory: a condition's replications are folded into a :class:`Tally` as they arrive; what
 grows with the replication count is one bit per replication and grid point of each
-condition (the claims' per-replication outcomes), nothing else.
+condition (the claims' per-replication outcomes), and the estimates of a kind that reports
+them (a float each), nothing else.
 Optional kind methods: ``outcome_settings`` (the settings the analysis reads; all by default),
 ``analyse_block`` (``analyse`` of a block's data sets at once, stacked: the same outcomes as
 one ``analyse`` per data set, with the per-call work shared) and ``exact_split`` /
@@ -41,10 +42,20 @@ from rocsim.sim import cache
 from rocsim.sim.cluster import CONNECT_TIMEOUT, WORKER_TIMEOUT, DaskEngine, connect
 from rocsim.sim.conditions import DATA_SETTINGS, Condition
 from rocsim.sim.io import PackedOutcomes
-from rocsim.sim.kinds import CORE_OUTCOMES, Setup, StudyKind, as_kind
+from rocsim.sim.kinds import (
+    CORE_OUTCOMES,
+    ESTIMATE_OUTCOMES,
+    Setup,
+    StudyKind,
+    as_kind,
+    interval_outcome,
+)
+from rocsim.sim.performance import performance_measures_grid
 from rocsim.sim.workers import Ordered, keep_freed_memory, local_engine, single_threaded
 
 COVERAGE_MODES = ("simulate", "exact")
+#: What a data set that raises does: stop the run, or be recorded (``runner.on_error``).
+ERROR_MODES = ("raise", "record")
 
 
 def replication_rng(
@@ -71,8 +82,15 @@ def run_block(
     seed: int,
     start: int,
     stop: int,
+    max_failures: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Replications ``start .. stop-1`` of a condition, stacked per outcome.
+
+    With ``max_failures`` (``runner.on_error=record``), a replication whose ``generate`` or
+    ``analyse`` raises is recorded (:data:`FAILURES`: its replication, attempt and exception)
+    and drawn again from the replication's next generator (:func:`attempt_rng`); past
+    ``max_failures`` in the block, :class:`TooManyFailures`. Without failures the outcomes are
+    those of ``max_failures=None`` (the first attempt is the replication's own generator).
 
     BLAS runs single-threaded here, in a worker or in the main process alike: a threaded
     reduction may sum in another order, and results must not depend on ``n_jobs``. Nothing
@@ -83,13 +101,92 @@ def run_block(
     keep_freed_memory()
     # replication_rng's key, digested once per block
     data_key = int(condition.data_key(kind.data_settings), 16)
+    failures: list[Failure] = []
     with single_threaded():
-        block = [
-            kind.generate(condition, setup, _replication_rng(seed, data_key, r))
-            for r in range(start, stop)
-        ]
-        outcomes = kind.analyse_block(condition, setup, block)
-    return {name: np.asarray(values) for name, values in outcomes.items()}
+        if max_failures is not None:
+            outcomes, failures = _recorded(
+                kind, condition, setup, (seed, data_key), (start, stop), max_failures
+            )
+        else:
+            block = [
+                kind.generate(condition, setup, _replication_rng(seed, data_key, r))
+                for r in range(start, stop)
+            ]
+            outcomes = kind.analyse_block(condition, setup, block)
+    outcomes = {name: np.asarray(values) for name, values in outcomes.items()}
+    if max_failures is not None:
+        outcomes[FAILURES] = failures
+    if "cover" not in outcomes and "low" in outcomes and "high" in outcomes:
+        outcomes |= interval_outcome(setup.target, outcomes["low"], outcomes["high"])
+    return outcomes
+
+
+#: The key of :func:`run_block`'s result that holds its recorded failures.
+FAILURES = "failures"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A data set whose ``generate`` or ``analyse`` raised (``runner.on_error=record``):
+    replication ``replication`` of its condition, its ``attempt``-th draw
+    (:func:`attempt_rng` replays it), and the exception, in one line."""
+
+    replication: int
+    attempt: int
+    error: str
+
+
+class TooManyFailures(RuntimeError):
+    """More of a condition's data sets failed than ``runner.max_failure_share`` allows
+    (``limit`` of them): ``count`` so far, the first of them ``failure``."""
+
+    def __init__(self, condition: Condition, failure: Failure, count: int, limit: int):
+        self.condition, self.failure, self.count, self.limit = condition, failure, count, limit
+        super().__init__(
+            f"{condition.label}: {count} data sets failed, more than the {limit} that "
+            f"runner.max_failure_share allows; the first, replication {failure.replication} "
+            f"(attempt {failure.attempt}): {failure.error}"
+        )
+
+    def __reduce__(self):  # from a worker process: rebuilt from its parts, not its message
+        return type(self), (self.condition, self.failure, self.count, self.limit)
+
+
+def attempt_rng(
+    seed: int, condition: Condition, replication: int, attempt: int, data_settings=DATA_SETTINGS
+) -> np.random.Generator:
+    """The generator of draw ``attempt`` of a replication: :func:`replication_rng`'s for the
+    first (``attempt=0``), then one of its own for each draw again after a failure, so that a
+    recorded failure replays from its seed, replication and attempt alone."""
+    return _attempt_rng(seed, int(condition.data_key(data_settings), 16), replication, attempt)
+
+
+def _attempt_rng(seed: int, data_key: int, replication: int, attempt: int):
+    if attempt == 0:
+        return _replication_rng(seed, data_key, replication)
+    key = (data_key, replication, attempt)
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def _recorded(kind, condition, setup, keys, span, max_failures):
+    """:func:`run_block`'s replications ``span`` with failures recorded and drawn again."""
+    rows, failures = [], []
+    for r in range(*span):
+        attempt = 0
+        while True:
+            try:
+                data = kind.generate(condition, setup, _attempt_rng(*keys, r, attempt))
+                rows.append(kind.analyse(condition, setup, data))
+                break
+            except Exception as err:  # the kind's failure is the study's data
+                text = " ".join(f"{type(err).__name__}: {err}".split())
+                failures.append(Failure(r, attempt, text))
+                if len(failures) > max_failures:
+                    first = failures[0]
+                    raise TooManyFailures(condition, first, len(failures), max_failures) from None
+                attempt += 1
+    outcomes = {name: np.stack([np.asarray(row[name]) for row in rows]) for name in rows[0]}
+    return outcomes, failures
 
 
 @dataclass
@@ -102,45 +199,99 @@ class Tally:
     replications continue into the sums of more. What the claims need are the per-replication
     cover outcomes, to pair replications across conditions and studies (common random numbers,
     :mod:`rocsim.sim.claims`): kept one bit per replication and grid point
-    (:class:`~rocsim.sim.io.PackedOutcomes`). That is all that grows with the replication count.
+    (:class:`~rocsim.sim.io.PackedOutcomes`). A kind that reports estimates
+    (:data:`~rocsim.sim.kinds.ESTIMATE_OUTCOMES`) has them kept whole, a float per replication
+    and grid point each: their performance measures (the empirical SE, the bias-eliminated
+    coverage, ...) need every value. That is all that grows with the replication count.
     """
 
     replications: int = 0
     sums: dict[str, np.ndarray] = field(default_factory=dict)
     blocks: list[np.ndarray] = field(default_factory=list)  # packed cover, block by block
     grid: int = 0
+    #: The :data:`~rocsim.sim.kinds.ESTIMATE_OUTCOMES` given, block by block, shape (R, g).
+    values: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    #: The failed data sets of a run that records them (``None``: one that does not).
+    failures: list[Failure] | None = None
 
     def add(self, block: dict[str, np.ndarray]) -> None:
         """Fold in a block of replications (``run_block``'s stacked outcomes)."""
+        block = dict(block)
+        if FAILURES in block:
+            self.failures = [*(self.failures or []), *block.pop(FAILURES)]
+        rows = 0
         for name, values in block.items():
             values = np.asarray(values)
+            rows = len(values)
+            if values.ndim > 1:  # an outcome per grid point (``redraws``: one per replication)
+                self.grid = values.shape[1]
+            if name in ESTIMATE_OUTCOMES:
+                self.values.setdefault(name, []).append(values.astype(float))
+                continue
             total = self.sums.setdefault(name, np.zeros(values.shape[1:]))
             for row in values:  # one replication after the other
                 total += row
-        cover = np.asarray(block["cover"], dtype=bool)
-        self.grid = cover.shape[1]
-        self.blocks.append(np.packbits(cover, axis=1))
-        self.replications += len(cover)
+        if "cover" in block:
+            self.blocks.append(np.packbits(np.asarray(block["cover"], dtype=bool), axis=1))
+        self.replications += rows
 
     def mean(self, name: str) -> np.ndarray:
+        if name not in self.sums:  # a kind that reports estimates only has no interval
+            return np.full(self.grid, np.nan)
         return self.sums[name] / self.replications
 
-    def cover(self) -> PackedOutcomes:
-        """The per-replication cover outcomes, shape (R, g), one bit each."""
+    def per_replication(self, name: str) -> np.ndarray | None:
+        """An estimate outcome's values, shape (R, g), or ``None`` if the kind gave none."""
+        if name not in self.values:
+            return None
+        if len(self.values[name]) > 1:
+            self.values[name] = [np.concatenate(self.values[name])]
+        return self.values[name][0]
+
+    def cover(self) -> PackedOutcomes | None:
+        """The per-replication cover outcomes, shape (R, g), one bit each; ``None`` for a
+        kind that reports no interval."""
+        if not self.blocks:
+            return None
         if len(self.blocks) > 1:
             self.blocks = [np.concatenate(self.blocks)]
         return PackedOutcomes(self.blocks[0], self.grid)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The tally as arrays for a cache file (:meth:`from_arrays` reads them back)."""
-        sums = {f"sum.{name}": total for name, total in self.sums.items()}
-        return {"cover_bits": self.cover().bits, "grid": np.array(self.grid), **sums}
+        arrays = {f"sum.{name}": total for name, total in self.sums.items()}
+        arrays |= {f"rep.{name}": self.per_replication(name) for name in self.values}
+        cover = self.cover()
+        if cover is not None:
+            arrays["cover_bits"] = cover.bits
+        if self.failures is not None:
+            failed = self.failures
+            arrays["failure.replication"] = np.array([f.replication for f in failed], np.int64)
+            arrays["failure.attempt"] = np.array([f.attempt for f in failed], np.int64)
+            arrays["failure.error"] = np.array([f.error for f in failed], dtype=str)
+        return {"replications": np.array(self.replications), "grid": np.array(self.grid)} | (
+            arrays
+        )
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> Tally:
-        bits = np.asarray(arrays["cover_bits"], dtype=np.uint8)
         sums = {k.removeprefix("sum."): v.copy() for k, v in arrays.items() if k[:4] == "sum."}
-        return cls(len(bits), sums, [bits], int(arrays["grid"]))
+        values = {k.removeprefix("rep."): [v.copy()] for k, v in arrays.items() if k[:4] == "rep."}
+        bits = arrays.get("cover_bits")
+        blocks = [] if bits is None else [np.asarray(bits, dtype=np.uint8)]
+        failures = None
+        if "failure.error" in arrays:
+            failures = [
+                Failure(int(r), int(a), str(e))
+                for r, a, e in zip(
+                    arrays["failure.replication"],
+                    arrays["failure.attempt"],
+                    arrays["failure.error"],
+                )
+            ]
+        return cls(
+            int(arrays["replications"]), sums, blocks, int(arrays["grid"]), values, failures
+        )
 
 
 def summarise(
@@ -168,6 +319,12 @@ def summarise(
         "replications": np.full(setup.x.size, replications),
     }
     table.update(setup.extra)
+    if simulated and outcomes.failures is not None:  # runner.on_error=record
+        failed = len(outcomes.failures)
+        table["failures"] = np.full(setup.x.size, failed)
+        table["failure_share"] = np.full(setup.x.size, failed / (replications + failed))
+    if simulated and outcomes.per_replication("estimate") is not None:
+        table.update(_performance(condition, setup, outcomes))
     for name in names:
         if name in CORE_OUTCOMES:
             continue
@@ -177,6 +334,20 @@ def summarise(
         else:
             table[name] = mean(name)
     return pd.DataFrame(table)
+
+
+def _performance(condition: Condition, setup: Setup, tally: Tally) -> dict[str, np.ndarray]:
+    """The performance measures of a condition's estimates, each with its Monte Carlo SE
+    (Morris, White & Crowther 2019; :mod:`rocsim.sim.performance`); the coverage of the
+    bounds is the table's own ``coverage`` column."""
+    given = {name: tally.per_replication(name) for name in ("se", "low", "high", "p_value")}
+    measures = performance_measures_grid(
+        tally.per_replication("estimate"),
+        target=setup.target,
+        confidence_level=condition.settings.get("confidence_level", 0.95),
+        **{name: values for name, values in given.items() if values is not None},
+    )
+    return {k: v for k, v in measures.items() if k not in ("coverage", "coverage_mcse")}
 
 
 @dataclass
@@ -190,6 +361,8 @@ class RunResult:
     #: Per condition label, whether each replication's interval covered each grid point,
     #: shape (R, g), packed (simulation), or the exact coverage, shape (g,).
     cover: dict[str, PackedOutcomes | np.ndarray] = field(default_factory=dict)
+    #: Per condition label, its failed data sets (``on_error="record"``; none otherwise).
+    failures: dict[str, list[Failure]] = field(default_factory=dict)
 
 
 def run_conditions(
@@ -208,6 +381,8 @@ def run_conditions(
     progress_bar: tqdm | None = None,
     reuse_dirs: Iterable[Path] = (),
     engine: DaskEngine | None = None,
+    on_error: str = "raise",
+    max_failure_share: float = 0.2,
 ) -> RunResult:
     """Run every condition of a study (simulated or exact coverage) and summarise it.
 
@@ -246,6 +421,15 @@ def run_conditions(
         rest are computed (replication ``r`` is the same wherever it is computed).
     engine : DaskEngine, optional
         A cluster to compute on (:func:`backend_context`) instead of local processes.
+    on_error : {"raise", "record"}, default "raise"
+        What a data set whose ``generate`` or ``analyse`` raises does (simulated coverage):
+        stop the run, or be recorded (:class:`Failure`, in :attr:`RunResult.failures` and the
+        table's ``failures`` and ``failure_share`` columns) and drawn again from the
+        replication's next generator (:func:`attempt_rng`): the outcomes are those of the
+        data sets that did not fail.
+    max_failure_share : float, default 0.2
+        With ``on_error="record"``: a condition stops the run (:class:`TooManyFailures`) once
+        more than this share of its replications' count of data sets has failed.
     """
     kind = as_kind(kind, type(kind).__name__)  # the base's hooks, or one line saying why not
     if coverage not in COVERAGE_MODES:
@@ -254,6 +438,12 @@ def run_conditions(
         raise ValueError(f"replications must be a positive integer, got {replications!r}")
     if block_size < 1:
         raise ValueError(f"block_size must be >= 1, got {block_size}")
+    if on_error not in ERROR_MODES:
+        raise ValueError(
+            f"runner.on_error must be one of {', '.join(ERROR_MODES)}, got {on_error!r}"
+        )
+    if not 0.0 <= float(max_failure_share) < 1.0:
+        raise ValueError(f"runner.max_failure_share must be in [0, 1), got {max_failure_share!r}")
     conditions = list(conditions)
     reps = int(replications) if coverage == "simulate" else 0
     setups = [kind.setup(c) for c in conditions]
@@ -280,6 +470,12 @@ def run_conditions(
             if prefix is not None:
                 prefixes[i] = Tally.from_arrays(prefix)
     todo = [i for i in range(len(conditions)) if i not in outcomes]
+    max_failures = None
+    if reps and on_error == "record":
+        max_failures = int(np.floor(float(max_failure_share) * reps))
+        # outcomes do not depend on the share allowed, but a stop does
+        for i, found in [*outcomes.items(), *prefixes.items()]:
+            _check_failures(conditions[i], found, max_failures)
     if progress_bar is not None:
         done = (len(conditions) - len(todo)) * max(reps, 1)
         progress_bar.update(done + sum(t.replications for t in prefixes.values()))
@@ -305,20 +501,8 @@ def run_conditions(
         bar = progress_bar if progress_bar is not None else tqdm(total=len(todo) * reps, **own)
         try:
             with _engine(engine, n_jobs, backend) as ordered:
-                _simulate(
-                    ordered,
-                    kind,
-                    conditions,
-                    setups,
-                    todo,
-                    reps,
-                    block_size,
-                    seed,
-                    bar,
-                    prefixes,
-                    finish,
-                    paths,
-                )
+                plan = _Plan(kind, conditions, setups, todo, reps, block_size, seed, max_failures)
+                _simulate(ordered, plan, bar, prefixes, finish, paths)
         finally:
             if progress_bar is None:
                 bar.close()
@@ -334,7 +518,14 @@ def run_conditions(
         c.label: outcomes[i].cover() if reps else np.asarray(outcomes[i]["cover"])
         for i, c in enumerate(conditions)
     }
-    return RunResult(pd.concat(frames, ignore_index=True), computed, reused, seconds, cover)
+    cover = {label: packed for label, packed in cover.items() if packed is not None}
+    failures = {
+        c.label: outcomes[i].failures
+        for i, c in enumerate(conditions)
+        if reps and outcomes[i].failures
+    }
+    table = pd.concat(frames, ignore_index=True)
+    return RunResult(table, computed, reused, seconds, cover, failures)
 
 
 def _cached(path: Path, others: list[Path]) -> dict[str, np.ndarray] | None:
@@ -392,9 +583,21 @@ def _tasks(
             yield i, a, min(a + block_size, reps)
 
 
-def _simulate(
-    ordered, kind, conditions, setups, todo, reps, block_size, seed, bar, prefixes, finish, paths
-) -> None:
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`_simulate` computes: the replications of conditions ``todo``."""
+
+    kind: StudyKind
+    conditions: list[Condition]
+    setups: list[Setup]
+    todo: list[int]
+    reps: int
+    block_size: int
+    seed: int
+    max_failures: int | None  # runner.on_error=record: the failures a condition may have
+
+
+def _simulate(ordered, plan: _Plan, bar, prefixes, finish, paths) -> None:
     """Compute the replications of ``todo``'s conditions (each from its cached ``prefixes``
     on) and ``finish(i, tally, seconds)`` each condition as its last block arrives.
 
@@ -403,11 +606,13 @@ def _simulate(
     (an error, Ctrl-C, a lost cluster), the replications of the condition it was computing are
     cached as a shorter run's, which a rerun continues from.
     """
+    kind, conditions, setups, reps = plan.kind, plan.conditions, plan.setups, plan.reps
+    todo, block_size, seed, max_failures = plan.todo, plan.block_size, plan.seed, plan.max_failures
     starts = {i: prefix.replications for i, prefix in prefixes.items()}
     results = ordered(
         run_block,
         (
-            (kind, conditions[i], setups[i], seed, a, b)
+            (kind, conditions[i], setups[i], seed, a, b, max_failures)
             for i, a, b in _tasks(todo, reps, block_size, starts)
         ),
     )
@@ -417,6 +622,8 @@ def _simulate(
             if tally is None:
                 tally = prefixes.get(i) or Tally()
             tally.add(block)
+            if max_failures is not None:
+                _check_failures(conditions[i], tally, max_failures)
             bar.update(b - a)
             if b == reps:
                 now = time.perf_counter()
@@ -428,6 +635,14 @@ def _simulate(
         if tally is not None and paths[i] is not None:
             _keep_unfinished(paths[i], tally)
         raise
+
+
+def _check_failures(condition: Condition, tally: Tally, max_failures: int) -> None:
+    """:class:`TooManyFailures` if more than ``max_failures`` of the condition's data sets
+    failed (a tally that records none, from a run that raised, has none)."""
+    failed = tally.failures or []
+    if len(failed) > max_failures:
+        raise TooManyFailures(condition, failed[0], len(failed), max_failures)
 
 
 def _keep_unfinished(path: Path, tally: Tally) -> None:

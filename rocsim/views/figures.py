@@ -41,6 +41,7 @@ def plot_coverage(
     nominal: float | None = None,
     title: str | None = None,
     x: str = "x",
+    y: str = "coverage",
 ):
     """Coverage figure of a study table (the ``coverage.csv`` of :func:`rocsim.run_study`).
 
@@ -64,6 +65,11 @@ def plot_coverage(
     x : str, default "x"
         Column on the horizontal axis: the grid (``x``), or an axis of the study such as
         ``n`` (then drawn on a log scale; band studies, one row per condition).
+    y : str, default "coverage"
+        Column on the vertical axis, with its Monte Carlo SE as a band: ``coverage`` (SE
+        ``mcse``, the dashed line at the level), or a performance measure of a study that
+        reports estimates (:mod:`rocsim.sim.performance`; SE ``<y>_mcse``): ``rejection``
+        (the dashed line at ``1 - level``, the tests' size), ``bias``, ...
 
     Returns
     -------
@@ -76,7 +82,7 @@ def plot_coverage(
 
     fig = Figure(figsize=(4.2 * cols, 3.0 * rows))
     axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
-    nominal = float(table["level"].iloc[0]) if nominal is None else nominal
+    nominal = _nominal(table, y) if nominal is None else nominal
     grid = str(table["grid"].iloc[0]) if x == "x" else x
     for ax, value in zip(axes.flat, panel_values):
         sub = table
@@ -87,13 +93,15 @@ def plot_coverage(
             part = sub if line is None else sub[sub[lines] == line]
             color = (colors or {}).get(str(line), DEFAULT_COLORS[k % len(DEFAULT_COLORS)])
             style = (styles or {}).get(str(line), "-")
-            _draw_line(ax, part, x, color, style, None if line is None else f"{lines}={line}")
+            label = None if line is None else f"{lines}={line}"
+            _draw_line(ax, part, x, y, color, style, label)
         if x == "n":
             values = sorted(set(sub[x].astype(float)))
             ax.set_xscale("log")
             ax.set_xticks(values, [f"{v:g}" for v in values])
             ax.minorticks_off()
-        ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
+        if nominal is not None:
+            ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
         if keys:
             # y given: matplotlib then skips lifting the title above top ticks (there are
             # none), which lays out every tick label again at each save
@@ -101,16 +109,19 @@ def plot_coverage(
         if lines and ax is axes.flat[0]:
             # the lines mean the same in every panel: one legend, in the first panel, instead
             # of one repeated in (and hiding part of) each
+            # coverage keeps off the bottom of its panels; a rejection rate may lie there
             ax.legend(
-                fontsize=7 if len(line_values) <= MAX_PANEL_LEGEND else 6, loc="lower center"
+                fontsize=7 if len(line_values) <= MAX_PANEL_LEGEND else 6,
+                loc="lower center" if y == "coverage" else "best",
             )
         ax.grid(alpha=0.2)
     for ax in list(axes.flat)[len(panel_values) :]:
         ax.set_visible(False)
-    low = min(0.5, float(np.nanmin(table["coverage"])) - 0.02)
     for ax in axes[:, 0]:
-        ax.set_ylabel("coverage")
-        ax.set_ylim(max(0.0, low), 1.005)
+        ax.set_ylabel(y.replace("_", " "))
+        if y in SHARES:
+            low = min(0.5, float(np.nanmin(table[y])) - 0.02) if y == "coverage" else 0.0
+            ax.set_ylim(max(0.0, low), 1.005)
     for ax in axes[-1, :]:
         ax.set_xlabel(GRID_LABELS.get(grid, grid))
     for ax in list(axes.flat)[len(panel_values) :]:
@@ -153,18 +164,32 @@ def _lay_out(
     )
 
 
+#: Vertical-axis columns that are shares of replications (drawn on [0, 1]).
+SHARES = ("coverage", "rejection", "bias_eliminated_coverage")
+
+
+def _nominal(table: pd.DataFrame, y: str) -> float | None:
+    """The dashed line of a figure of ``y``: the level (coverage), ``1 - level`` (rejection:
+    the tests' size), none for other measures."""
+    level = float(table["level"].iloc[0])
+    return {"coverage": level, "bias_eliminated_coverage": level, "rejection": 1 - level}.get(
+        y, 0.0 if y in ("bias", "model_se_rel_error") else None
+    )
+
+
 def _draw_line(
-    ax, part: pd.DataFrame, column: str, color: str, style: str, label: str | None
+    ax, part: pd.DataFrame, column: str, y: str, color: str, style: str, label: str | None
 ) -> None:
     part = part.sort_values(column, kind="stable")
     x = part[column].to_numpy(dtype=float)
-    c = part["coverage"].to_numpy()
-    band = 1.96 * part["mcse"].to_numpy()
+    c = part[y].to_numpy(dtype=float)
+    band = 1.96 * part["mcse" if y == "coverage" else f"{y}_mcse"].to_numpy(dtype=float)
     ax.plot(x, c, color=color, linestyle=style, linewidth=1.2, label=label)
     if np.any(band > 0):
-        ax.fill_between(
-            x, c - band, np.minimum(c + band, 1.0), color=color, alpha=0.2, linewidth=0
-        )
+        top = np.minimum(c + band, 1.0) if y in SHARES else c + band
+        ax.fill_between(x, c - band, top, color=color, alpha=0.2, linewidth=0)
+    if y != "coverage":
+        return
     exact = part["exact_coverage"].to_numpy() if "exact_coverage" in part else np.array([])
     if np.any(np.isfinite(exact)):  # the exact coverage the simulation estimates, thin
         ax.plot(x, exact, color=color, linestyle=":", linewidth=1.1)
@@ -200,6 +225,7 @@ def save_study_figure(
         styles=dict(plot.get("styles") or {}),
         title=_title(cfg),
         x=plot.get("x") or "x",
+        y=plot.get("y") or "coverage",
     )
     return save_png_and_pdf(fig, Path(out_dir) / "coverage", write)
 
