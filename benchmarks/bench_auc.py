@@ -1,12 +1,12 @@
 """Benchmark: the AUC's exact bootstrap variance, binary and multiclass. Writes
 ``benchmarks/results_auc.md``.
 
-1. Two classes: ``auc_interval(method="exact_bootstrap")`` (the AUC, its exact
+1. Two classes: ``auc_ci(method="exact_bootstrap")`` (the AUC, its exact
    stratified-bootstrap variance and the interval) against a vectorised Monte Carlo bootstrap
    of the AUC (B = 2000 stratified resamples, :func:`resampled_aucs`): times measured in one
    run (best of repeated runs, more while they took under ``BUDGET`` s), their ratio, and the
    Monte Carlo variance's relative difference from the exact one.
-2. Several classes: ``multiclass_auc_interval(multi_class="ovo", method="exact_bootstrap")``
+2. Several classes: ``multiclass_auc_ci(multi_class="ovo", method="exact_bootstrap")``
    (Hand & Till's AUC, its exact variance under the bootstrap that resamples each class)
    against the same Monte Carlo bootstrap of every pairwise AUC, resampling each class once
    per resample for all the pairs it is in.
@@ -23,8 +23,8 @@ import time
 import numpy as np
 from _common import best_of, machine, table, write
 
-from rocsim.core.area import auc_interval
-from rocsim.core.multiclass import multiclass_auc_interval
+from rocsim.core.area import auc_ci
+from rocsim.core.multiclass import multiclass_auc_ci
 
 #: Exact runs repeat while their times add up to less than this (seconds).
 BUDGET = 0.25
@@ -54,9 +54,9 @@ def multiplicities(n: int, rng) -> np.ndarray:
 
 def binary_row(n: int, rng) -> dict:
     pos, neg = rng.normal(1.0, 1.0, n), rng.normal(0.0, 1.0, n)
-    exact = auc_interval(pos, neg, method="exact_bootstrap")
+    exact = auc_ci(pos, neg, method="exact_bootstrap")
     exact_time = best_of(
-        lambda: auc_interval(pos, neg, method="exact_bootstrap"), repeat=3, budget=BUDGET
+        lambda: auc_ci(pos, neg, method="exact_bootstrap"), repeat=3, budget=BUDGET
     )
     start = time.perf_counter()
     aucs = resampled_aucs(pos, neg, multiplicities(n, rng), multiplicities(n, rng))
@@ -74,7 +74,7 @@ def multiclass_row(classes: int, n: int, rng) -> dict:
     by_class = [rng.normal(0.0, 1.0, (n, classes)) + np.eye(classes)[k] for k in range(classes)]
 
     def exact():
-        return multiclass_auc_interval(by_class, multi_class="ovo", method="exact_bootstrap")
+        return multiclass_auc_ci(by_class, multi_class="ovo", method="exact_bootstrap")
 
     result = exact()
     exact_time = best_of(exact, repeat=3, budget=BUDGET)

@@ -29,7 +29,7 @@ from rocsim.core.mixture import rank_weights
 from rocsim.core.precision_recall import (
     _dense_moments,
     nearest_recall_ranks,
-    pr_curve_ci,
+    pr_ci,
     pr_distribution,
 )
 
@@ -62,7 +62,7 @@ def mc_percentile(pos, neg, r, b: int, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 def exact(pos, neg, r, method: str):
-    return pr_curve_ci(pos, neg, r, confidence_level=LEVEL, method=method)
+    return pr_ci(pos, neg, r, confidence_level=LEVEL, method=method)
 
 
 def bench_intervals(n: int, b: int, rng) -> dict:
@@ -123,7 +123,7 @@ def main() -> None:
         "",
         f"Machine: {machine()}; binormal scores (mu+ = 1, mu- = 0, unit variances); the 99 "
         f"recalls r/n+ nearest to 0.01..0.99 (each once, as `rocsim.pr_ci`); level {LEVEL}. "
-        f"Exact: `pr_curve_ci`, best of at least 5 warm runs (rank weights cached, as in a "
+        f"Exact: `pr_ci`, best of at least 5 warm runs (rank weights cached, as in a "
         f"simulation; more runs while they took under {BUDGET:g} s); cold = first call. Monte "
         "Carlo: one run of a vectorised stratified percentile bootstrap. The percentile "
         "interval leaves the law's mean and variance to their first reading (their own "

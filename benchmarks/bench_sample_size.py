@@ -129,7 +129,12 @@ def stability(seeds: int) -> list[str]:
     for crn in (True, False):
         ns = [
             sample_size(
-                0.8, at=0.1, width=0.2, seed=s, common_random_numbers=crn, computation="simulate"
+                0.8,
+                at=0.1,
+                width=0.2,
+                random_state=s,
+                common_random_numbers=crn,
+                computation="simulate",
             ).n
             for s in range(seeds)
         ]

@@ -158,7 +158,7 @@ def recall_ranks(data) -> np.ndarray:
 
 
 def pr_exact(data) -> Bounds:
-    ci = rocsim.core.pr_curve_ci(
+    ci = rocsim.core.pr_ci(
         data[0], data[1], recall_ranks(data), confidence_level=LEVEL, method="percentile"
     )
     return ci.low, ci.high

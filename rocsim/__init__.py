@@ -165,10 +165,13 @@ def _moved(name: str) -> str:
             f"{name}(pos_scores, neg_scores) is in rocsim.core"
         )
     if where == "rocsim.core":
+        from rocsim.core._deprecated import RENAMED
+
         return (
             f"rocsim.{name} takes the two classes' scores apart and lives in the exact core: "
-            f"from rocsim.core import {name} (on (y_true, y_score): rocsim.roc_ci, "
-            "rocsim.pr_ci, rocsim.cost_curve_ci, rocsim.auc_ci and their compare_ functions)"
+            f"from rocsim.core import {RENAMED.get(name, name)} (on (y_true, y_score): "
+            "rocsim.roc_ci, rocsim.pr_ci, rocsim.cost_curve_ci, rocsim.auc_ci and their "
+            "compare_ functions)"
         )
     return f"rocsim.{name} is part of the simulation layer: from {where} import {name}"
 

@@ -3,14 +3,14 @@ true multiclass AUC by the multiclass intervals.
 
 ``auc_methods``: one binary test set per replication (stratified, ``n`` per class), one
 interval per method of :data:`rocsim.core.auc_methods.AUC_INTERVAL_METHODS`
-(:func:`rocsim.core.area.auc_interval`). The target is the model's AUC, ``int_0^1
+(:func:`rocsim.core.area.auc_ci`). The target is the model's AUC, ``int_0^1
 S+(S-^{-1}(u)) du``. The table has one row per condition (``x`` is the true AUC): coverage,
 ``miss_low`` / ``miss_high`` (the true AUC below / above the interval), ``mean_width``, and
 ``degenerate``, the share of zero-width intervals (a sample AUC of 0 or 1 makes the Wald
 intervals ``[1, 1]``).
 
 ``auc_tests``: the same test sets, and the test of each method of the AUC method table
-against ``null`` (:func:`rocsim.core.area.auc_interval` with ``alternative`` and ``null``, as
+against ``null`` (:func:`rocsim.core.area.auc_ci` with ``alternative`` and ``null``, as
 ``auc_ci(..., alternative=, null=)`` calls it). ``analyse`` reports estimates rather than
 interval outcomes: the AUC, its model SE (the square root of the method's variance), the
 test's p-value and the interval's bounds, from which the runner computes the performance
@@ -25,7 +25,7 @@ coverage of the true AUC.
 scores from a
 :class:`~rocsim.sim.models.MulticlassScoreModel` (every pairwise and one-vs-rest AUC equals
 the model's AUC, hence so does every average), intervals of
-:func:`rocsim.core.multiclass.multiclass_auc_interval` with ``multi_class`` and ``average``
+:func:`rocsim.core.multiclass.multiclass_auc_ci` with ``multi_class`` and ``average``
 from the axes (default ``ovo``, ``macro``), methods ``delong`` and ``exact_bootstrap`` (normal
 intervals on either variance) and ``mover`` (the MOVER on each component's score interval,
 :func:`rocsim.core.multiclass.weighted_mover_bounds`).
@@ -33,13 +33,13 @@ intervals on either variance) and ``mover`` (the MOVER on each component's score
 ``auc_paired``: one paired test set per replication (two classifiers scoring the same ``n``
 positives and ``n`` negatives, bivariate normal within each class), one interval of ``AUC1 -
 AUC2`` per method of :data:`rocsim.core.area.AUC_DIFFERENCE_METHODS`
-(:func:`rocsim.core.area.auc_difference_interval`); the target is the difference of the
+(:func:`rocsim.core.area.auc_difference_ci`); the target is the difference of the
 two marginal models' AUCs.
 
 ``auc_paired_partial``: the same paired test sets, one interval of the difference of the two
 classifiers' McClish-standardised partial AUCs over FPR ``[0, f]`` per ``f`` of the grid
 (``max_fpr``) and method of :data:`rocsim.core.partial_area.PARTIAL_AUC_DIFFERENCE_METHODS`
-(:func:`rocsim.core.partial_area.partial_auc_difference_interval`, as ``compare_auc(...,
+(:func:`rocsim.core.partial_area.partial_auc_difference_ci`, as ``compare_auc(...,
 max_fpr=f)`` calls it); the target is the difference of the two marginal models' true
 standardised partial areas (:func:`true_area` to ``f``, :func:`~rocsim.core.partial_area.
 mcclish`).
@@ -49,7 +49,7 @@ mcclish`).
 ``auc_multiclass``, the two models' scores of an instance bivariate normal with ``rho``),
 sizes of :func:`multiclass_sizes`, one interval of ``AUC1 - AUC2`` per method of
 :data:`MULTICLASS_DIFFERENCE_METHODS` (:func:`rocsim.core.multiclass.
-multiclass_auc_difference_interval`, as ``compare_auc(..., multi_class=...)`` calls it); each
+multiclass_auc_difference_ci`, as ``compare_auc(..., multi_class=...)`` calls it); each
 model's multiclass AUC is its binary AUC, so the target is the difference of the two.
 """
 
@@ -62,8 +62,8 @@ import numpy as np
 from rocsim.core._validation import check_choice
 from rocsim.core.area import (
     AUC_DIFFERENCE_METHODS,
-    auc_difference_interval,
-    auc_interval,
+    auc_ci,
+    auc_difference_ci,
 )
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.multiclass import (
@@ -71,13 +71,13 @@ from rocsim.core.multiclass import (
     MULTI_CLASS,
     MULTICLASS_AUC_DIFFERENCE_METHODS,
     MULTICLASS_AUC_METHODS,
-    multiclass_auc_difference_interval,
-    multiclass_auc_interval,
+    multiclass_auc_ci,
+    multiclass_auc_difference_ci,
 )
 from rocsim.core.partial_area import (
     PARTIAL_AUC_DIFFERENCE_METHODS,
     mcclish,
-    partial_auc_difference_interval,
+    partial_auc_difference_ci,
 )
 from rocsim.sim.conditions import Condition
 from rocsim.sim.extensions import build_model
@@ -101,7 +101,7 @@ from rocsim.studies._common import (
 MULTICLASS_METHODS = MULTICLASS_AUC_METHODS
 #: The intervals of a difference of two multiclass AUCs: the normal intervals' variances and
 #: DeLong's with a t quantile
-#: (:func:`rocsim.core.multiclass.multiclass_auc_difference_interval` has no MOVER).
+#: (:func:`rocsim.core.multiclass.multiclass_auc_difference_ci` has no MOVER).
 MULTICLASS_DIFFERENCE_METHODS = MULTICLASS_AUC_DIFFERENCE_METHODS
 
 
@@ -160,7 +160,7 @@ class AUCMethodStudy(SimulatedOnly):
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
         s = condition.settings
-        ci = auc_interval(pos, neg, method=s["method"], confidence_level=s["confidence_level"])
+        ci = auc_ci(pos, neg, method=s["method"], confidence_level=s["confidence_level"])
         return _outcome(float(setup.target[0]), ci.low, ci.high)
 
 
@@ -172,7 +172,7 @@ class AUCTestStudy(AUCMethodStudy):
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
         s = condition.settings
-        test = auc_interval(
+        test = auc_ci(
             pos,
             neg,
             method=s["method"],
@@ -233,7 +233,7 @@ class MulticlassAUCStudy(SimulatedOnly):
 
     def interval(self, data, **options):
         """The interval of one data set (``generate``'s)."""
-        return multiclass_auc_interval(data, **options)
+        return multiclass_auc_ci(data, **options)
 
 
 class PairedMulticlassAUCStudy(MulticlassAUCStudy):
@@ -258,7 +258,7 @@ class PairedMulticlassAUCStudy(MulticlassAUCStudy):
         return auc_difference(model.paired)
 
     def interval(self, data, **options):
-        return multiclass_auc_difference_interval(*data, **options)
+        return multiclass_auc_difference_ci(*data, **options)
 
 
 class PairedAUCStudy(SimulatedOnly):
@@ -288,9 +288,7 @@ class PairedAUCStudy(SimulatedOnly):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
-        ci = auc_difference_interval(
-            *data, method=s["method"], confidence_level=s["confidence_level"]
-        )
+        ci = auc_difference_ci(*data, method=s["method"], confidence_level=s["confidence_level"])
         return _outcome(float(setup.target[0]), ci.low, ci.high)
 
 
@@ -323,7 +321,7 @@ class PairedPartialAUCStudy(PairedAUCStudy):
         s = condition.settings
         low, high = np.empty(setup.x.size), np.empty(setup.x.size)
         for i, f in enumerate(setup.x):
-            ci = partial_auc_difference_interval(
+            ci = partial_auc_difference_ci(
                 *data,
                 (0.0, float(f)),
                 method=s["method"],

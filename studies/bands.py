@@ -16,7 +16,7 @@ averaged over its points, and ``coverage_pointwise`` the share of the grid's poi
 The table has one row per condition: ``x`` is the number of points the band holds at once.
 
 ``partial_auc``: the McClish-standardised partial AUC over FPR ``[0, f]`` for each ``f`` of
-the grid (:func:`rocsim.core.partial_area.partial_auc_interval`), methods ``delong``,
+the grid (:func:`rocsim.core.partial_area.partial_auc_ci`), methods ``delong``,
 ``exact_bootstrap`` and ``logit_t``; the target is the true standardised partial area, the
 integral of the true curve from 0 to ``f``.
 """
@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 import rocsim
-from rocsim.core.partial_area import PARTIAL_AUC_METHODS, mcclish, partial_auc_interval
+from rocsim.core.partial_area import PARTIAL_AUC_METHODS, mcclish, partial_auc_ci
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel
 from rocsim.sim.runner import Setup
@@ -194,7 +194,7 @@ class PartialAUCStudy(SimulatedOnly):
         s = condition.settings
         low, high = np.empty(setup.x.size), np.empty(setup.x.size)
         for i, f in enumerate(setup.x):
-            ci = partial_auc_interval(
+            ci = partial_auc_ci(
                 pos,
                 neg,
                 (0.0, float(f)),

@@ -20,7 +20,7 @@ from sklearn.naive_bayes import GaussianNB
 
 import rocsim
 from rocsim.analysis._input import thresholds_at_ratio
-from rocsim.core.area import auc_difference_interval, auc_interval
+from rocsim.core.area import auc_ci, auc_difference_ci
 
 
 @pytest.fixture(scope="module")
@@ -253,12 +253,10 @@ def test_auc_functions_are_the_core_area_functions(real):
     pos2, neg2 = split(labels, s2)
     for method in ("delong", "exact_bootstrap"):
         one = rocsim.auc_ci(labels, s1, method=method, pos_label="malignant")
-        core = auc_interval(pos1, neg1, confidence_level=0.95, method=method)
+        core = auc_ci(pos1, neg1, confidence_level=0.95, method=method)
         assert (one.auc, one.low, one.high) == (core.auc, core.low, core.high)
         two = rocsim.compare_auc(labels, s1, s2, method=method, pos_label="malignant")
-        core2 = auc_difference_interval(
-            pos1, pos2, neg1, neg2, confidence_level=0.95, method=method
-        )
+        core2 = auc_difference_ci(pos1, pos2, neg1, neg2, confidence_level=0.95, method=method)
         assert (two.difference, two.p_value) == (core2.difference, core2.p_value)
         assert list(two.to_frame().columns) == [
             "auc1",

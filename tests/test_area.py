@@ -28,8 +28,8 @@ from rocsim.core.area import (
     _cross_sum,
     _discordant_across,
     _kernel,
-    auc_difference_interval,
-    auc_interval,
+    auc_ci,
+    auc_difference_ci,
 )
 from rocsim.core.roc import auc as roc_auc
 
@@ -103,7 +103,7 @@ PAIRED_CASES = {
 @pytest.mark.parametrize("pos, neg", SINGLE_CASES.values(), ids=SINGLE_CASES.keys())
 def test_single_moments_equal_enumeration(pos, neg):
     mean, var = enumerated_moments(twice_psi(pos, neg))
-    got = auc_interval(pos, neg, method="exact_bootstrap")
+    got = auc_ci(pos, neg, method="exact_bootstrap")
     assert got.auc == float(mean)  # E[AUC*] = AUC, both correctly rounded
     assert got.var == pytest.approx(float(var), rel=0, abs=1e-12)
 
@@ -111,7 +111,7 @@ def test_single_moments_equal_enumeration(pos, neg):
 @pytest.mark.parametrize("pos1, pos2, neg1, neg2", PAIRED_CASES.values(), ids=PAIRED_CASES.keys())
 def test_paired_moments_equal_enumeration(pos1, pos2, neg1, neg2):
     mean, var = enumerated_moments(twice_psi(pos1, neg1) - twice_psi(pos2, neg2))
-    got = auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap")
+    got = auc_difference_ci(pos1, pos2, neg1, neg2, method="exact_bootstrap")
     assert got.difference == pytest.approx(float(mean), rel=0, abs=1e-15)
     assert got.var == pytest.approx(float(var), rel=0, abs=1e-12)
 
@@ -123,10 +123,10 @@ def test_moments_equal_enumeration_on_generated_data(data, n_pos, n_neg):
     pos1, pos2 = (data.draw(st.lists(grid, min_size=n_pos, max_size=n_pos)) for _ in "12")
     neg1, neg2 = (data.draw(st.lists(grid, min_size=n_neg, max_size=n_neg)) for _ in "12")
     _, var1 = enumerated_moments(twice_psi(pos1, neg1))
-    got1 = auc_interval(pos1, neg1, method="exact_bootstrap")
+    got1 = auc_ci(pos1, neg1, method="exact_bootstrap")
     assert got1.var == pytest.approx(float(var1), abs=1e-12)
     _, var = enumerated_moments(twice_psi(pos1, neg1) - twice_psi(pos2, neg2))
-    got = auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap")
+    got = auc_difference_ci(pos1, pos2, neg1, neg2, method="exact_bootstrap")
     assert got.var == pytest.approx(float(var), rel=0, abs=1e-12)
 
 
@@ -162,9 +162,9 @@ def test_exact_moments_agree_with_monte_carlo_bootstrap():
     b = 20_000
     w, u = resample_counts(rng, b, pos1.size), resample_counts(rng, b, neg1.size)
     n_pairs = pos1.size * neg1.size
-    single = auc_interval(pos1, neg1, method="exact_bootstrap")
+    single = auc_ci(pos1, neg1, method="exact_bootstrap")
     assert_mc_agrees(((w @ psi) * u).sum(axis=1) / n_pairs, single.auc, single.var)
-    paired = auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap")
+    paired = auc_difference_ci(pos1, pos2, neg1, neg2, method="exact_bootstrap")
     assert_mc_agrees(((w @ psi_diff) * u).sum(axis=1) / n_pairs, paired.difference, paired.var)
 
 
@@ -184,10 +184,10 @@ def test_delong_equals_the_matrix_formula(seed, n_pos, n_neg):
     pos1, neg1 = tied_sample(rng, n_pos, n_neg)
     pos2, neg2 = tied_sample(rng, n_pos, n_neg, levels=4)
     psi1, psi2 = twice_psi(pos1, neg1) / 2.0, twice_psi(pos2, neg2) / 2.0
-    single = auc_interval(pos1, neg1)
+    single = auc_ci(pos1, neg1)
     assert single.method == "delong"
     assert single.var == pytest.approx(delong_by_matrix([psi1], [1.0]), rel=1e-12, abs=0)
-    paired = auc_difference_interval(pos1, pos2, neg1, neg2)
+    paired = auc_difference_ci(pos1, pos2, neg1, neg2)
     # Var(A1 - A2) = var1 + var2 - 2 cov from the 2x2 covariance matrices S10, S01
     expected = delong_by_matrix([psi1, psi2], [1.0, -1.0])
     assert paired.var == pytest.approx(expected, rel=1e-12, abs=1e-18)
@@ -204,10 +204,10 @@ def test_exact_bootstrap_is_shrunk_delong_plus_pair_variance(seed):
     shrink = (1 - 1 / n_pos) * (1 - 1 / n_neg)
     psi = twice_psi(pos1, neg1) / 2.0
     psi_diff = psi - twice_psi(pos2, neg2) / 2.0
-    got = auc_interval(pos1, neg1, method="exact_bootstrap").var
+    got = auc_ci(pos1, neg1, method="exact_bootstrap").var
     expected = shrink * delong_by_matrix([psi], [1.0]) + psi.var() / psi.size
     assert got == pytest.approx(expected, rel=1e-12)
-    got = auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
+    got = auc_difference_ci(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
     expected = shrink * delong_by_matrix([psi_diff], [1.0]) + psi_diff.var() / psi.size
     assert got == pytest.approx(expected, rel=1e-12)
 
@@ -219,11 +219,11 @@ def test_exact_bootstrap_and_delong_agree_at_large_n():
     rng = np.random.default_rng(7)
     n = 5000
     pos1, pos2, neg1, neg2 = binormal_pair(rng, n)
-    ratio = auc_interval(pos1, neg1, method="exact_bootstrap").var / auc_interval(pos1, neg1).var
+    ratio = auc_ci(pos1, neg1, method="exact_bootstrap").var / auc_ci(pos1, neg1).var
     assert abs(ratio - 1) < 2 / n
     ratio = (
-        auc_difference_interval(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
-        / auc_difference_interval(pos1, pos2, neg1, neg2).var
+        auc_difference_ci(pos1, pos2, neg1, neg2, method="exact_bootstrap").var
+        / auc_difference_ci(pos1, pos2, neg1, neg2).var
     )
     assert abs(ratio - 1) < 2 / n
 
@@ -280,8 +280,8 @@ def test_difference_with_a_constant_classifier_is_the_single_variance():
     rng = np.random.default_rng(3)
     pos, neg = tied_sample(rng, 40, 25)
     for method in AUC_METHODS:
-        single = auc_interval(pos, neg, method=method)
-        got = auc_difference_interval(pos, np.zeros(40), neg, np.zeros(25), method=method)
+        single = auc_ci(pos, neg, method=method)
+        got = auc_difference_ci(pos, np.zeros(40), neg, np.zeros(25), method=method)
         assert got.auc2 == 0.5
         assert got.difference == single.auc - 0.5
         assert got.var == pytest.approx(single.var, rel=1e-12)
@@ -298,14 +298,14 @@ def test_auc_equals_rocsim_sklearn_and_the_exact_fraction(seed):
     exact = float(Fraction(int(s.sum()), 2 * s.size))
     y = np.r_[np.ones(pos.size), np.zeros(neg.size)]
     for method in AUC_METHODS:
-        got = auc_interval(pos, neg, method=method).auc
+        got = auc_ci(pos, neg, method=method).auc
         assert got == exact
         # the trapezoid sums round differently from one correctly rounded division
         assert got == pytest.approx(roc_auc(pos, neg), rel=0, abs=1e-15)
         assert got == pytest.approx(roc_auc_score(y, np.r_[pos, neg]), rel=0, abs=1e-15)
-    paired = auc_difference_interval(pos, neg[0] - pos, neg, neg[0] - neg)
+    paired = auc_difference_ci(pos, neg[0] - pos, neg, neg[0] - neg)
     assert paired.auc1 == exact
-    assert paired.auc2 == auc_interval(neg[0] - pos, neg[0] - neg).auc
+    assert paired.auc2 == auc_ci(neg[0] - pos, neg[0] - neg).auc
 
 
 @pytest.mark.parametrize("method", AUC_METHODS)
@@ -314,12 +314,12 @@ def test_intervals_are_normal_and_clipped(method, level):
     rng = np.random.default_rng(11)
     pos1, pos2, neg1, neg2 = binormal_pair(rng, 30)
     z = stats.norm.ppf(0.5 + level / 2)
-    r = auc_interval(pos1, neg1, confidence_level=level, method=method)
+    r = auc_ci(pos1, neg1, confidence_level=level, method=method)
     assert (r.confidence_level, r.method, r.n_pos, r.n_neg) == (level, method, 30, 30)
     half = z * np.sqrt(r.var)
     assert r.low == pytest.approx(max(r.auc - half, 0.0), abs=1e-15)
     assert r.high == pytest.approx(min(r.auc + half, 1.0), abs=1e-15)
-    d = auc_difference_interval(pos1, pos2, neg1, neg2, confidence_level=level, method=method)
+    d = auc_difference_ci(pos1, pos2, neg1, neg2, confidence_level=level, method=method)
     half = z * np.sqrt(d.var)
     assert d.low == pytest.approx(d.difference - half, abs=1e-15)
     assert d.high == pytest.approx(d.difference + half, abs=1e-15)
@@ -334,19 +334,19 @@ def test_clipping_and_degenerate_variances(method):
     rng = np.random.default_rng(5)
     pos, neg = rng.normal(3, 1, 40), rng.normal(0, 1, 30)
     # nearly separated: the upper bound reaches past 1 and is clipped
-    r = auc_interval(np.r_[pos, -5.0], neg, confidence_level=0.99, method=method)
+    r = auc_ci(np.r_[pos, -5.0], neg, confidence_level=0.99, method=method)
     assert r.auc + 2.5 * np.sqrt(r.var) > 1.0 and r.high == 1.0
     # perfectly separated: no variance, a point interval
-    r = auc_interval(pos + 10, neg, method=method)
+    r = auc_ci(pos + 10, neg, method=method)
     assert (r.auc, r.var, r.low, r.high) == (1.0, 0.0, 1.0, 1.0)
     # the same classifier twice: the difference is exactly 0 with no variance
-    d = auc_difference_interval(pos, pos, neg, neg, method=method)
+    d = auc_difference_ci(pos, pos, neg, neg, method=method)
     assert (d.difference, d.var, d.low, d.high, d.p_value) == (0.0, 0.0, 0.0, 0.0, 1.0)
     # separated against all-tied: psi1 - psi2 = 1/2 on every pair
-    d = auc_difference_interval(pos + 10, np.ones(40), neg, np.ones(30), method=method)
+    d = auc_difference_ci(pos + 10, np.ones(40), neg, np.ones(30), method=method)
     assert (d.difference, d.var, d.low, d.high, d.p_value) == (0.5, 0.0, 0.5, 0.5, 0.0)
     # a difference near 1 is clipped at 1
-    d = auc_difference_interval(
+    d = auc_difference_ci(
         np.r_[pos + 10, -5.0], np.r_[-pos, 5.0], neg, neg, confidence_level=0.99, method=method
     )
     assert d.difference > 0.9 and d.high == 1.0
@@ -373,7 +373,7 @@ def test_clipping_and_degenerate_variances(method):
 def test_auc_ci_bad_input(kwargs, word):
     args = {"pos_scores": [0.9, 0.4], "neg_scores": [0.5, 0.1], **kwargs}
     with pytest.raises(ValueError, match=word):
-        auc_interval(**args)
+        auc_ci(**args)
 
 
 @pytest.mark.parametrize(
@@ -396,9 +396,9 @@ def test_auc_difference_ci_bad_input(kwargs, word):
         **kwargs,
     }
     with pytest.raises(ValueError, match=word):
-        auc_difference_interval(**args)
+        auc_difference_ci(**args)
 
 
 def test_exact_bootstrap_allows_one_instance_per_class():
     # the bootstrap needs no sample variance: one positive is resampled as itself
-    assert auc_interval([0.3], [0.1, 0.5], method="exact_bootstrap").var == pytest.approx(1 / 8)
+    assert auc_ci([0.3], [0.1, 0.5], method="exact_bootstrap").var == pytest.approx(1 / 8)

@@ -9,7 +9,7 @@ import pytest
 from scipy import optimize, special, stats
 
 import rocsim
-from rocsim.core.area import auc_difference_interval, auc_interval
+from rocsim.core.area import auc_ci, auc_difference_ci
 from rocsim.core.auc_methods import newcombe_var
 
 
@@ -58,28 +58,28 @@ def _by_hand(pos1, pos2, neg1, neg2, level=0.95):
 def test_mover_is_its_formula_by_hand():
     data = _paired(30, 1)
     d, low, high = _by_hand(*data)
-    got = auc_difference_interval(*data, method="mover")
+    got = auc_difference_ci(*data, method="mover")
     assert got.difference == pytest.approx(d, abs=1e-14)
     assert got.low == pytest.approx(low, abs=1e-9)
     assert got.high == pytest.approx(high, abs=1e-9)
-    assert got.var == pytest.approx(auc_difference_interval(*data, method="delong").var)
+    assert got.var == pytest.approx(auc_difference_ci(*data, method="delong").var)
 
 
 @pytest.mark.parametrize("null_at", ["low", "high"])
 def test_the_p_value_is_one_minus_the_level_at_a_bound(null_at):
     data = _paired(40, 2)
-    ci = auc_difference_interval(*data, method="mover", confidence_level=0.9)
+    ci = auc_difference_ci(*data, method="mover", confidence_level=0.9)
     null = getattr(ci, null_at)
-    test = auc_difference_interval(*data, method="mover", confidence_level=0.9, null=null)
+    test = auc_difference_ci(*data, method="mover", confidence_level=0.9, null=null)
     assert test.p_value == pytest.approx(0.1, abs=1e-7)
-    inside = auc_difference_interval(*data, method="mover", null=ci.difference)
+    inside = auc_difference_ci(*data, method="mover", null=ci.difference)
     assert inside.p_value == pytest.approx(1.0)
 
 
 def test_one_sided_interval_and_p_value_agree():
     data = _paired(40, 3)
-    two = auc_difference_interval(*data, method="mover", confidence_level=0.9)
-    one = auc_difference_interval(
+    two = auc_difference_ci(*data, method="mover", confidence_level=0.9)
+    one = auc_difference_ci(
         *data, method="mover", confidence_level=0.95, alternative="greater", null=two.low
     )
     assert one.low == pytest.approx(two.low, abs=1e-12) and one.high == 1.0
@@ -88,8 +88,8 @@ def test_one_sided_interval_and_p_value_agree():
 
 def test_large_samples_come_close_to_delong():
     data = _paired(2000, 4)
-    mover = auc_difference_interval(*data, method="mover")
-    delong = auc_difference_interval(*data, method="delong")
+    mover = auc_difference_ci(*data, method="mover")
+    delong = auc_difference_ci(*data, method="delong")
     width = delong.high - delong.low
     assert abs(mover.low - delong.low) < 0.03 * width
     assert abs(mover.high - delong.high) < 0.03 * width
@@ -100,10 +100,10 @@ def test_perfectly_separated_classifiers_keep_an_informative_interval():
     (Newcombe's where the variance vanishes) keep width on both sides of 0."""
     pos1, pos2 = np.arange(10.0) + 20, np.arange(10.0) + 20
     neg1, neg2 = np.arange(10.0), np.arange(10.0)[::-1]
-    ci = auc_difference_interval(pos1, pos2, neg1, neg2, method="mover")
+    ci = auc_difference_ci(pos1, pos2, neg1, neg2, method="mover")
     assert ci.difference == 0.0
     assert ci.low < 0.0 < ci.high
-    assert auc_difference_interval(pos1, pos2, neg1, neg2, method="delong").high == 0.0
+    assert auc_difference_ci(pos1, pos2, neg1, neg2, method="delong").high == 0.0
 
 
 def test_defaults_are_the_studies_choices():
@@ -116,7 +116,7 @@ def test_defaults_are_the_studies_choices():
     assert rocsim.auc_ci(y, s1).method == "newcombe"
     assert rocsim.auc_ci(y, s1, method="delong").method == "delong"
     default = rocsim.auc_ci(y, s1)
-    newcombe = auc_interval(pos1, neg1, method="newcombe")
+    newcombe = auc_ci(pos1, neg1, method="newcombe")
     assert (default.low, default.high) == (newcombe.low, newcombe.high)
     assert rocsim.compare_auc(y, s1, s2).method == "mover"
     assert rocsim.compare_auc(y, s1, s2, method="delong").method == "delong"
@@ -132,7 +132,7 @@ def test_defaults_are_the_studies_choices():
 
 def test_mover_needs_two_instances_a_class():
     with pytest.raises(ValueError, match="method='mover' needs at least 2"):
-        auc_difference_interval([1.0], [1.0], [0.0, 0.5], [0.0, 0.5], method="mover")
+        auc_difference_ci([1.0], [1.0], [0.0, 0.5], [0.0, 0.5], method="mover")
 
 
 def test_by_hand_helper_matches_a_seeded_monte_carlo_of_the_statistic():

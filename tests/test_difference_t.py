@@ -13,12 +13,12 @@ from test_multiclass_mover import components, delong, welch_df
 import rocsim
 from rocsim.core.multiclass import (
     MULTICLASS_AUC_DIFFERENCE_METHODS,
-    multiclass_auc_difference_interval,
+    multiclass_auc_difference_ci,
 )
 from rocsim.core.partial_area import (
     PARTIAL_AUC_DIFFERENCE_METHODS,
     mcclish_scale,
-    partial_auc_difference_interval,
+    partial_auc_difference_ci,
     placement_values,
 )
 
@@ -38,7 +38,7 @@ def test_the_methods_are_listed():
 def test_partial_difference_by_hand(f):
     rng = np.random.default_rng(4)
     pos1, pos2, neg1, neg2 = paired_scores(rng, 25, 30)
-    got = partial_auc_difference_interval(pos1, pos2, neg1, neg2, (0.0, f), method="delong_t")
+    got = partial_auc_difference_ci(pos1, pos2, neg1, neg2, (0.0, f), method="delong_t")
     share1, influence1 = placement_values(pos1, neg1, 0.0, f)
     share2, influence2 = placement_values(pos2, neg2, 0.0, f)
     v10 = np.var(share1 - share2, ddof=1) / 25
@@ -52,7 +52,7 @@ def test_partial_difference_by_hand(f):
         (got.difference - half, got.difference + half), abs=1e-12
     )
     assert got.p_value == pytest.approx(2 * stats.t.sf(abs(got.difference) / sd, df), rel=1e-9)
-    wald = partial_auc_difference_interval(pos1, pos2, neg1, neg2, (0.0, f))
+    wald = partial_auc_difference_ci(pos1, pos2, neg1, neg2, (0.0, f))
     assert got.var == wald.var and got.high - got.low > wald.high - wald.low
 
 
@@ -66,9 +66,7 @@ def test_multiclass_difference_by_hand(multi_class):
     sizes = (5, 8, 11)
     first = [rng.normal(size=(m, 3)) + 1.2 * np.eye(3)[k] for k, m in enumerate(sizes)]
     second = [x + rng.normal(0, 0.7, x.shape) for x in first]
-    got = multiclass_auc_difference_interval(
-        first, second, multi_class=multi_class, method="delong_t"
-    )
+    got = multiclass_auc_difference_ci(first, second, multi_class=multi_class, method="delong_t")
     parts1, parts2 = components(first, multi_class), components(second, multi_class)
     w = 1.0 / len(parts1)
     whole = [
@@ -83,7 +81,7 @@ def test_multiclass_difference_by_hand(multi_class):
     assert got.p_value == pytest.approx(
         2 * stats.t.sf(abs(got.difference) / np.sqrt(var), df), rel=1e-8
     )
-    wald = multiclass_auc_difference_interval(first, second, multi_class=multi_class)
+    wald = multiclass_auc_difference_ci(first, second, multi_class=multi_class)
     assert got.var == wald.var and got.high - got.low > wald.high - wald.low
 
 
@@ -91,12 +89,12 @@ def test_multiclass_difference_by_hand(multi_class):
 def test_the_p_value_inverts_the_interval(alternative):
     rng = np.random.default_rng(7)
     pos1, pos2, neg1, neg2 = paired_scores(rng, 20, 25)
-    got = partial_auc_difference_interval(
+    got = partial_auc_difference_ci(
         pos1, pos2, neg1, neg2, (0.0, 0.2), method="delong_t", alternative=alternative
     )
     for bound in (got.low, got.high):
         if -1.0 < bound < 1.0:
-            at = partial_auc_difference_interval(
+            at = partial_auc_difference_ci(
                 pos1,
                 pos2,
                 neg1,
@@ -116,7 +114,7 @@ def test_the_top_level_passes_the_method_through():
     got = rocsim.compare_auc(
         y, np.r_[pos1, neg1], np.r_[pos2, neg2], max_fpr=0.2, method="delong_t"
     )
-    core = partial_auc_difference_interval(pos1, pos2, neg1, neg2, (0.0, 0.2), method="delong_t")
+    core = partial_auc_difference_ci(pos1, pos2, neg1, neg2, (0.0, 0.2), method="delong_t")
     assert (got.low, got.high, got.p_value) == (core.low, core.high, core.p_value)
     labels = np.repeat([0, 1, 2], 20)
     s1 = rng.normal(size=(60, 3)) + np.eye(3)[labels]

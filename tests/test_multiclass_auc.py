@@ -13,8 +13,8 @@ from enumeration import assert_mc_agrees, multinomial_law
 from sklearn.metrics import roc_auc_score
 
 import rocsim
-from rocsim.core.area import auc_interval
-from rocsim.core.multiclass import multiclass_auc_difference_interval, multiclass_auc_interval
+from rocsim.core.area import auc_ci
+from rocsim.core.multiclass import multiclass_auc_ci, multiclass_auc_difference_ci
 
 SETTINGS = list(itertools.product(["ovo", "ovr"], ["macro", "weighted"]))
 
@@ -39,7 +39,7 @@ def split(y, s):
 def test_value_equals_scikit_learn(sizes, multi_class, average):
     for seed, decimals in ((1, 1), (2, None)):
         y, s = scores(sizes, seed, decimals)
-        got = multiclass_auc_interval(split(y, s), multi_class=multi_class, average=average)
+        got = multiclass_auc_ci(split(y, s), multi_class=multi_class, average=average)
         expected = roc_auc_score(y, s, multi_class=multi_class, average=average)
         assert abs(got.auc - expected) <= 1e-12
 
@@ -84,7 +84,7 @@ def test_resampled_statistic_is_scikit_learns_on_the_resampled_data():
 def test_exact_variance_equals_enumeration(sizes, multi_class, average):
     y, s = scores(sizes, 3)
     by_class = split(y, s)
-    got = multiclass_auc_interval(
+    got = multiclass_auc_ci(
         by_class, multi_class=multi_class, average=average, method="exact_bootstrap"
     )
     weights, p = every_resample(by_class)
@@ -96,7 +96,7 @@ def test_exact_variance_equals_enumeration(sizes, multi_class, average):
 def test_component_variances_equal_enumeration():
     y, s = scores((3, 2, 3), 4)
     by_class = split(y, s)
-    got = multiclass_auc_interval(by_class, multi_class="ovo", method="exact_bootstrap")
+    got = multiclass_auc_ci(by_class, multi_class="ovo", method="exact_bootstrap")
     # the pair (0, 2) alone: its two directions' mean, under the same per-class bootstrap
     weights, p = every_resample(by_class)
     values = (
@@ -151,7 +151,7 @@ def resampled_statistic(by_class, weights, multi_class: str, average: str) -> np
 def test_exact_variance_against_monte_carlo(multi_class, average):
     y, s = scores((150, 150, 150), 5, decimals=2)
     by_class = split(y, s)
-    exact = multiclass_auc_interval(
+    exact = multiclass_auc_ci(
         by_class, multi_class=multi_class, average=average, method="exact_bootstrap"
     )
     rng = np.random.default_rng(6)
@@ -163,9 +163,7 @@ def test_exact_variance_against_monte_carlo(multi_class, average):
         exact.auc, abs=1e-12
     )
     assert_mc_agrees(sample, exact.auc, exact.var)
-    delong = multiclass_auc_interval(
-        by_class, multi_class=multi_class, average=average, method="delong"
-    )
+    delong = multiclass_auc_ci(by_class, multi_class=multi_class, average=average, method="delong")
     assert abs(delong.var / exact.var - 1) <= 0.15
 
 
@@ -175,10 +173,10 @@ def test_two_classes_reduce_to_the_binary_auc(method):
     p = np.round(rng.uniform(size=11), 1)  # ties
     s = np.column_stack([p, 1 - p])  # two-class probabilities: both directions agree
     for multi_class in ("ovo", "ovr"):
-        got = multiclass_auc_interval([s[:6], s[6:]], multi_class=multi_class, method=method)
-        binary = auc_interval(s[:6, 0], s[6:, 0], method=method)
+        got = multiclass_auc_ci([s[:6], s[6:]], multi_class=multi_class, method=method)
+        binary = auc_ci(s[:6, 0], s[6:, 0], method=method)
         assert got.component_var[0] == pytest.approx(binary.var, rel=1e-12)
-    ovr = multiclass_auc_interval([s[:6], s[6:]], multi_class="ovr", method=method)
+    ovr = multiclass_auc_ci([s[:6], s[6:]], multi_class="ovr", method=method)
     assert ovr.component_auc[0] == pytest.approx(binary.auc, abs=1e-15)
 
 
@@ -187,7 +185,7 @@ def test_paired_difference_equals_enumeration(multi_class, average):
     y, s1 = scores((3, 2, 3), 8)
     _, s2 = scores((3, 2, 3), 9)
     first, second = split(y, s1), split(y, s2)
-    got = multiclass_auc_difference_interval(
+    got = multiclass_auc_difference_ci(
         first, second, multi_class=multi_class, average=average, method="exact_bootstrap"
     )
     assert got.auc1 == pytest.approx(
@@ -213,7 +211,7 @@ def test_paired_difference_against_monte_carlo():
     s2 /= s2.sum(axis=1, keepdims=True)
     first, second = split(y, s1), split(y, s2)
     for multi_class in ("ovo", "ovr"):
-        exact = multiclass_auc_difference_interval(
+        exact = multiclass_auc_difference_ci(
             first, second, multi_class=multi_class, method="exact_bootstrap"
         )
         weights = [rng.multinomial(150, np.full(150, 1 / 150), size=20_000) for _ in first]
@@ -223,7 +221,7 @@ def test_paired_difference_against_monte_carlo():
         assert_mc_agrees(sample, exact.difference, exact.var)
         # the pairing matters: the difference's variance is well below the sum of the two
         single = [
-            multiclass_auc_interval(b, multi_class=multi_class, method="exact_bootstrap").var
+            multiclass_auc_ci(b, multi_class=multi_class, method="exact_bootstrap").var
             for b in (first, second)
         ]
         assert exact.var < 0.8 * sum(single)
@@ -325,7 +323,7 @@ def test_a_class_without_instances_is_named():
 )
 def test_core_multiclass_checks_its_scores(by_class, message):
     with pytest.raises(ValueError, match=message):
-        multiclass_auc_interval(by_class, method="exact_bootstrap")
+        multiclass_auc_ci(by_class, method="exact_bootstrap")
 
 
 @pytest.mark.parametrize("method", ["delong", "exact_bootstrap", "mover"])

@@ -1,4 +1,4 @@
-"""The MOVER interval of the multiclass AUC (``multiclass_auc_interval(method="mover")``): a
+"""The MOVER interval of the multiclass AUC (``multiclass_auc_ci(method="mover")``): a
 direct numpy transcription of its formula on tiny data, perfectly separated classes (the
 interval keeps a width below 1), the method checks, the estimate inside the interval, the
 p-value inverting the interval, and DeLong's interval at large n."""
@@ -12,11 +12,11 @@ import pytest
 from scipy import optimize, special
 
 import rocsim
-from rocsim.core.area import auc_interval
+from rocsim.core.area import auc_ci
 from rocsim.core.multiclass import (
     MULTICLASS_AUC_METHODS,
-    multiclass_auc_difference_interval,
-    multiclass_auc_interval,
+    multiclass_auc_ci,
+    multiclass_auc_difference_ci,
 )
 
 SETTINGS = list(itertools.product(["ovo", "ovr"], ["macro", "weighted"]))
@@ -151,14 +151,12 @@ def transcribed(by_class, multi_class, average, level=0.95):
 def test_the_interval_is_its_formula(sizes, seed, multi_class, average):
     by_class = scores(sizes, seed)
     theta, big_v, low, high, bounds = transcribed(by_class, multi_class, average)
-    got = multiclass_auc_interval(
-        by_class, multi_class=multi_class, average=average, method="mover"
-    )
+    got = multiclass_auc_ci(by_class, multi_class=multi_class, average=average, method="mover")
     assert got.method == "mover"
     assert got.auc == pytest.approx(theta, abs=1e-12)
     # the variance reported is DeLong's of the weighted average (the delong method's)
     assert got.var == pytest.approx(big_v, rel=1e-10, abs=1e-15)
-    delong_ci = multiclass_auc_interval(by_class, multi_class=multi_class, average=average)
+    delong_ci = multiclass_auc_ci(by_class, multi_class=multi_class, average=average)
     assert got.var == pytest.approx(delong_ci.var, rel=1e-12, abs=1e-15)
     assert got.low == pytest.approx(low, abs=1e-9)
     assert got.high == pytest.approx(high, abs=1e-9)
@@ -182,13 +180,13 @@ def test_a_hand_checked_case():
         np.array([[0.1, 0.7, 0.2], [0.2, 0.5, 0.6]]),
         np.array([[0.1, 0.2, 0.7], [0.0, 0.6, 0.5]]),
     ]
-    got = multiclass_auc_interval(by_class, method="mover")
+    got = multiclass_auc_ci(by_class, method="mover")
     assert got.component_auc.tolist() == pytest.approx([1.0, 1.0, 0.75], abs=1e-15)
     assert got.auc == pytest.approx(2.75 / 3, abs=1e-15)
     assert got.component_var.tolist() == pytest.approx([0.0, 0.0, 0.125], abs=1e-15)
     assert got.var == pytest.approx(0.125 / 9, abs=1e-15)
     t = special.stdtrit(2, 0.975)
-    sure = auc_interval([1.0, 1.0], [0.0, 0.0], method="newcombe", confidence_level=0.95)
+    sure = auc_ci([1.0, 1.0], [0.0, 0.0], method="newcombe", confidence_level=0.95)
     assert got.component_low[:2] == pytest.approx([sure.low] * 2, abs=1e-12)
     sure_low = score_bounds(1.0, 0.0, 2, 2, t)[0]
     low12, high12 = score_bounds(0.75, 0.125, 2, 2, t)
@@ -207,7 +205,7 @@ def test_two_classes_give_the_components_score_interval():
     """One component: ``V = v``, the MOVER is that component's own score interval, at
     Student's t critical value on DeLong's Welch-Satterthwaite degrees of freedom."""
     by_class = [b[:, :2] for b in scores((6, 8), 4)]
-    got = multiclass_auc_interval(by_class, method="mover")
+    got = multiclass_auc_ci(by_class, method="mover")
     placements = components(by_class, "ovo")[0][1]
     t = special.stdtrit(welch_df(placements), 0.975)
     expected = score_bounds(got.component_auc[0], got.component_var[0], 6, 8, t)
@@ -238,7 +236,7 @@ def test_perfect_separation_keeps_a_width_below_one(multi_class):
         rows = rng.uniform(0.0, 0.4, size=(n, 3))
         rows[:, k] = rng.uniform(0.6, 1.0, size=n)
         by_class.append(rows)
-    got = multiclass_auc_interval(by_class, multi_class=multi_class, method="mover")
+    got = multiclass_auc_ci(by_class, multi_class=multi_class, method="mover")
     assert got.auc == 1.0 and got.var == 0.0
     assert np.all(got.component_auc == 1.0)
     assert got.high == 1.0 and 0.5 < got.low < 1.0
@@ -247,12 +245,12 @@ def test_perfect_separation_keeps_a_width_below_one(multi_class):
         if multi_class == "ovo"
         else [(m, sum(sizes) - m) for m in sizes]
     )
-    lows = [auc_interval(np.ones(p), np.zeros(q), method="newcombe").low for p, q in groups]
+    lows = [auc_ci(np.ones(p), np.zeros(q), method="newcombe").low for p, q in groups]
     w = got.component_weight
     expected = 1.0 - np.sqrt(np.sum(w**2 * (1.0 - np.array(lows)) ** 2))
     assert got.low == pytest.approx(expected, abs=1e-12)
     assert np.allclose(got.component_low, lows, atol=1e-12)
-    delong_ci = multiclass_auc_interval(by_class, multi_class=multi_class)
+    delong_ci = multiclass_auc_ci(by_class, multi_class=multi_class)
     assert delong_ci.low == delong_ci.high == 1.0
 
 
@@ -269,7 +267,7 @@ def test_mover_is_a_multiclass_method_only():
 def test_a_bad_method_name_is_named():
     by_class = scores((4, 5, 6), 6)
     with pytest.raises(ValueError, match=r"method 'moover'; valid: .*mover"):
-        multiclass_auc_interval(by_class, method="moover")
+        multiclass_auc_ci(by_class, method="moover")
     y = np.repeat([0, 1, 2], [4, 5, 6])
     with pytest.raises(ValueError, match=r"method 'moover'; valid: .*mover"):
         rocsim.auc_ci(y, np.vstack(by_class), multi_class="ovr", method="moover")
@@ -277,8 +275,8 @@ def test_a_bad_method_name_is_named():
 
 def test_the_difference_refuses_the_mover_by_its_argument():
     first, second = scores((4, 5, 6), 7), scores((4, 5, 6), 8)
-    with pytest.raises(ValueError, match=r"method='mover'.*multiclass_auc_interval"):
-        multiclass_auc_difference_interval(first, second, method="mover")
+    with pytest.raises(ValueError, match=r"method='mover'.*multiclass_auc_ci"):
+        multiclass_auc_difference_ci(first, second, method="mover")
     y = np.repeat([0, 1, 2], [4, 5, 6])
     with pytest.raises(ValueError, match=r"method='mover'"):
         rocsim.compare_auc(
@@ -290,7 +288,7 @@ def test_the_mover_needs_two_instances_a_class():
     by_class = [np.array([[0.9, 0.1, 0.0]]), *scores((4, 5), 9)]
     by_class[1:] = [np.column_stack([b, np.zeros(len(b))]) for b in by_class[1:]]
     with pytest.raises(ValueError, match="at least 2 instances of every class"):
-        multiclass_auc_interval(by_class, method="mover")
+        multiclass_auc_ci(by_class, method="mover")
 
 
 # --- the interval itself --------------------------------------------------------------------
@@ -301,7 +299,7 @@ def test_the_interval_holds_the_estimate(multi_class, average):
     for seed, sizes in enumerate([(3, 4, 5), (5, 10, 15, 20), (2, 3, 2, 4, 3), (30, 20, 25)]):
         for signal in (0.0, 0.3, 1.0):
             by_class = scores(sizes, 20 + seed, decimals=2, signal=signal)
-            got = multiclass_auc_interval(
+            got = multiclass_auc_ci(
                 by_class, multi_class=multi_class, average=average, method="mover"
             )
             assert 0.0 <= got.low <= got.auc <= got.high <= 1.0
@@ -312,17 +310,15 @@ def test_the_interval_holds_the_estimate(multi_class, average):
 
 def test_one_sided_intervals_and_the_level():
     by_class = scores((5, 7, 9), 10, decimals=2)
-    two = multiclass_auc_interval(by_class, method="mover", confidence_level=0.9)
-    greater = multiclass_auc_interval(
+    two = multiclass_auc_ci(by_class, method="mover", confidence_level=0.9)
+    greater = multiclass_auc_ci(
         by_class, method="mover", confidence_level=0.95, alternative="greater"
     )
-    less = multiclass_auc_interval(
-        by_class, method="mover", confidence_level=0.95, alternative="less"
-    )
+    less = multiclass_auc_ci(by_class, method="mover", confidence_level=0.95, alternative="less")
     # one-sided at 0.95: the bound of the two-sided interval at 0.90, the other end 0 or 1
     assert greater.low == pytest.approx(two.low, abs=1e-12) and greater.high == 1.0
     assert less.high == pytest.approx(two.high, abs=1e-12) and less.low == 0.0
-    wider = multiclass_auc_interval(by_class, method="mover", confidence_level=0.99)
+    wider = multiclass_auc_ci(by_class, method="mover", confidence_level=0.99)
     assert wider.low < two.low and wider.high > two.high
 
 
@@ -330,13 +326,13 @@ def test_one_sided_intervals_and_the_level():
 def test_the_p_value_inverts_the_interval(alternative):
     by_class = scores((6, 8, 7), 11, decimals=2)
     for level in (0.8, 0.95):
-        got = multiclass_auc_interval(
+        got = multiclass_auc_ci(
             by_class, method="mover", confidence_level=level, alternative=alternative
         )
         for bound in (got.low, got.high):
             if bound in (0.0, 1.0):
                 continue
-            at = multiclass_auc_interval(
+            at = multiclass_auc_ci(
                 by_class,
                 method="mover",
                 confidence_level=level,
@@ -345,7 +341,7 @@ def test_the_p_value_inverts_the_interval(alternative):
             )
             assert at.p_value == pytest.approx(1 - level, abs=1e-8)
         for null in (0.3, 0.5, 0.7, got.auc - 0.01, got.auc + 0.01):
-            p = multiclass_auc_interval(
+            p = multiclass_auc_ci(
                 by_class,
                 method="mover",
                 alternative=alternative,
@@ -355,7 +351,7 @@ def test_the_p_value_inverts_the_interval(alternative):
             assert 0.0 <= p <= 1.0
             outside = not got.low <= null <= got.high
             assert (p < 1 - level) == outside
-    at_estimate = multiclass_auc_interval(by_class, method="mover", null=got.auc)
+    at_estimate = multiclass_auc_ci(by_class, method="mover", null=got.auc)
     assert at_estimate.p_value == 1.0
 
 
@@ -364,7 +360,7 @@ def test_auc_ci_passes_the_method_through():
     y = np.repeat(np.arange(4), [b.shape[0] for b in by_class])
     for multi_class in ("ovo", "ovr"):
         got = rocsim.auc_ci(y, np.vstack(by_class), multi_class=multi_class, method="mover")
-        core = multiclass_auc_interval(by_class, multi_class=multi_class, method="mover")
+        core = multiclass_auc_ci(by_class, multi_class=multi_class, method="mover")
         assert got.method == "mover"
         assert (got.low, got.high, got.p_value) == (core.low, core.high, core.p_value)
         assert got.to_frame().shape[0] == len(core.component) + 1
@@ -381,8 +377,8 @@ def test_at_large_n_the_interval_is_delongs(multi_class):
         rows = rng.normal(size=(n, 4))
         rows[:, k] += 1.2
         by_class.append(rows)
-    mover = multiclass_auc_interval(by_class, multi_class=multi_class, method="mover")
-    wald = multiclass_auc_interval(by_class, multi_class=multi_class, method="delong")
+    mover = multiclass_auc_ci(by_class, multi_class=multi_class, method="mover")
+    wald = multiclass_auc_ci(by_class, multi_class=multi_class, method="delong")
     width = wald.high - wald.low
     assert abs(mover.low - wald.low) < 0.03 * width
     assert abs(mover.high - wald.high) < 0.03 * width

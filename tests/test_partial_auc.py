@@ -18,7 +18,7 @@ from sklearn.metrics import roc_auc_score
 from test_vertical_oracle import TINY_DATA
 
 import rocsim
-from rocsim.core.area import auc_interval
+from rocsim.core.area import auc_ci
 from rocsim.core.partial_area import (
     bootstrap_mean_area,
     exact_partial_area_var,
@@ -276,7 +276,7 @@ def test_bootstrap_mean_of_the_whole_area_is_the_area():
 def test_exact_variance_of_a_tpr_range_equals_enumeration():
     # the TPR range is the FPR range of the classes exchanged: check the whole entry point
     pos, neg = [0.5, 0.7, 0.2, 0.5], [0.5, 0.2, 0.9]
-    got = rocsim.core.partial_area.partial_auc_interval(
+    got = rocsim.core.partial_area.partial_auc_ci(
         pos, neg, (0.3, 0.8), focus="tpr", method="exact_bootstrap"
     )
     raw = enumerated_area_var(-np.array(neg), -np.array(pos), 0.2, 0.7)
@@ -286,7 +286,7 @@ def test_exact_variance_of_a_tpr_range_equals_enumeration():
 def test_whole_range_is_the_exact_bootstrap_variance_of_the_auc():
     rng = np.random.default_rng(5)
     pos, neg = np.round(rng.normal(1, 1, 60), 1), np.round(rng.normal(0, 1, 45), 1)
-    whole = auc_interval(pos, neg, method="exact_bootstrap").var
+    whole = auc_ci(pos, neg, method="exact_bootstrap").var
     assert exact_partial_area_var(pos, neg, 0.0, 1.0) == pytest.approx(whole, rel=1e-10)
 
 

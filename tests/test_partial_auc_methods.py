@@ -1,4 +1,4 @@
-"""The partial AUC's ``logit_t`` interval (:func:`rocsim.core.partial_area.partial_auc_interval`):
+"""The partial AUC's ``logit_t`` interval (:func:`rocsim.core.partial_area.partial_auc_ci`):
 inside the range of the standardised area and around its estimate, the formula transcribed by
 hand on small data (its centre, the bias-corrected area, from the binomial law of the
 resampled negatives' order statistics), its p-value agreeing with its interval, perfect
@@ -18,7 +18,7 @@ from rocsim.core.partial_area import (
     exact_partial_area_var,
     mcclish,
     partial_area,
-    partial_auc_interval,
+    partial_auc_ci,
 )
 
 METHOD = "logit_t"
@@ -46,7 +46,7 @@ def test_interval_holds_the_estimate_inside_the_range(ties):
         hi = float(rng.choice([0.1, 0.3, 0.5, 1.0]))
         focus = str(rng.choice(["fpr", "tpr"]))
         for alternative in ("two-sided", "greater", "less"):
-            r = partial_auc_interval(
+            r = partial_auc_ci(
                 pos, neg, (lo, hi), focus=focus, method=METHOD, alternative=alternative
             )
             # (McClish's arithmetic may leave a sure value of 1 an ulp or two above it)
@@ -97,17 +97,17 @@ def test_hand_checked_values():
     neg = np.array([1.5, 1.1, 0.8, 0.5, 0.3, 0.1, -0.2, -0.6, -0.9, -1.3])
     for f, level in ((0.3, 0.95), (0.5, 0.9), (1.0, 0.95)):
         value, low, high, df = _by_hand(pos, neg, f, level)
-        r = partial_auc_interval(pos, neg, (0.0, f), method=METHOD, confidence_level=level)
+        r = partial_auc_ci(pos, neg, (0.0, f), method=METHOD, confidence_level=level)
         assert r.auc == pytest.approx(value, abs=1e-14)
         assert r.partial_area == pytest.approx(partial_area(pos, neg, 0.0, f), abs=1e-14)
         assert (r.low, r.high) == pytest.approx((low, high), abs=1e-12)
         # the reported variance is the placement-value one (the delong method's)
-        delong = partial_auc_interval(pos, neg, (0.0, f), method="delong")
+        delong = partial_auc_ci(pos, neg, (0.0, f), method="delong")
         assert r.var == pytest.approx(delong.var, rel=1e-14)
         # few negatives in the range: the t quantile is wider than the normal one
         assert df < pos.size + neg.size
     # one value written out: f = 0.3, three of the ten negatives in the range
-    r = partial_auc_interval(pos, neg, (0.0, 0.3), method=METHOD)
+    r = partial_auc_ci(pos, neg, (0.0, 0.3), method=METHOD)
     # shares 0.3, 0.3, 0.2, 0.1 and four 0: area 0.1125, p = 0.375, McClish 0.632353; the
     # bootstrap's mean area 0.125297, so the interval is centred on 2 0.1125 - 0.125297
     assert round(r.auc, 6) == 0.632353
@@ -124,15 +124,15 @@ def test_the_corrections_stop_beyond_a_few_negatives_in_the_range():
     rng = np.random.default_rng(9)
     pos, neg = rng.normal(1, 1, 300), rng.normal(0, 1, 300)
     inside = FEW_IN_RANGE / 300  # exactly FEW_IN_RANGE negatives in [0, f]
-    over = partial_auc_interval(pos, neg, (0.0, inside + 0.01), method=METHOD)
-    assert partial_auc_interval(
+    over = partial_auc_ci(pos, neg, (0.0, inside + 0.01), method=METHOD)
+    assert partial_auc_ci(
         pos, neg, (0.0, inside + 0.01), method=METHOD, null=over.auc
     ).p_value == pytest.approx(1.0)
-    at = partial_auc_interval(pos, neg, (0.0, inside), method=METHOD)
+    at = partial_auc_ci(pos, neg, (0.0, inside), method=METHOD)
     centre = bias_corrected_area(pos, neg, 0.0, inside, at.partial_area)
     assert centre != at.partial_area
     null = mcclish(centre, 0.0, inside)
-    assert partial_auc_interval(
+    assert partial_auc_ci(
         pos, neg, (0.0, inside), method=METHOD, null=null
     ).p_value == pytest.approx(1.0)
 
@@ -142,8 +142,8 @@ def test_whole_auc_large_sample_nears_the_delong_interval():
     near linear around a middling AUC: the interval nears DeLong's Wald interval."""
     rng = np.random.default_rng(5)
     pos, neg = rng.normal(0.5, 1, 4000), rng.normal(0, 1, 4000)
-    r = partial_auc_interval(pos, neg, (0.0, 1.0), method=METHOD)
-    d = partial_auc_interval(pos, neg, (0.0, 1.0), method="delong")
+    r = partial_auc_ci(pos, neg, (0.0, 1.0), method=METHOD)
+    d = partial_auc_ci(pos, neg, (0.0, 1.0), method="delong")
     assert (r.low, r.high) == pytest.approx((d.low, d.high), abs=2e-4)
     assert r.auc - r.low > r.high - r.auc  # the logit scale: longer towards 1/2
 
@@ -157,7 +157,7 @@ def test_p_value_agrees_with_the_interval(level, focus):
         rates = (0.0, float(rng.choice([0.2, 0.5, 1.0])))
 
         def ci(pos=pos, neg=neg, rates=rates, **test):
-            return partial_auc_interval(
+            return partial_auc_ci(
                 pos, neg, rates, focus=focus, method=METHOD, confidence_level=level, **test
             )
 
@@ -186,10 +186,10 @@ def test_p_value_agrees_with_the_interval(level, focus):
 def test_a_null_the_area_cannot_take_is_rejected():
     # over FPR [0, 0.2] McClish's standardised area is at least 0.8 / 1.8 = 0.444...
     pos, neg = np.array([0.9, 0.4, 0.7, 0.2]), np.array([0.8, 0.3, 0.1, 0.5, 0.6])
-    r = partial_auc_interval(pos, neg, (0.0, 0.2), method=METHOD, null=0.3)
+    r = partial_auc_ci(pos, neg, (0.0, 0.2), method=METHOD, null=0.3)
     assert r.p_value == 0.0
     assert r.low > mcclish(0.0, 0.0, 0.2)
-    less = partial_auc_interval(pos, neg, (0.0, 0.2), method=METHOD, null=0.3, alternative="less")
+    less = partial_auc_ci(pos, neg, (0.0, 0.2), method=METHOD, null=0.3, alternative="less")
     assert less.p_value == 1.0 and less.low == 0.0
 
 
@@ -198,28 +198,28 @@ def test_perfect_separation_is_a_sure_value():
     placement-value variance of 0 and no logit: the interval is the point, as the whole AUC's
     logit interval has it; any other null is rejected."""
     pos, neg = np.array([3.0, 2.5, 2.2, 2.9]), np.array([0.1, 0.5, 1.0, -0.3, 0.7])
-    r = partial_auc_interval(pos, neg, (0.0, 0.4), method=METHOD)
+    r = partial_auc_ci(pos, neg, (0.0, 0.4), method=METHOD)
     assert r.auc == 1.0 and r.var == 0.0
     assert (r.low, r.high) == (1.0, 1.0)
     assert r.p_value == 0.0  # the default null 0.5
-    assert partial_auc_interval(pos, neg, (0.0, 0.4), method=METHOD, null=1.0).p_value == 1.0
+    assert partial_auc_ci(pos, neg, (0.0, 0.4), method=METHOD, null=1.0).p_value == 1.0
     # perfect on the range only: the top negatives below every positive, a negative above one
     pos2 = np.array([3.0, 2.5, 0.05, 2.9])
-    r2 = partial_auc_interval(pos2, neg, (0.0, 0.2), method=METHOD)
+    r2 = partial_auc_ci(pos2, neg, (0.0, 0.2), method=METHOD)
     assert r2.var > 0.0 and r2.low < r2.auc < r2.high  # not sure: a positive below the cut
     # the Wald intervals give the same point at perfect separation
-    assert partial_auc_interval(pos, neg, (0.0, 0.4), method="delong").high == 1.0
+    assert partial_auc_ci(pos, neg, (0.0, 0.4), method="delong").high == 1.0
 
 
 def test_needs_two_of_each_class():
     with pytest.raises(ValueError, match="at least 2 positives and 2 negatives"):
-        partial_auc_interval([0.9], [0.1, 0.2], (0.0, 0.5), method=METHOD)
+        partial_auc_ci([0.9], [0.1, 0.2], (0.0, 0.5), method=METHOD)
 
 
 @pytest.mark.parametrize("bad", ["logit-t", "Logit_t", "wilson", ""])
 def test_bad_method_names_raise(bad):
     with pytest.raises(ValueError, match="partial AUC method") as info:
-        partial_auc_interval([0.9, 0.4], [0.6, 0.1], (0.0, 0.5), method=bad)
+        partial_auc_ci([0.9, 0.4], [0.6, 0.1], (0.0, 0.5), method=bad)
     assert repr(bad) in str(info.value) and METHOD in str(info.value)
     with pytest.raises(ValueError, match="partial AUC method"):
         rocsim.auc_ci([1, 1, 0, 0], [0.9, 0.4, 0.6, 0.1], max_fpr=0.5, method=bad)
@@ -229,7 +229,7 @@ def test_the_top_level_passes_the_method_through():
     rng = np.random.default_rng(2)
     pos, neg = rng.normal(1, 1, 30), rng.normal(0, 1, 40)
     y, s = np.r_[np.ones(pos.size), np.zeros(neg.size)], np.r_[pos, neg]
-    core = partial_auc_interval(pos, neg, (0.0, 0.3), method=METHOD)
+    core = partial_auc_ci(pos, neg, (0.0, 0.3), method=METHOD)
     top = rocsim.auc_ci(y, s, max_fpr=0.3, method=METHOD)
     assert top.method == METHOD
     assert (top.auc, top.low, top.high, top.p_value) == pytest.approx(

@@ -1,6 +1,6 @@
 """The exact law of the partial AUC under the stratified bootstrap
 (:func:`rocsim.core.partial_law.exact_partial_area_law`) and its percentile interval
-(``partial_auc_interval(method="percentile")``): the law against every resample of tiny data
+(``partial_auc_ci(method="percentile")``): the law against every resample of tiny data
 (ties, ranges with lo > 0 and cuts that are no whole number of negatives, both foci); its
 moments against the exact bootstrap mean and variance at n = 60-150 per class; its quantiles
 against a seeded Monte Carlo bootstrap; the p-value that inverts the interval; the refusal of
@@ -18,7 +18,7 @@ from test_vertical_oracle import TINY_DATA
 
 import rocsim
 from rocsim.analysis.auc import DEFAULT_METHODS
-from rocsim.core.area import auc_interval
+from rocsim.core.area import auc_ci
 from rocsim.core.partial_area import (
     PARTIAL_AUC_METHODS,
     bootstrap_mean_area,
@@ -26,7 +26,7 @@ from rocsim.core.partial_area import (
     mcclish,
     mcclish_scale,
     partial_area,
-    partial_auc_interval,
+    partial_auc_ci,
 )
 from rocsim.core.partial_law import exact_partial_area_law, percentile_interval
 
@@ -92,7 +92,7 @@ def test_tpr_range_is_the_law_of_the_classes_exchanged(pos, neg):
         a, b = 1 - hi, 1 - lo
         areas, weights = enumerated_law(*exchanged, [(a, b)])[(a, b)]
         assert_same_law(*exact_partial_area_law(*exchanged, a, b), areas, weights)
-        r = partial_auc_interval(pos, neg, (lo, hi), focus="tpr", method="percentile")
+        r = partial_auc_ci(pos, neg, (lo, hi), focus="tpr", method="percentile")
         low, high = brute_bounds(areas, weights, a, b, 0.95, "two-sided")
         assert (r.low, r.high) == pytest.approx((low, high), abs=1e-12)
 
@@ -103,7 +103,7 @@ def test_percentile_bounds_are_the_enumerated_quantiles(pos, neg, alternative):
     rates = (0.0, 0.5)
     areas, weights = enumerated_law(pos, neg, [rates])[rates]
     for level in (0.5, 0.8, 0.95):
-        r = partial_auc_interval(
+        r = partial_auc_ci(
             pos, neg, rates, method="percentile", confidence_level=level, alternative=alternative
         )
         expected = brute_bounds(areas, weights, *rates, level, alternative)
@@ -147,7 +147,7 @@ def test_whole_range_variance_is_the_exact_bootstrap_variance_of_the_auc(n, deci
     values, probs = exact_partial_area_law(pos, neg, 0.0, 1.0)
     mean = probs @ values
     assert mean == pytest.approx(partial_area(pos, neg, 0.0, 1.0), rel=1e-13)
-    closed_form = auc_interval(pos, neg, method="exact_bootstrap").var
+    closed_form = auc_ci(pos, neg, method="exact_bootstrap").var
     assert probs @ (values - mean) ** 2 == pytest.approx(closed_form, rel=1e-12)
 
 
@@ -202,9 +202,9 @@ def test_p_value_inverts_the_interval(n, decimals, rates):
 def test_p_value_inverts_the_interval_of_either_focus(alternative):
     pos, neg = realistic(20, 1, seed=8)
     for focus, rates in (("fpr", (0.0, 0.5)), ("tpr", (0.5, 1.0))):
-        r = partial_auc_interval(pos, neg, rates, focus=focus, method="percentile")
+        r = partial_auc_ci(pos, neg, rates, focus=focus, method="percentile")
         for null in (r.low, r.high, 0.5):
-            t = partial_auc_interval(
+            t = partial_auc_ci(
                 pos,
                 neg,
                 rates,
@@ -218,10 +218,10 @@ def test_p_value_inverts_the_interval_of_either_focus(alternative):
 
 def test_result_fields_and_a_sure_law():
     pos, neg = realistic(40, None, seed=3)
-    r = partial_auc_interval(pos, neg, (0.0, 0.3), method="percentile")
+    r = partial_auc_ci(pos, neg, (0.0, 0.3), method="percentile")
     assert r.method == "percentile" and "percentile" in repr(r)
     assert r.auc == mcclish(partial_area(pos, neg, 0.0, 0.3), 0.0, 0.3)
-    exact = partial_auc_interval(pos, neg, (0.0, 0.3), method="exact_bootstrap")
+    exact = partial_auc_ci(pos, neg, (0.0, 0.3), method="exact_bootstrap")
     assert (
         r.var
         == exact.var
@@ -229,7 +229,7 @@ def test_result_fields_and_a_sure_law():
     )
     assert 0 <= r.low <= r.high <= 1
     # every positive above every negative: every resample's area is the whole range's
-    r = partial_auc_interval([5.0, 6.0, 7.0], [0.0, 1.0], (0.0, 0.5), method="percentile")
+    r = partial_auc_ci([5.0, 6.0, 7.0], [0.0, 1.0], (0.0, 0.5), method="percentile")
     assert (r.low, r.high, r.p_value) == (1.0, 1.0, 0.0)
 
 
@@ -237,7 +237,7 @@ def test_auc_ci_passes_percentile_through():
     pos, neg = realistic(50, 2, seed=11)
     y, s = np.r_[np.ones(50), np.zeros(50)], np.r_[pos, neg]
     got = rocsim.auc_ci(y, s, max_fpr=0.2, method="percentile")
-    core = partial_auc_interval(pos, neg, (0.0, 0.2), method="percentile")
+    core = partial_auc_ci(pos, neg, (0.0, 0.2), method="percentile")
     assert (got.low, got.high, got.p_value, got.var) == (
         core.low,
         core.high,
@@ -255,7 +255,7 @@ def test_over_budget_is_refused_in_one_line_before_allocating():
     tracemalloc.start()
     start = time.perf_counter()
     with pytest.raises(ValueError) as caught:
-        partial_auc_interval(pos, neg, (0.0, 0.3), method="percentile")
+        partial_auc_ci(pos, neg, (0.0, 0.3), method="percentile")
     elapsed = time.perf_counter() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
@@ -265,7 +265,7 @@ def test_over_budget_is_refused_in_one_line_before_allocating():
     assert "method='logit_t'" in message and "'exact_bootstrap'" in message
     assert elapsed < 2.0 and peak < 50e6
     with pytest.raises(ValueError, match=r"over TPR \[0.5, 1\] needs ~"):
-        partial_auc_interval(pos, neg, (0.5, 1.0), focus="tpr", method="percentile")
+        partial_auc_ci(pos, neg, (0.5, 1.0), focus="tpr", method="percentile")
     with pytest.raises(ValueError, match="operations"):
         exact_partial_area_law(pos, neg, 0.0, 1.0)
 
@@ -288,7 +288,7 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match=r"^lo: the exact bootstrap law needs its cut"):
         exact_partial_area_law(pos, neg, 0.0123457, 0.5)
     with pytest.raises(ValueError, match=r"^rate_range: .* of 3 positives"):
-        partial_auc_interval(pos, neg, (0.0, 0.9876543), focus="tpr", method="percentile")
+        partial_auc_ci(pos, neg, (0.0, 0.9876543), focus="tpr", method="percentile")
     with pytest.raises(ValueError, match="range must satisfy 0 <= lo < hi <= 1"):
         exact_partial_area_law(pos, neg, 0.5, 0.5)
     with pytest.raises(ValueError, match="pos_scores contains 1 NaN"):
@@ -296,4 +296,4 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="neg_scores is empty"):
         exact_partial_area_law(pos, [], 0.0, 0.5)
     with pytest.raises(ValueError, match="valid: delong, exact_bootstrap, logit_t, percentile"):
-        partial_auc_interval(pos, neg, (0.0, 0.5), method="percentiles")
+        partial_auc_ci(pos, neg, (0.0, 0.5), method="percentiles")

@@ -263,13 +263,13 @@ def test_segment_tails_are_each_rows_sums_from_its_end(n):
 def test_precision_recall_quantiles_agree_between_the_two_ways(monkeypatch):
     """The law of precision uses the same mixture quantile (FP counts): the chain gives the
     table's bounds (checked against the dense pmf in test_precision_recall.py)."""
-    from rocsim.core.precision_recall import pr_curve_ci
+    from rocsim.core.precision_recall import pr_ci
 
     rng = np.random.default_rng(13)
     pos, neg = scores(rng, 120, 160, True)
     r = np.arange(1, 120, 9)
-    table = pr_curve_ci(pos, neg, r, confidence_level=0.9, method="percentile")
+    table = pr_ci(pos, neg, r, confidence_level=0.9, method="percentile")
     monkeypatch.setattr(mixture, "_TABLE_LIMIT", 0)
-    chain = pr_curve_ci(pos, neg, r, confidence_level=0.9, method="percentile")
+    chain = pr_ci(pos, neg, r, confidence_level=0.9, method="percentile")
     np.testing.assert_array_equal(table.low, chain.low)
     np.testing.assert_array_equal(table.high, chain.high)

@@ -32,10 +32,12 @@ from rocsim.core.precision_recall import (
     PRDistribution,
     PRThresholdCI,
     pr_curve,
-    pr_curve_ci,
     pr_distribution,
     pr_threshold_ci,
     pr_threshold_distribution,
+)
+from rocsim.core.precision_recall import (
+    pr_ci as core_pr_ci,
 )
 
 # (pos, neg): tiny data sets without ties, with ties within a class and across the classes
@@ -288,7 +290,7 @@ def test_percentile_bounds_are_the_dense_quantiles_of_the_exact_pmf(ties):
         if ties:
             pos, neg = np.round(pos * 2) / 2, np.round(neg * 2) / 2
         r = np.arange(1, n_pos + 1)
-        ci = pr_curve_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
+        ci = core_pr_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
         pmf = dense_vertical_pmf(ci.law)
         # precision ascending is FP descending
         cdf = np.cumsum(pmf[:, ::-1], axis=1)
@@ -318,7 +320,7 @@ def test_wald_and_score_by_hand_and_score_contains_the_mean(binormal):
     wald = law.ci(LEVEL, "wald")
     np.testing.assert_allclose(wald.low, np.clip(e - z * np.sqrt(v), 0, 1), atol=1e-14)
     np.testing.assert_allclose(wald.high, np.clip(e + z * np.sqrt(v), 0, 1), atol=1e-14)
-    score = pr_curve_ci(pos, neg, r, confidence_level=LEVEL)  # score is the default
+    score = core_pr_ci(pos, neg, r, confidence_level=LEVEL)  # score is the default
     assert score.method == "score"
     m = r / e  # our reading: the predicted positives that make e a share of r true positives
     centre = e + z**2 / (2 * m)
@@ -373,7 +375,7 @@ def test_unknown_method_names_the_valid_ones():
     with pytest.raises(
         ValueError, match=r"unknown precision interval method 'exact'.*score.*wald.*percentile"
     ):
-        pr_curve_ci([1, 2], [0, 1], [1], method="exact")
+        core_pr_ci([1, 2], [0, 1], [1], method="exact")
     with pytest.raises(ValueError, match=r"score.*wald.*percentile"):
         pr_threshold_ci([1, 2], [0, 1], [1.0], method="agresti")
     with pytest.raises(ValueError, match="percentile"):
@@ -425,7 +427,7 @@ def test_pr_ci_vertical_contract(labelled):
     assert frame["recall"].tolist() == [0.1, 0.5, 0.5, 0.9]  # r/n+ with n+ = 200
     for moment in (result.law.mean, result.law.var):
         assert isinstance(moment, np.ndarray) and moment.dtype == float and moment.shape == (4,)
-    core = pr_curve_ci(s[y == 1], s[y == 0], [20, 100, 100, 180])
+    core = core_pr_ci(s[y == 1], s[y == 0], [20, 100, 100, 180])
     np.testing.assert_array_equal(frame["low"], core.low)
     np.testing.assert_array_equal(frame["high"], core.high)
     assert "precision at 4 recalls" in repr(result)
@@ -487,7 +489,7 @@ def test_a_method_of_your_own_is_called_on_the_law():
         return law.mean - 0.1, law.mean + 0.1
 
     pos, neg = [0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1]
-    ci = pr_curve_ci(pos, neg, [1, 2, 4], method=plus_minus)
+    ci = core_pr_ci(pos, neg, [1, 2, 4], method=plus_minus)
     np.testing.assert_allclose(ci.low, np.clip(ci.mean - 0.1, 0, 1))
     assert ci.method.endswith("plus_minus") and ci.clipped.tolist() == [True, True, False]
     tci = pr_threshold_ci(pos, neg, [0.55], method=plus_minus)

@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 from rocsim.core import precision_recall as pr
-from rocsim.core.precision_recall import nearest_recall_ranks, pr_curve_ci, pr_distribution
+from rocsim.core.precision_recall import nearest_recall_ranks, pr_ci, pr_distribution
 from rocsim.core.vertical import score_on_moments
 
 LEVEL = 0.9
@@ -79,7 +79,7 @@ def test_mean_variance_and_score_bounds_are_the_dense_pmfs(name):
 @pytest.mark.parametrize("name", ["30x50", "300x200-rounded", "1000x1300-rounded", "inverted"])
 def test_percentile_bounds_are_the_dense_pmfs_quantiles(name):
     pos, neg, r = DATA[name]
-    ci = pr_curve_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
+    ci = pr_ci(pos, neg, r, confidence_level=LEVEL, method="percentile")
     law = ci.law
     tail = (1 - LEVEL) / 2
     # precision ascending is FP descending: Pr{precision <= r/(r+j)} = Pr{FP >= j}
@@ -92,7 +92,7 @@ def test_percentile_bounds_are_the_dense_pmfs_quantiles(name):
 
 def test_percentile_interval_does_not_compute_the_moments():
     pos, neg, r = DATA["1000x1000"]
-    ci = pr_curve_ci(pos, neg, r, method="percentile")
+    ci = pr_ci(pos, neg, r, method="percentile")
     assert "_moments" not in ci.law.__dict__
     mean, var = dense_law(ci.law)
     np.testing.assert_allclose(ci.mean, mean, rtol=RELATIVE)  # read from the law, on demand

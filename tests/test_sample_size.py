@@ -171,7 +171,7 @@ def _check_vertical_against_brute_force(
         at=at,
         width=target,
         replications=reps_function,
-        seed=seed,
+        random_state=seed,
         computation=computation,
     )
     model = binormal(auc=0.8)
@@ -242,7 +242,11 @@ def test_vertical_results_do_not_depend_on_the_search_path():
     # replication and class, or by n without common random numbers)
     for crn in (True, False):
         kwargs = dict(
-            width=0.3, replications=60, seed=5, common_random_numbers=crn, computation="simulate"
+            width=0.3,
+            replications=60,
+            random_state=5,
+            common_random_numbers=crn,
+            computation="simulate",
         )
         a = sample_size(0.8, at=0.1, **kwargs).to_frame().set_index("n_pos")
         b = sample_size(0.8, at=0.1, min_n=13, **kwargs).to_frame().set_index("n_pos")
@@ -256,7 +260,7 @@ def test_common_random_numbers_nest_the_test_sets():
     # replication j's test set of size n is the first n draws of its streams: the widths
     # move smoothly with n, in steps far below the Monte Carlo error of each width (what is
     # left is mostly the true sawtooth of the rank r = round(at n-))
-    kwargs = dict(at=0.25, width=0.25, replications=100, seed=1, computation="simulate")
+    kwargs = dict(at=0.25, width=0.25, replications=100, random_state=1, computation="simulate")
     for crn in (True, False):
         plan = sample_size(0.8, common_random_numbers=crn, **kwargs)
         assert plan.to_frame()["meets"].iloc[-1] and plan.expected_width <= 0.25
@@ -356,9 +360,9 @@ def test_result_protocol():
 
 def test_same_seed_same_table_other_seed_other_table():
     kwargs = dict(at=0.1, width=0.3, replications=40, computation="simulate")
-    a = sample_size(0.8, seed=11, **kwargs).to_frame()
-    b = sample_size(0.8, seed=11, **kwargs).to_frame()
-    c = sample_size(0.8, seed=12, **kwargs).to_frame()
+    a = sample_size(0.8, random_state=11, **kwargs).to_frame()
+    b = sample_size(0.8, random_state=11, **kwargs).to_frame()
+    c = sample_size(0.8, random_state=12, **kwargs).to_frame()
     assert a.equals(b)
     assert not a["expected_width"].equals(c["expected_width"])
 
@@ -400,7 +404,7 @@ def test_unreachable_width_names_width_and_max_n():
         (dict(replications=1), "replications"),
         (dict(replications=2.5), "replications"),
         (dict(computation="exact"), "computation"),
-        (dict(seed=-1), "seed"),
+        (dict(random_state=-1), "random_state"),
         (dict(min_n=0), "min_n"),
         (dict(max_n=0), "max_n"),
         (dict(pseudo_count=1.0), "pseudo_count"),

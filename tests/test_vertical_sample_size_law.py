@@ -260,7 +260,7 @@ def at_one_n(n, method, computation, replications=400, seed=0):
         method=method,
         computation=computation,
         replications=replications,
-        seed=seed,
+        random_state=seed,
         min_n=n,
     )
 
@@ -334,7 +334,7 @@ def test_law_rows_are_deterministic_and_marked_approximate():
     assert frame["meets"].iloc[-1] and not frame[frame["n_pos"] < plan.n]["meets"].any()
     # nothing is drawn: the seed, the replications and common random numbers do not matter
     other = sample_size(
-        0.8, at=0.1, width=0.25, seed=99, replications=7, common_random_numbers=False
+        0.8, at=0.1, width=0.25, random_state=99, replications=7, common_random_numbers=False
     )
     assert other.to_frame().equals(frame)
     assert 0.9 < plan.coverage < 1.0

@@ -14,21 +14,22 @@ from rocsim.analysis.results import (
     PartialAUCComparison,
     PartialAUCResult,
 )
+from rocsim.core import area
 from rocsim.core._validation import check_choice
-from rocsim.core.area import AUC_DIFFERENCE_METHODS, auc_difference_interval, auc_interval
+from rocsim.core.area import AUC_DIFFERENCE_METHODS
 from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.labels import split_by_class
 from rocsim.core.multiclass import (
-    MulticlassAUCDifferenceInterval,
-    MulticlassAUCInterval,
-    multiclass_auc_difference_interval,
-    multiclass_auc_interval,
+    MulticlassAUCCI,
+    MulticlassAUCDifferenceCI,
+    multiclass_auc_ci,
+    multiclass_auc_difference_ci,
 )
 from rocsim.core.partial_area import (
     PARTIAL_AUC_DIFFERENCE_METHODS,
     PARTIAL_AUC_METHODS,
-    partial_auc_difference_interval,
-    partial_auc_interval,
+    partial_auc_ci,
+    partial_auc_difference_ci,
 )
 from rocsim.core.roc import roc_curve
 
@@ -69,7 +70,7 @@ def auc_ci(
     labels=None,
     alternative: str = "two-sided",
     null: float = 0.5,
-) -> AUCResult | PartialAUCResult | MulticlassAUCInterval:
+) -> AUCResult | PartialAUCResult | MulticlassAUCCI:
     """The AUC with a confidence interval (Newcombe's score interval by default; DeLong's or
     the exact stratified bootstrap's Wald interval a keyword away); or the partial AUC over a
     range of FPRs.
@@ -139,7 +140,7 @@ def auc_ci(
 
     Returns
     -------
-    AUCResult, PartialAUCResult or MulticlassAUCInterval
+    AUCResult, PartialAUCResult or MulticlassAUCCI
         ``auc``, ``var``, ``low``, ``high`` (normal interval, clipped to [0, 1]); a partial AUC
         also has the raw ``partial_area``, its ``focus`` (``"fpr"`` or ``"tpr"``) and range
         ``range_low``, ``range_high``; a multiclass AUC the AUCs it averages
@@ -187,7 +188,7 @@ def auc_ci(
         classes, (by_class,) = _multiclass(
             y_true, [y_score], multi_class, partial, pos_label, direction, labels
         )
-        return multiclass_auc_interval(
+        return multiclass_auc_ci(
             by_class,
             multi_class=multi_class,
             average=average,
@@ -202,12 +203,12 @@ def auc_ci(
     pos, neg = data.classes()
     if partial is not None:
         focus, rates = partial
-        ci = partial_auc_interval(
+        ci = partial_auc_ci(
             pos, neg, rates, focus=focus, confidence_level=confidence_level, method=method, **test
         )
         curves = (roc_curve(pos, neg)[:2],)
         return PartialAUCResult(**asdict(ci), curves=curves, direction=data.direction)
-    ci = auc_interval(pos, neg, confidence_level=confidence_level, method=method, **test)
+    ci = area.auc_ci(pos, neg, confidence_level=confidence_level, method=method, **test)
     curves = (roc_curve(pos, neg)[:2],)
     return AUCResult(**asdict(ci), curves=curves, direction=data.direction)
 
@@ -229,7 +230,7 @@ def compare_auc(
     labels=None,
     alternative: str = "two-sided",
     null: float = 0.0,
-) -> AUCComparison | PartialAUCComparison | MulticlassAUCDifferenceInterval:
+) -> AUCComparison | PartialAUCComparison | MulticlassAUCDifferenceCI:
     """The paired difference ``AUC1 - AUC2`` of two classifiers scored on the same instances,
     with a confidence interval and a p-value (the MOVER on score-type intervals by default,
     DeLong's or the exact bootstrap variance's Wald interval); or of their partial AUCs.
@@ -275,7 +276,7 @@ def compare_auc(
 
     Returns
     -------
-    AUCComparison, PartialAUCComparison or MulticlassAUCDifferenceInterval
+    AUCComparison, PartialAUCComparison or MulticlassAUCDifferenceCI
 
     Notes
     -----
@@ -312,7 +313,7 @@ def compare_auc(
         classes, (first, second) = _multiclass(
             y_true, [y_score1, y_score2], multi_class, partial, pos_label, direction, labels
         )
-        return multiclass_auc_difference_interval(
+        return multiclass_auc_difference_ci(
             first,
             second,
             multi_class=multi_class,
@@ -329,7 +330,7 @@ def compare_auc(
     curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])
     if partial is not None:
         focus, rates = partial
-        ci = partial_auc_difference_interval(
+        ci = partial_auc_difference_ci(
             pos1,
             pos2,
             neg1,
@@ -341,7 +342,7 @@ def compare_auc(
             **test,
         )
         return PartialAUCComparison(**asdict(ci), curves=curves, direction=data.direction)
-    ci = auc_difference_interval(
+    ci = area.auc_difference_ci(
         pos1, pos2, neg1, neg2, confidence_level=confidence_level, method=method, **test
     )
     return AUCComparison(**asdict(ci), curves=curves, direction=data.direction)

@@ -12,8 +12,9 @@ from rocsim.analysis._input import (
     scored,
 )
 from rocsim.analysis.results import PRBands
+from rocsim.core import precision_recall
 from rocsim.core._validation import check_rates
-from rocsim.core.precision_recall import nearest_recall_ranks, pr_curve_ci, pr_threshold_ci
+from rocsim.core.precision_recall import nearest_recall_ranks, pr_threshold_ci
 
 #: Ways of averaging precision-recall curves: at fixed recalls, or at fixed thresholds.
 PR_AVERAGING = ("vertical", "threshold")
@@ -55,7 +56,7 @@ def pr_ci(
         Score thresholds instead of ``at`` (threshold averaging only); one row each.
     confidence_level : float, default 0.95
     method : {"score", "wald", "percentile"}, default "score"
-        See :func:`rocsim.core.pr_curve_ci`.
+        See :func:`rocsim.core.pr_ci`.
     pos_label : optional
         The positive label (needed unless the labels are 0/1, -1/1 or booleans).
     direction : {"higher", "lower", "auto"}, default "higher"
@@ -94,7 +95,9 @@ def pr_ci(
         ranks = nearest_recall_ranks(DEFAULT_GRID if at is None else requested, pos.size)
         if at is None:  # the default grid: each distinct recall once
             ranks = np.unique(ranks)
-        ci = pr_curve_ci(pos, neg, ranks, confidence_level=confidence_level, method=method)
+        ci = precision_recall.pr_ci(
+            pos, neg, ranks, confidence_level=confidence_level, method=method
+        )
         return PRBands(ci, "vertical", at=requested, **common)
     sign = data.signs[0]
     t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)

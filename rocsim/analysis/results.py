@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from rocsim.analysis._input import orient
-from rocsim.core.area import AUCDifferenceInterval, AUCInterval
+from rocsim.core.area import AUCCI, AUCDifferenceCI
 from rocsim.core.paired_threshold import ThresholdDifferenceCI
-from rocsim.core.partial_area import PartialAUCDifferenceInterval, PartialAUCInterval
+from rocsim.core.partial_area import PartialAUCCI, PartialAUCDifferenceCI
 from rocsim.core.precision_recall import PRCI, PRThresholdCI
 from rocsim.core.results import Result
 
@@ -333,56 +333,56 @@ class CostComparison(_Table):
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class AUCResult(AUCInterval):
-    """Result of :func:`rocsim.auc_ci`: the core's :class:`~rocsim.core.area.AUCInterval`
+class AUCResult(AUCCI):
+    """Result of :func:`rocsim.auc_ci`: the core's :class:`~rocsim.core.area.AUCCI`
     (``auc, var, low, high`` as Python floats, a one-row ``to_frame()``) with the empirical
     ROC curve, which ``.plot()`` draws with the AUC in the legend, and the scores' direction."""
 
     curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: str = "higher"
 
-    _settings = (*AUCInterval._settings, "direction")
+    _settings = (*AUCCI._settings, "direction")
     _plot_kind = "auc"
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class PartialAUCResult(PartialAUCInterval):
+class PartialAUCResult(PartialAUCCI):
     """Result of :func:`rocsim.auc_ci` with ``max_fpr`` or ``fpr_range``: the core's
-    :class:`~rocsim.core.partial_area.PartialAUCInterval` (``auc`` McClish-standardised as
+    :class:`~rocsim.core.partial_area.PartialAUCCI` (``auc`` McClish-standardised as
     scikit-learn's ``roc_auc_score(max_fpr=)``, the raw ``partial_area``, ``var``, ``low``,
     ``high``) with the empirical ROC curve, which ``.plot()`` draws with the range shaded."""
 
     curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: str = "higher"
 
-    _settings = (*PartialAUCInterval._settings, "direction")
+    _settings = (*PartialAUCCI._settings, "direction")
     _plot_kind = "auc"
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class PartialAUCComparison(PartialAUCDifferenceInterval):
+class PartialAUCComparison(PartialAUCDifferenceCI):
     """Result of :func:`rocsim.compare_auc` with ``max_fpr``, ``fpr_range`` or ``tpr_range``:
-    the core's :class:`~rocsim.core.partial_area.PartialAUCDifferenceInterval` with both
+    the core's :class:`~rocsim.core.partial_area.PartialAUCDifferenceCI` with both
     empirical ROC curves, which ``.plot()`` draws, and the scores' directions."""
 
     curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: tuple[str, str] = ("higher", "higher")
 
-    _settings = (*PartialAUCDifferenceInterval._settings, "direction")
+    _settings = (*PartialAUCDifferenceCI._settings, "direction")
     _plot_kind = "auc"
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class AUCComparison(AUCDifferenceInterval):
+class AUCComparison(AUCDifferenceCI):
     """Result of :func:`rocsim.compare_auc`: the core's
-    :class:`~rocsim.core.area.AUCDifferenceInterval` (``auc1, auc2, difference = auc1 - auc2,
+    :class:`~rocsim.core.area.AUCDifferenceCI` (``auc1, auc2, difference = auc1 - auc2,
     var, low, high, p_value`` as Python floats) with both empirical ROC curves, which
     ``.plot()`` draws, and the scores' directions."""
 
     curves: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     direction: tuple[str, str] = ("higher", "higher")
 
-    _settings = (*AUCDifferenceInterval._settings, "direction")
+    _settings = (*AUCDifferenceCI._settings, "direction")
     _plot_kind = "auc"
 
 

@@ -22,13 +22,13 @@ import pandas as pd
 
 from rocsim.analysis import (
     AVERAGING,
+    auc_ci,
     compare_auc,
     compare_cost,
     compare_roc,
     cost_curve_ci,
     roc_ci,
 )
-from rocsim.analysis import auc_ci as auc_interval
 from rocsim.cli._common import EXIT_FAILURE, OneLineParser, allow_interruptions, fail
 from rocsim.core._validation import check_choice, check_rates
 from rocsim.core.area import AUC_DIFFERENCE_METHODS
@@ -338,7 +338,7 @@ def analyze(frame: pd.DataFrame, args) -> str:
     bands = [roc_ci(y, s, thresholds=t, **points, **common) for s, t in zip(scores, thresholds)]
     costs = [cost_curve_ci(y, s, w=args.w, **common) for s in scores]
     method = _auc_method(args.auc_method, AUC_INTERVAL_METHODS)
-    aucs = [auc_interval(y, s, method=method, **common) for s in scores]
+    aucs = [auc_ci(y, s, method=method, **common) for s in scores]
     lines = [
         f"{args.data.name}: {len(y)} rows, {bands[0].n_pos} positive and {bands[0].n_neg} "
         f"negative; level {args.confidence:g}"

@@ -30,10 +30,10 @@ from rocsim.core._lazy import lazy_names
 # rocsim.core._lazy reads for __getattr__ (each module is loaded on first use).
 if TYPE_CHECKING:
     from rocsim.core.area import (
-        AUCDifferenceInterval,
-        AUCInterval,
-        auc_difference_interval,
-        auc_interval,
+        AUCCI,
+        AUCDifferenceCI,
+        auc_ci,
+        auc_difference_ci,
     )
     from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
     from rocsim.core.cost import (
@@ -60,17 +60,17 @@ if TYPE_CHECKING:
     from rocsim.core.intervals import (
         PAIRED_METHODS,
         PROPORTION_METHODS,
-        ProportionInterval,
+        ProportionCI,
         paired_difference_ci,
         proportion_ci,
     )
     from rocsim.core.kernel import KernelROC, kernel_roc_ci
     from rocsim.core.labels import positive_mask, split_by_class, split_scores
     from rocsim.core.multiclass import (
-        MulticlassAUCDifferenceInterval,
-        MulticlassAUCInterval,
-        multiclass_auc_difference_interval,
-        multiclass_auc_interval,
+        MulticlassAUCCI,
+        MulticlassAUCDifferenceCI,
+        multiclass_auc_ci,
+        multiclass_auc_difference_ci,
     )
     from rocsim.core.paired_threshold import (
         ThresholdDifferenceCI,
@@ -86,18 +86,18 @@ if TYPE_CHECKING:
         vertical_difference_ci,
     )
     from rocsim.core.partial_area import (
-        PartialAUCDifferenceInterval,
-        PartialAUCInterval,
-        partial_auc_difference_interval,
-        partial_auc_interval,
+        PartialAUCCI,
+        PartialAUCDifferenceCI,
+        partial_auc_ci,
+        partial_auc_difference_ci,
     )
     from rocsim.core.precision_recall import (
         PRCI,
         PRDistribution,
         PRThresholdCI,
         PRThresholdDistribution,
+        pr_ci,
         pr_curve,
-        pr_curve_ci,
         pr_distribution,
         pr_threshold_ci,
         pr_threshold_distribution,
@@ -122,7 +122,9 @@ __all__ = sorted(_WHERE)
 
 def __getattr__(name: str):
     if name not in _WHERE:
-        raise AttributeError(f"module 'rocsim.core' has no attribute {name!r}")
+        from rocsim.core._deprecated import renamed  # an old name: warns, gives the new one
+
+        return renamed(__name__, name)
     value = getattr(import_module(_WHERE[name]), name)
     globals()[name] = value  # later look-ups skip this function
     return value

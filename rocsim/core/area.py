@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import (
     check_choice,
     check_confidence_level,
@@ -63,15 +64,15 @@ from rocsim.core.auc_methods import (
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.results import Result, format_p
 
-#: Names of the variance methods of :func:`auc_interval` and :func:`auc_difference_interval`.
+#: Names of the variance methods of :func:`auc_ci` and :func:`auc_difference_ci`.
 AUC_METHODS = ("delong", "exact_bootstrap")
-#: Methods of :func:`auc_difference_interval`: the variances, and the MOVER on score-type
+#: Methods of :func:`auc_difference_ci`: the variances, and the MOVER on score-type
 #: intervals of each AUC (:func:`rocsim.core.auc_methods.mover_interval`).
 AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "mover")
 
 
 @dataclass(frozen=True, repr=False)
-class AUCInterval(Result):
+class AUCCI(Result):
     """AUC of one classifier with its variance and normal confidence interval.
 
     Attributes
@@ -119,7 +120,7 @@ def hypothesis_summary(result) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class AUCDifferenceInterval(Result):
+class AUCDifferenceCI(Result):
     """Difference of two classifiers' AUCs on the same instances, with a normal interval.
 
     Attributes
@@ -436,7 +437,7 @@ def _check_method(method: str, n_pos: int, n_neg: int, methods=AUC_METHODS) -> N
         )
 
 
-def auc_interval(
+def auc_ci(
     pos_scores,
     neg_scores,
     *,
@@ -444,7 +445,7 @@ def auc_interval(
     method: str = "delong",
     alternative: str = "two-sided",
     null: float = 0.5,
-) -> AUCInterval:
+) -> AUCCI:
     """AUC of a classifier on a test set with a normal confidence interval.
 
     Parameters
@@ -470,7 +471,7 @@ def auc_interval(
 
     Returns
     -------
-    AUCInterval
+    AUCCI
         ``auc``, ``var`` (the method's) and the interval: Wald, ``low, high = auc -+ z
         sqrt(var)`` clipped to [0, 1], with ``z`` the two-sided standard normal quantile at
         ``confidence_level`` (one-sided: one bound at ``z_level``, the other 0 or 1); ``p_value``
@@ -485,7 +486,7 @@ def auc_interval(
 
     Examples
     --------
-    >>> r = auc_interval([0.9, 0.8, 0.4], [0.7, 0.4, 0.1], method="exact_bootstrap")
+    >>> r = auc_ci([0.9, 0.8, 0.4], [0.7, 0.4, 0.1], method="exact_bootstrap")
     >>> r.auc, round(r.var, 6)
     (0.8333333333333334, 0.028807)
     """
@@ -505,7 +506,7 @@ def auc_interval(
     else:
         low, high = pivot_interval(pivot, auc, level, hypothesis.alternative)
         p_value = pivot_p_value(pivot, hypothesis.null, hypothesis.alternative)
-    return AUCInterval(
+    return AUCCI(
         float(auc),
         float(pivot.var),
         float(low),
@@ -520,7 +521,7 @@ def auc_interval(
     )
 
 
-def auc_difference_interval(
+def auc_difference_ci(
     pos1,
     pos2,
     neg1,
@@ -530,7 +531,7 @@ def auc_difference_interval(
     method: str = "delong",
     alternative: str = "two-sided",
     null: float = 0.0,
-) -> AUCDifferenceInterval:
+) -> AUCDifferenceCI:
     """Difference of the AUCs of two classifiers scored on the same instances.
 
     Parameters
@@ -558,7 +559,7 @@ def auc_difference_interval(
 
     Returns
     -------
-    AUCDifferenceInterval
+    AUCDifferenceCI
         ``difference = auc1 - auc2``, its ``var``, ``low, high`` clipped to [-1, 1] and the
         ``p_value`` of ``(difference - null) / sqrt(var)`` under the standard normal.
 
@@ -572,7 +573,7 @@ def auc_difference_interval(
 
     Examples
     --------
-    >>> r = auc_difference_interval([0.9, 0.8, 0.4], [0.6, 0.8, 0.5], [0.7, 0.4, 0.1],
+    >>> r = auc_difference_ci([0.9, 0.8, 0.4], [0.6, 0.8, 0.5], [0.7, 0.4, 0.1],
     ...                             [0.7, 0.2, 0.1], method="exact_bootstrap")
     >>> round(r.difference, 6), round(r.var, 6), round(r.p_value, 4)
     (0.055556, 0.034294, 0.7642)
@@ -594,7 +595,7 @@ def auc_difference_interval(
     else:
         low, high = hypothesis.interval(difference, var, level)
         p_value = hypothesis.p_value(difference, var)
-    return AUCDifferenceInterval(
+    return AUCDifferenceCI(
         *(float(v) for v in (auc1, auc2, difference, var, low, high, p_value)),
         level,
         method,
@@ -603,3 +604,7 @@ def auc_difference_interval(
         hypothesis.alternative,
         hypothesis.null,
     )
+
+
+# the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
+__getattr__ = module_getattr(__name__)

@@ -1,4 +1,4 @@
-"""The interval methods of one AUC: the method table of :func:`rocsim.core.area.auc_interval`.
+"""The interval methods of one AUC: the method table of :func:`rocsim.core.area.auc_ci`.
 
 Every method is a pivot ``z(theta)``, decreasing in the candidate AUC ``theta``; the interval
 is the set of ``theta`` the test does not reject (``|z| <= z_(1 - alpha/2)``, or one side at

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import special
 
+from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import (
     as_real_array,
     check_broadcastable,
@@ -41,7 +42,7 @@ AGRESTI_MIN_PSEUDO_COUNT = 0.5
 
 
 @dataclass(frozen=True, repr=False)
-class ProportionInterval(Result):
+class ProportionCI(Result):
     """Bounds of one or many proportion intervals; unpacks as ``low, high``.
 
     Attributes
@@ -246,11 +247,11 @@ def check_pseudo_count(
 
 def interval_from_counts(
     x: np.ndarray, n: np.ndarray, confidence_level: float, method: str, pseudo_count
-) -> ProportionInterval:
+) -> ProportionCI:
     """Clipped interval for validated inputs: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
         low, high = proportion_formula(method)(x, n, confidence_level, pseudo_count)
-    return ProportionInterval(*clip_bounds(low, high, (0.0, 1.0)))
+    return ProportionCI(*clip_bounds(low, high, (0.0, 1.0)))
 
 
 def proportion_ci(
@@ -260,7 +261,7 @@ def proportion_ci(
     confidence_level: float = 0.95,
     method: str = "score",
     pseudo_count: float | None = None,
-) -> ProportionInterval:
+) -> ProportionCI:
     """Confidence interval for a binomial proportion ``x / n``.
 
     Parameters
@@ -285,7 +286,7 @@ def proportion_ci(
 
     Returns
     -------
-    ProportionInterval
+    ProportionCI
         ``low`` and ``high`` arrays clipped to [0, 1] and a ``clipped`` mask; unpacks as
         ``low, high = proportion_ci(...)``.
 
@@ -419,11 +420,11 @@ PAIRED_METHODS: dict[str, Callable] = {
 
 def paired_interval_from_counts(
     b, c, n, confidence_level: float, method: str, pseudo_count
-) -> ProportionInterval:
+) -> ProportionCI:
     """Interval for validated counts, clipped to [-1, 1]: the fast path used inside rocsim."""
     with np.errstate(divide="ignore", invalid="ignore"):
         low, high = paired_formula(method)(b, c, n, confidence_level, pseudo_count)
-    return ProportionInterval(*clip_bounds(low, high, (-1.0, 1.0)))
+    return ProportionCI(*clip_bounds(low, high, (-1.0, 1.0)))
 
 
 def paired_difference_ci(
@@ -434,7 +435,7 @@ def paired_difference_ci(
     confidence_level: float = 0.95,
     method: str = "tango",
     pseudo_count: float | None = None,
-) -> ProportionInterval:
+) -> ProportionCI:
     """Confidence interval for the difference ``(b - c)/n`` of two paired proportions.
 
     Two classifiers judge the same ``n`` instances; ``b`` are judged positive by the first only
@@ -469,7 +470,7 @@ def paired_difference_ci(
 
     Returns
     -------
-    ProportionInterval
+    ProportionCI
         ``low, high`` clipped to [-1, 1] and the ``clipped`` mask; unpacks as ``low, high``.
 
     References
@@ -501,3 +502,7 @@ def paired_difference_ci(
         raise ValueError("discordant counts must satisfy b, c >= 0 and b + c <= n")
     bounds = paired_interval_from_counts(b_arr, c_arr, n_arr, level, method, a)
     return replace(bounds, confidence_level=level, method=method_name(method))
+
+
+# the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
+__getattr__ = module_getattr(__name__)

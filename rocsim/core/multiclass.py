@@ -27,7 +27,7 @@ its row sums ``R``, column sums ``C`` and total ``T``. Exact, in ``O(n log n)`` 
 the counts of :mod:`rocsim.core.area` (``sum K^2`` needs the cross sums of each block's terms,
 counted over two orderings at once). The DeLong-type (placement-value) variance is
 ``sum_a n_a / (n_a - 1) SS_a(r)``; for two classes both reduce to
-:func:`rocsim.core.area.auc_interval`'s.
+:func:`rocsim.core.area.auc_ci`'s.
 
 ``method="mover"`` (:func:`weighted_mover_bounds`) is no normal interval: Zou & Donner's
 (2008) method of variance estimates recovery on each component's score interval (Newcombe's
@@ -57,6 +57,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
+from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import as_real_array, check_choice, check_confidence_level
 from rocsim.core.area import (
     AUC_METHODS,
@@ -83,10 +84,10 @@ from rocsim.core.results import Result
 MULTI_CLASS = ("ovo", "ovr")
 #: scikit-learn's ``average`` values rocsim computes.
 AVERAGES = ("macro", "weighted")
-#: Methods of :func:`multiclass_auc_interval`: the variances of its normal interval, and the
+#: Methods of :func:`multiclass_auc_ci`: the variances of its normal interval, and the
 #: MOVER (:func:`weighted_mover_bounds`). The paired difference takes the variances only.
 MULTICLASS_AUC_METHODS = (*AUC_METHODS, "mover")
-#: Methods of :func:`multiclass_auc_difference_interval`: the variances with the normal
+#: Methods of :func:`multiclass_auc_difference_ci`: the variances with the normal
 #: quantile, and DeLong's with Student's t on its Welch-Satterthwaite degrees of freedom.
 MULTICLASS_AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "delong_t")
 
@@ -288,7 +289,7 @@ class _ByComponent(Result):
 
 
 @dataclass(frozen=True, repr=False)
-class MulticlassAUCInterval(_ByComponent):
+class MulticlassAUCCI(_ByComponent):
     """The multiclass AUC with its variance and normal interval, and the AUCs it averages.
 
     Attributes
@@ -472,7 +473,7 @@ def weighted_mover_bounds(
     ----------
     data : MoverData
     critical : float
-        The critical value ``z``: :func:`multiclass_auc_interval` takes Student's t quantile
+        The critical value ``z``: :func:`multiclass_auc_ci` takes Student's t quantile
         on the Welch-Satterthwaite degrees of freedom of DeLong's variance of the average
         (:meth:`_Statistic.welch_df`), since with a few instances in a class that variance
         rests on a few placements (with the normal quantile the ``auc_multiclass`` study
@@ -571,7 +572,7 @@ def _score_pivot(auc: float, var: float, groups: tuple[int, int]) -> Pivot:
     return Pivot(var, _score(auc, lambda t: rescaled_newcombe_var(t, var, auc, n_pos, n_neg)))
 
 
-def multiclass_auc_interval(
+def multiclass_auc_ci(
     by_class,
     *,
     multi_class: str = "ovo",
@@ -581,7 +582,7 @@ def multiclass_auc_interval(
     labels=None,
     alternative: str = "two-sided",
     null: float = 0.5,
-) -> MulticlassAUCInterval:
+) -> MulticlassAUCCI:
     """The multiclass AUC of scores ``by_class[k]`` (the ``(n_k, c)`` score rows of the
     instances of class ``k``; column ``j`` scores class ``j``) with a normal interval.
 
@@ -610,15 +611,15 @@ def multiclass_auc_interval(
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         The one-sided intervals and the tests of the AUC and of each component against
-        ``null``, as :func:`rocsim.core.area.auc_interval` has them.
+        ``null``, as :func:`rocsim.core.area.auc_ci` has them.
 
     Returns
     -------
-    MulticlassAUCInterval
+    MulticlassAUCCI
 
     Examples
     --------
-    >>> r = multiclass_auc_interval(
+    >>> r = multiclass_auc_ci(
     ...     [[[0.6, 0.3, 0.1], [0.5, 0.4, 0.1]], [[0.2, 0.7, 0.1], [0.4, 0.3, 0.3]],
     ...      [[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]], method="exact_bootstrap")
     >>> round(r.auc, 4), r.component.tolist()
@@ -653,7 +654,7 @@ def multiclass_auc_interval(
         component_low, component_high, component_p = _tested(hypothesis, aucs, variances, level)
         low, high = hypothesis.interval(auc, var, level)
         p_value = hypothesis.p_value(auc, var)
-    return MulticlassAUCInterval(
+    return MulticlassAUCCI(
         auc,
         var,
         float(low),
@@ -678,7 +679,7 @@ def multiclass_auc_interval(
 
 
 @dataclass(frozen=True, repr=False)
-class MulticlassAUCDifferenceInterval(_ByComponent):
+class MulticlassAUCDifferenceCI(_ByComponent):
     """The paired difference of two models' multiclass AUCs on the same instances, with a
     normal interval and p-value, and the differences of the AUCs they average.
 
@@ -733,7 +734,7 @@ class MulticlassAUCDifferenceInterval(_ByComponent):
         )
 
 
-def multiclass_auc_difference_interval(
+def multiclass_auc_difference_ci(
     by_class1,
     by_class2,
     *,
@@ -744,7 +745,7 @@ def multiclass_auc_difference_interval(
     labels=None,
     alternative: str = "two-sided",
     null: float = 0.0,
-) -> MulticlassAUCDifferenceInterval:
+) -> MulticlassAUCDifferenceCI:
     """``AUC1 - AUC2`` of two models' multiclass AUCs on the same instances (paired: row ``i``
     of ``by_class1[k]`` and of ``by_class2[k]`` score the same instance), with its variance
     under the per-class stratified bootstrap (``exact_bootstrap``) or the placement-value one
@@ -761,13 +762,13 @@ def multiclass_auc_difference_interval(
     ...          [[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]]
     >>> second = [[[0.4, 0.3, 0.3], [0.5, 0.4, 0.1]], [[0.3, 0.5, 0.2], [0.4, 0.3, 0.3]],
     ...           [[0.3, 0.3, 0.4], [0.3, 0.3, 0.4]]]
-    >>> r = multiclass_auc_difference_interval(first, second)
+    >>> r = multiclass_auc_difference_ci(first, second)
     >>> round(r.difference, 4), round(r.auc1, 4)
     (0.0417, 0.9167)
     """
     if method == "mover":
         raise ValueError(
-            "method='mover' is an interval of one multiclass AUC (multiclass_auc_interval); "
+            "method='mover' is an interval of one multiclass AUC (multiclass_auc_ci); "
             "the difference of two takes method='delong', 'delong_t' or 'exact_bootstrap'"
         )
     (by_class1, by_class2), sizes, level, labels = _prepared(
@@ -801,7 +802,7 @@ def multiclass_auc_difference_interval(
     auc2 = weighted_mean(np.array([d.auc for d in second]), weights)
     difference, var, df = auc1 - auc2, whole.variance(variance), _df(whole, method)
     low, high = hypothesis.interval(difference, var, level, df)
-    return MulticlassAUCDifferenceInterval(
+    return MulticlassAUCDifferenceCI(
         auc1,
         auc2,
         difference,
@@ -824,3 +825,7 @@ def multiclass_auc_difference_interval(
         hypothesis.alternative,
         hypothesis.null,
     )
+
+
+# the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
+__getattr__ = module_getattr(__name__)

@@ -32,13 +32,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import (
     check_choice,
     check_confidence_level,
     check_paired,
     check_two_classes,
 )
-from rocsim.core.area import AUCDifferenceInterval, check_hypothesis, hypothesis_summary
+from rocsim.core.area import AUCDifferenceCI, check_hypothesis, hypothesis_summary
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.results import Result
 from rocsim.core.roc import roc_curve
@@ -287,7 +288,7 @@ def bootstrap_mean_area(pos: np.ndarray, neg: np.ndarray, lo: float, hi: float) 
 
 
 @dataclass(frozen=True, repr=False)
-class PartialAUCInterval(Result):
+class PartialAUCCI(Result):
     """Partial AUC of one classifier over a range of FPRs, with its variance and normal
     confidence interval.
 
@@ -363,10 +364,10 @@ class PartialAUCInterval(Result):
 #: count (paths of the resampled negatives over the range).
 FEW_IN_RANGE = 100
 
-#: Interval methods of :func:`partial_auc_interval` (the first is the default).
+#: Interval methods of :func:`partial_auc_ci` (the first is the default).
 PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap", "logit_t", "percentile")
 
-#: Methods of :func:`partial_auc_difference_interval`: DeLong's variance with the normal
+#: Methods of :func:`partial_auc_difference_ci`: DeLong's variance with the normal
 #: quantile or with Student's t (the paired exact bootstrap law of two partial areas is not
 #: built).
 PARTIAL_AUC_DIFFERENCE_METHODS = ("delong", "delong_t")
@@ -376,7 +377,7 @@ PARTIAL_AUC_DIFFERENCE_METHODS = ("delong", "delong_t")
 FOCI = ("fpr", "tpr")
 
 
-def partial_auc_interval(
+def partial_auc_ci(
     pos_scores,
     neg_scores,
     rate_range: tuple[float, float],
@@ -386,7 +387,7 @@ def partial_auc_interval(
     method: str = "delong",
     alternative: str = "two-sided",
     null: float = 0.5,
-) -> PartialAUCInterval:
+) -> PartialAUCCI:
     """Partial AUC over a range of FPRs or TPRs (McClish-standardised), with a confidence
     interval.
 
@@ -428,11 +429,11 @@ def partial_auc_interval(
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         The one-sided interval and the test of the standardised partial AUC against ``null``
-        (0.5: a classifier without skill), as :func:`rocsim.core.area.auc_interval` has them.
+        (0.5: a classifier without skill), as :func:`rocsim.core.area.auc_ci` has them.
 
     Returns
     -------
-    PartialAUCInterval
+    PartialAUCCI
 
     References
     ----------
@@ -446,18 +447,18 @@ def partial_auc_interval(
 
     Examples
     --------
-    >>> r = partial_auc_interval([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5))
+    >>> r = partial_auc_ci([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5))
     >>> round(r.auc, 4), round(r.partial_area, 4)
     (0.8333, 0.375)
-    >>> r = partial_auc_interval([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5),
+    >>> r = partial_auc_ci([0.9, 0.8, 0.4, 0.7], [0.7, 0.4, 0.1, 0.3], (0.0, 0.5),
     ...                          method="exact_bootstrap")
     >>> round(r.var, 6)
     0.016788
     >>> pos = [0.9, 0.8, 0.4, 0.7, 0.6, 0.35]
-    >>> r = partial_auc_interval(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="logit_t")
+    >>> r = partial_auc_ci(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="logit_t")
     >>> round(r.auc, 4), round(r.low, 4), round(r.high, 4)
     (0.7135, 0.4347, 0.944)
-    >>> r = partial_auc_interval(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="percentile")
+    >>> r = partial_auc_ci(pos, [0.7, 0.4, 0.1, 0.3, 0.5], (0.0, 0.4), method="percentile")
     >>> round(r.low, 4), round(r.high, 4), round(r.p_value, 4)
     (0.4792, 1.0, 0.0926)
     """
@@ -511,7 +512,7 @@ def partial_auc_interval(
     else:  # Wald; a sure value (no variance, or no logit at the ends) for logit_t
         low, high = hypothesis.interval(value, var, level)
         p_value = hypothesis.p_value(value, var)
-    return PartialAUCInterval(
+    return PartialAUCCI(
         value,
         area,
         var,
@@ -565,7 +566,7 @@ def logit_t_interval(
     section 5.2, has it for the whole AUC), with the placement-value variance (scaled up to
     the exact bootstrap variance where that is larger: ``variance_scale``), mapped back.
     ``A`` is the area less the bootstrap's estimate of its bias (:func:`bias_corrected_area`,
-    which :func:`partial_auc_interval` passes): unlike the whole area, the empirical partial
+    which :func:`partial_auc_ci` passes): unlike the whole area, the empirical partial
     area is biased upwards, by about ``ROC'(hi) hi (1 - hi) / (2 n-)``
     (:func:`bootstrap_mean_area`), a sizeable share of the interval's half-width when few
     negatives fall in the range. Then
@@ -586,7 +587,7 @@ def logit_t_interval(
     when the null lies outside the interval. A null the standardised area cannot take (below
     McClish's value of a zero area) lies below every theta with ``T = +inf``. The bounds stay
     inside the range of the area (and, as the Wald intervals', inside [0, 1]); at ``p`` of 0
-    or 1, or a zero variance, there is no logit scale and :func:`partial_auc_interval` gives
+    or 1, or a zero variance, there is no logit scale and :func:`partial_auc_ci` gives
     the sure value instead.
 
     At ``hi - lo = 1`` this is the whole AUC's ``logit`` interval
@@ -604,14 +605,14 @@ def logit_t_interval(
         not all zero.
     lo, hi : float
         The range of FPRs (a TPR range: of the classes exchanged, as
-        :func:`partial_auc_interval` reads it).
+        :func:`partial_auc_ci` reads it).
     level : float
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
     null : float, default 0.5
         On McClish's scale.
     variance_scale : float, default 1.0
         A factor on both parts of the variance (the degrees of freedom keep their shares):
-        :func:`partial_auc_interval` passes the exact bootstrap variance's ratio to the
+        :func:`partial_auc_ci` passes the exact bootstrap variance's ratio to the
         placement-value one where it exceeds 1 (:func:`exact_partial_area_var`).
 
     Returns
@@ -691,17 +692,17 @@ def _need_two_each(n_pos: int, n_neg: int) -> None:
 
 
 @dataclass(frozen=True, repr=False)
-class PartialAUCDifferenceInterval(AUCDifferenceInterval):
+class PartialAUCDifferenceCI(AUCDifferenceCI):
     """Difference of two classifiers' partial AUCs (McClish-standardised) on the same
-    instances: :class:`~rocsim.core.area.AUCDifferenceInterval`'s fields (``auc1, auc2`` the
+    instances: :class:`~rocsim.core.area.AUCDifferenceCI`'s fields (``auc1, auc2`` the
     standardised partial AUCs) and the range, ``focus``, ``range_low``, ``range_high`` (as in
-    :class:`PartialAUCInterval`)."""
+    :class:`PartialAUCCI`)."""
 
     focus: str = "fpr"
     range_low: float = 0.0
     range_high: float = 1.0
 
-    _settings = PartialAUCInterval._settings
+    _settings = PartialAUCCI._settings
 
     def _summary(self) -> str:
         return (
@@ -712,7 +713,7 @@ class PartialAUCDifferenceInterval(AUCDifferenceInterval):
         )
 
 
-def partial_auc_difference_interval(
+def partial_auc_difference_ci(
     pos1,
     pos2,
     neg1,
@@ -724,7 +725,7 @@ def partial_auc_difference_interval(
     method: str = "delong",
     alternative: str = "two-sided",
     null: float = 0.0,
-) -> PartialAUCDifferenceInterval:
+) -> PartialAUCDifferenceCI:
     """Difference of the partial AUCs of two classifiers scored on the same instances.
 
     Parameters
@@ -734,7 +735,7 @@ def partial_auc_difference_interval(
     neg1, neg2 : array-like of shape (n-,)
         Likewise for the negatives.
     rate_range, focus, confidence_level
-        As in :func:`partial_auc_interval`.
+        As in :func:`partial_auc_ci`.
     method : {"delong", "delong_t"}, default "delong"
         The variance is that of the paired placement values' differences (instance by
         instance), as DeLong et al. (1988) pair them. ``delong``: the normal interval and
@@ -750,11 +751,11 @@ def partial_auc_difference_interval(
 
     Returns
     -------
-    PartialAUCDifferenceInterval
+    PartialAUCDifferenceCI
 
     Examples
     --------
-    >>> r = partial_auc_difference_interval([0.9, 0.8, 0.4], [0.6, 0.8, 0.5],
+    >>> r = partial_auc_difference_ci([0.9, 0.8, 0.4], [0.6, 0.8, 0.5],
     ...                                     [0.7, 0.4, 0.1], [0.7, 0.2, 0.1], (0.0, 0.5))
     >>> round(r.difference, 4)
     0.0926
@@ -785,7 +786,7 @@ def partial_auc_difference_interval(
         df = welch_df(v10, v01, share.size, 2.0 * (b - a) * influence.size)
     difference = auc1 - auc2
     low, high = hypothesis.interval(difference, var, level, df)
-    return PartialAUCDifferenceInterval(
+    return PartialAUCDifferenceCI(
         auc1,
         auc2,
         difference,
@@ -803,3 +804,7 @@ def partial_auc_difference_interval(
         range_low=lo,
         range_high=hi,
     )
+
+
+# the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
+__getattr__ = module_getattr(__name__)

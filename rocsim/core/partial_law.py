@@ -175,7 +175,7 @@ def percentile_interval(
 
     ``values`` (non-decreasing) and ``probs`` are the law on the interval's scale (a partial
     AUC's: its raw area's law mapped by McClish's increasing map and clipped to [0, 1],
-    :func:`rocsim.core.partial_area.partial_auc_interval`), ``F(v) = P(A* <= v)`` and
+    :func:`rocsim.core.partial_area.partial_auc_ci`), ``F(v) = P(A* <= v)`` and
     ``S(v) = P(A* >= v)``. With the tail
     ``alpha = (1 - level) / 2`` (one-sided, ``1 - level``) the bounds are the lower quantile
     ``low = inf{v : F(v) >= alpha}`` and the upper one ``high = sup{v : S(v) >= alpha}``

@@ -45,6 +45,7 @@ from functools import cache, cached_property, lru_cache
 import numpy as np
 from scipy import special
 
+from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import (
     check_confidence_level,
     check_probability,
@@ -265,7 +266,7 @@ class PRDistribution(Result):
         return self.r / (self.r + j)
 
     def ci(self, confidence_level: float = 0.95, method: str | Callable = "score") -> PRCI:
-        """Pointwise intervals of precision from this law (see :func:`pr_curve_ci`)."""
+        """Pointwise intervals of precision from this law (see :func:`pr_ci`)."""
         return self._interval(*_check_interval(confidence_level, method))
 
     def _interval(self, level: float, method: str | Callable) -> PRCI:
@@ -747,7 +748,7 @@ class PRCI(Interval):
         )
 
 
-def pr_curve_ci(
+def pr_ci(
     pos_scores,
     neg_scores,
     r,
@@ -785,7 +786,7 @@ def pr_curve_ci(
 
     Examples
     --------
-    >>> ci = pr_curve_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2, 4])
+    >>> ci = pr_ci([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [1, 2, 4])
     >>> ci.recall.tolist(), ci.precision.round(3).tolist()
     ([0.25, 0.5, 1.0], [1.0, 1.0, 0.667])
     >>> bool(ci.low[2] <= ci.mean[2] <= ci.high[2])
@@ -1184,7 +1185,7 @@ def pr_threshold_ci(
     thresholds : array-like of shape (h,)
     confidence_level : float, default 0.95
     method : {"score", "wald", "percentile"} or callable, default "score"
-        Precision: as in :func:`pr_curve_ci` on the law given ``TP + FP > 0``, with the score
+        Precision: as in :func:`pr_ci` on the law given ``TP + FP > 0``, with the score
         interval's ``m = E[TP | TP + FP > 0] / e``. Recall: ``score`` and ``wald`` are the
         proportion intervals of ROC threshold averaging
         (:func:`rocsim.core.threshold.rate_intervals`); ``percentile`` the equal-tailed
@@ -1207,3 +1208,7 @@ def pr_threshold_ci(
     """
     level, method = _check_interval(confidence_level, method)
     return pr_threshold_distribution(pos_scores, neg_scores, thresholds)._interval(level, method)
+
+
+# the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
+__getattr__ = module_getattr(__name__)

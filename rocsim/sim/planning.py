@@ -259,7 +259,7 @@ class SampleSize(Result):
     threshold: float | None
     model: str
     replications: int | None
-    seed: Any
+    random_state: Any
     candidates: tuple[Candidate, ...] = field(default=())
     computed: str = "exact"
 
@@ -277,8 +277,19 @@ class SampleSize(Result):
         "model",
         "computed",
         "replications",
-        "seed",
+        "random_state",
     )
+
+    @property
+    def seed(self) -> Any:
+        """Former name of ``random_state`` (deprecated: removed in the next release)."""
+        warnings.warn(
+            "SampleSize.seed is deprecated and will be removed in the next release; use "
+            "SampleSize.random_state",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.random_state
 
     @property
     def n(self) -> int:
@@ -561,6 +572,10 @@ def _search(
     return best, seen
 
 
+#: ``sample_size``'s ``seed`` when not given (a deprecated name of ``random_state``).
+_NOT_GIVEN = object()
+
+
 def sample_size(
     model,
     *,
@@ -571,7 +586,7 @@ def sample_size(
     method: str | Callable = "score",
     ratio: float = 1.0,
     replications: int = DEFAULT_REPLICATIONS,
-    seed=0,
+    random_state=0,
     axis: str = "tpr",
     pseudo_count: float | None = None,
     common_random_numbers: bool = True,
@@ -579,6 +594,7 @@ def sample_size(
     max_n: int | None = None,
     pos_label=None,
     computation: str = "law",
+    seed=_NOT_GIVEN,
 ) -> SampleSize:
     """Smallest test set whose expected confidence interval width at one ROC point is at most
     ``width``.
@@ -618,10 +634,11 @@ def sample_size(
     replications : int, default 400
         Simulated test sets per candidate ``n`` (only when vertical averaging simulates: see
         ``computation``; threshold averaging is exact).
-    seed : int or sequence of int, default 0
-        Entropy of ``numpy.random.SeedSequence(seed)``, the only source of randomness of a
-        simulation; the same seed gives the same table (``None``: fresh entropy, recorded in
-        ``.seed``). Unused when nothing is simulated.
+    random_state : int or sequence of int, default 0
+        Entropy of ``numpy.random.SeedSequence(random_state)``, the only source of randomness
+        of a simulation; the same value gives the same table (``None``: fresh entropy,
+        recorded in ``.random_state``). Unused when nothing is simulated. (``seed=``, its
+        former name, works for one release with a ``DeprecationWarning``.)
     axis : {"tpr", "fpr"}, default "tpr"
         Threshold averaging: the rectangle side whose width is the criterion (``fpr``:
         depends on ``n-`` only). Vertical averaging: ``tpr`` only.
@@ -806,10 +823,20 @@ def sample_size(
         raise ValueError(
             f"common_random_numbers must be True or False, got {common_random_numbers!r}"
         )
+    if seed is not _NOT_GIVEN:
+        warnings.warn(
+            "sample_size(seed=...) is deprecated and will be removed in the next release; "
+            "use random_state=...",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        random_state = seed
     try:
-        entropy = np.random.SeedSequence(seed).entropy
+        entropy = np.random.SeedSequence(random_state).entropy
     except (TypeError, ValueError) as err:
-        raise ValueError(f"seed must be an int >= 0 or a sequence of them: {err}") from None
+        raise ValueError(
+            f"random_state must be an int >= 0 or a sequence of them: {err}"
+        ) from None
     resolved = _resolve_model(model, pos_label)
     exact = averaging == "threshold"
     if min_n is None:
@@ -874,7 +901,7 @@ def sample_size(
         threshold=threshold,
         model=resolved.label(),
         replications=replications if simulated else None,
-        seed=seed if seed is not None else entropy,
+        random_state=random_state if random_state is not None else entropy,
         candidates=tuple(seen.values()),
         computed=best.computed,
     )
