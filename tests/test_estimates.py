@@ -10,48 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from user_kinds import LEVEL, MeanOnly, MeanTest
 
-from rocsim.sim import Setup, StudyKind
 from rocsim.sim.conditions import expand_conditions
 from rocsim.sim.performance import performance_columns, performance_measures_grid
 from rocsim.sim.runner import replication_rng, run_conditions
 from rocsim.studies import get_kind
 
-LEVEL = 0.95
 BASE = {"model": {"family": "binormal"}, "confidence_level": LEVEL}
-
-
-class MeanTest(StudyKind):
-    """The mean of ``n`` normal draws around ``mu``, its t interval and the t test of 0."""
-
-    grid = "mu"
-
-    def setup(self, condition):
-        mu = float(condition.params["mu"])
-        return Setup(x=np.array([mu]), target=np.array([mu]))
-
-    def generate(self, condition, setup, rng):
-        return rng.normal(setup.target[0], 1.0, int(condition.params["n"]))
-
-    def analyse(self, condition, setup, data):
-        return estimates(data)
-
-
-class MeanOnly(MeanTest):
-    """The estimate and its SE only: no interval, no test."""
-
-    def analyse(self, condition, setup, data):
-        out = estimates(data)
-        return {"estimate": out["estimate"], "se": out["se"]}
-
-
-def estimates(data: np.ndarray) -> dict[str, np.ndarray]:
-    mean, se = data.mean(), data.std(ddof=1) / np.sqrt(data.size)
-    half = stats.t.ppf(0.5 + LEVEL / 2, data.size - 1) * se
-    p = 2 * stats.t.sf(abs(mean / se), data.size - 1)
-    values = {"estimate": mean, "se": se, "p_value": p, "low": mean - half, "high": mean + half}
-    return {name: np.array([value]) for name, value in values.items()}
 
 
 def conditions():

@@ -7,6 +7,7 @@ line. The kind is a user's, in a folder outside the repository."""
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,41 +15,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from user_kinds import FlakyMean
 
 from rocsim.sim.conditions import expand_conditions
 from rocsim.sim.runner import TooManyFailures, attempt_rng, run_conditions
 
 ROCSIM = [sys.executable, "-c", "from rocsim.cli import main; main()"]
-
-FLAKY = '''
-import numpy as np
-from rocsim.sim import Setup, StudyKind, interval_outcome
-
-
-class FlakyMean(StudyKind):
-    """The mean of n normal draws with a z interval; analyse fails when the first draw is
-    above `cut` (about 7% of data sets at cut = 1.5)."""
-
-    grid = "mu"
-
-    def setup(self, condition):
-        mu = float(condition.params["mu"])
-        return Setup(x=np.array([mu]), target=np.array([mu]))
-
-    def generate(self, condition, setup, rng):
-        return rng.normal(setup.target[0], 1.0, int(condition.params["n"]))
-
-    def analyse(self, condition, setup, data):
-        if data[0] - setup.target[0] > float(condition.params.get("cut", 1.5)):
-            raise ValueError(f"first draw {data[0]:.3f} too far out")
-        half = 1.96 / np.sqrt(data.size)
-        return interval_outcome(setup.target, data.mean() - half, data.mean() + half)
-'''
+#: The user's kinds (tests/user_kinds.py), copied into the run's folder.
+KINDS = Path(__file__).with_name("user_kinds.py")
 
 CONFIG = """# @package _global_
 study:
   name: flaky
-  kind: {_target_: flaky.FlakyMean}
+  kind: {_target_: user_kinds.FlakyMean}
   axes:
     mu: [0.0, 1.0]
     n: [10]
@@ -60,7 +39,7 @@ study:
 def folder(tmp_path: Path) -> Path:
     (tmp_path / "configs" / "study").mkdir(parents=True)
     (tmp_path / "configs" / "study" / "flaky.yaml").write_text(CONFIG)
-    (tmp_path / "flaky.py").write_text(FLAKY)
+    shutil.copyfile(KINDS, tmp_path / "user_kinds.py")  # the user's module, outside the repo
     return tmp_path
 
 
@@ -68,13 +47,6 @@ def rocsim(folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [*ROCSIM, *args], cwd=folder, capture_output=True, text=True, timeout=300
     )
-
-
-def flaky_kind(folder: Path, monkeypatch):
-    monkeypatch.syspath_prepend(str(folder))
-    from flaky import FlakyMean
-
-    return FlakyMean()
 
 
 def conditions(cut: float = 1.5):
@@ -115,7 +87,8 @@ def test_a_run_records_its_failures_and_replays_one(folder):
 
 def test_past_the_share_a_condition_stops_the_run_in_one_line(folder):
     """Also when its outcomes are cached: a run that allowed more failures computed them."""
-    args = ["study=flaky", "replications=200", "runner.on_error=record", "n_jobs=1"]
+    # two jobs: a block that passes the share stops in a worker process
+    args = ["study=flaky", "replications=200", "runner.on_error=record", "n_jobs=2"]
     assert rocsim(folder, *args, "results_dir=cached").returncode == 0
     earlier = (folder / "cached" / "flaky" / "coverage.csv").read_bytes()
     for results in ("cached", "new"):
@@ -133,8 +106,8 @@ def check_stopped(done: subprocess.CompletedProcess) -> None:
     assert "runner.max_failure_share" in lines[0] and "replay it: rocsim replay" in lines[0]
 
 
-def test_without_failures_a_recording_run_gives_the_raising_runs_outcomes(folder, monkeypatch):
-    kind = flaky_kind(folder, monkeypatch)
+def test_without_failures_a_recording_run_gives_the_raising_runs_outcomes():
+    kind = FlakyMean()
     options = {"replications": 60, "seed": 3, "progress": False}
     raised = run_conditions(kind, conditions(cut=99.0), **options).table
     recorded = run_conditions(kind, conditions(cut=99.0), on_error="record", **options).table
@@ -142,10 +115,10 @@ def test_without_failures_a_recording_run_gives_the_raising_runs_outcomes(folder
     pd.testing.assert_frame_equal(recorded.drop(columns=["failures", "failure_share"]), raised)
 
 
-def test_a_failure_is_drawn_again_from_its_own_generator(folder, monkeypatch):
+def test_a_failure_is_drawn_again_from_its_own_generator():
     """Replication r's k-th draw comes from attempt_rng(seed, condition, r, k): the recorded
     failure replays, and the draw that replaced it is the next attempt's."""
-    kind = flaky_kind(folder, monkeypatch)
+    kind = FlakyMean()
     run = run_conditions(
         kind, conditions(), replications=80, seed=3, progress=False, on_error="record"
     )
@@ -157,8 +130,8 @@ def test_a_failure_is_drawn_again_from_its_own_generator(folder, monkeypatch):
         kind.analyse(condition, setup, kind.generate(condition, setup, rng))
 
 
-def test_the_block_stops_once_the_share_is_passed(folder, monkeypatch):
-    kind = flaky_kind(folder, monkeypatch)
+def test_the_block_stops_once_the_share_is_passed():
+    kind = FlakyMean()
     with pytest.raises(TooManyFailures, match=r"runner\.max_failure_share"):
         run_conditions(
             kind,
@@ -177,7 +150,7 @@ def test_the_block_stops_once_the_share_is_passed(folder, monkeypatch):
         ({"max_failure_share": 1.0}, r"runner.max_failure_share must be in \[0, 1\)"),
     ],
 )
-def test_bad_failure_settings_are_refused(folder, monkeypatch, options, message):
-    kind = flaky_kind(folder, monkeypatch)
+def test_bad_failure_settings_are_refused(options, message):
+    kind = FlakyMean()
     with pytest.raises(ValueError, match=message):
         run_conditions(kind, conditions(), replications=5, seed=1, progress=False, **options)
