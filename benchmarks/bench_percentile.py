@@ -23,7 +23,7 @@ from _common import best_of, machine, table
 from bench_vertical import GRID, LEVEL, data, mc_percentile
 
 import rocsim
-from rocsim.core.intervals import QUANTILE_SLACK
+from rocsim.core.formulas import QUANTILE_SLACK
 
 SIZES = (100, 1000, 10_000)
 LARGE = 100_000
@@ -34,7 +34,7 @@ MC_BUDGET = 6.0
 
 def dense_bounds(law) -> tuple[np.ndarray, np.ndarray]:
     """Equal-tailed quantiles of the dense exact pmf (rows of ``law.pmf``), with the slack of
-    :func:`rocsim.core.vertical.equal_tailed`."""
+    :func:`rocsim.core.formulas.equal_tailed`."""
     tail = (1 - LEVEL) / 2
     cdf = np.cumsum(law.pmf, axis=1)
     low = np.argmax(cdf >= tail - QUANTILE_SLACK, axis=1)

@@ -185,8 +185,10 @@ MODULES = {
     ),
     "rocsim.core.auc_methods": (
         "AUC interval methods",
-        "The method table of one AUC's interval: Wald on DeLong's, the exact bootstrap's or "
-        "Hanley and McNeil's variance, the logit interval, Newcombe's score-type interval.",
+        "What a method of one AUC's interval sees and returns (a method of your own too): the "
+        "AUC with its variances, and a variance or a pivot. The built-in pivots: Wald on "
+        "DeLong's, the exact bootstrap's or Hanley and McNeil's variance, the logit interval, "
+        "Newcombe's score-type interval.",
     ),
     "rocsim.core.multiclass": (
         "Multiclass area under the curve",
@@ -278,6 +280,8 @@ LAYERS = (
 #: Modules that define no public name but whose docstrings the reference cites: listed with the
 #: others under "Modules" (their docstring only).
 EXTRA_MODULES = (
+    "rocsim.core.registry",
+    "rocsim.core.formulas",
     "rocsim.core.methods",
     "rocsim.core.joint_thresholds",
     "rocsim.sim.runner",

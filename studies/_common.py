@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate
 
+from rocsim.core.registry import default_pseudo_count
 from rocsim.core.vertical import VERTICAL_PROTOCOL, fpr_ranks
 from rocsim.sim.conditions import DATA_SETTINGS, Condition
 from rocsim.sim.extensions import build_model, resolve_method
@@ -86,15 +87,21 @@ def paired_model_from_settings(settings: Mapping) -> PairedScoreModel:
     return model
 
 
-def outcome_settings(settings: Mapping, default_pseudo_count: float | None) -> dict:
+def outcome_settings(settings: Mapping, interval_kind: str) -> dict:
     """The settings as a kind's analysis reads them (its ``outcome_settings``, which key the
-    runner's cache of outcomes): ``agresti``'s pseudo-count resolved as the core resolves it
-    (``default_pseudo_count`` when not given, a float when given), so that a study spelling
+    runner's cache of outcomes): the pseudo-count of a method that takes one resolved as the
+    core resolves it (the method's default for ``interval_kind`` in
+    :mod:`rocsim.core.registry` when not given, a float when given), so that a study spelling
     out the default shares its outcomes with one that does not."""
     out = dict(settings)
-    if out.get("method") == "agresti" and not out.get("method_target"):
+    default = (
+        None
+        if out.get("method_target")
+        else default_pseudo_count(interval_kind, out.get("method"))
+    )
+    if default is not None:
         given = out.get("pseudo_count")
-        out["pseudo_count"] = default_pseudo_count if given is None else float(given)
+        out["pseudo_count"] = default if given is None else float(given)
     return out
 
 
@@ -185,13 +192,16 @@ class SimulatedOnly(BuiltinKind):
 
     kind = ""
     protocol = VERTICAL_PROTOCOL
+    #: Whether the kind runs a method of the user's own (an interval config's ``_target_``,
+    #: called as :attr:`protocol` says) beside its built-in ones.
+    user_methods: bool = False
 
     def check_settings(self, settings) -> None:
         if settings["sampling"] != "stratified" or settings["bootstrap"] != "stratified":
             raise ValueError(
                 f"{self.kind} studies need sampling=stratified and bootstrap=stratified"
             )
-        if settings.get("method_target"):
+        if settings.get("method_target") and not self.user_methods:
             raise ValueError(f"{self.kind} studies compare their built-in methods")
 
     def model_and_sizes(self, settings) -> tuple[ScoreModel, int, int]:

@@ -62,10 +62,11 @@ import numpy as np
 from rocsim.core._validation import check_choice
 from rocsim.core.area import (
     AUC_DIFFERENCE_METHODS,
+    AUC_INTERVAL_METHODS,
+    AUC_PROTOCOL,
     auc_ci,
     auc_difference_ci,
 )
-from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.multiclass import (
     AVERAGES,
     MULTI_CLASS,
@@ -92,6 +93,7 @@ from rocsim.studies._common import (
     SimulatedOnly,
     class_sizes,
     grid_values,
+    interval_method,
     interval_outcome,
     paired_model_from_settings,
     true_area,
@@ -151,6 +153,8 @@ class AUCMethodStudy(SimulatedOnly):
     kind = "AUC"
     grid = "auc"
     methods = AUC_INTERVAL_METHODS
+    protocol = AUC_PROTOCOL
+    user_methods = True
 
     def setup(self, condition: Condition) -> Setup:
         model, n_pos, n_neg = self.model_and_sizes(condition.settings)
@@ -160,7 +164,7 @@ class AUCMethodStudy(SimulatedOnly):
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         pos, neg, _ = data
         s = condition.settings
-        ci = auc_ci(pos, neg, method=s["method"], confidence_level=s["confidence_level"])
+        ci = auc_ci(pos, neg, method=interval_method(s), confidence_level=s["confidence_level"])
         return _outcome(float(setup.target[0]), ci.low, ci.high)
 
 
@@ -175,7 +179,7 @@ class AUCTestStudy(AUCMethodStudy):
         test = auc_ci(
             pos,
             neg,
-            method=s["method"],
+            method=interval_method(s),
             confidence_level=s["confidence_level"],
             alternative=s.get("alternative", "two-sided"),
             null=s.get("null", 0.5),

@@ -34,8 +34,6 @@ from rocsim.core.cost import (
 )
 from rocsim.core.coverage import cost_exact_coverage
 from rocsim.core.intervals import (
-    AGRESTI_MIN_PSEUDO_COUNT,
-    AGRESTI_PSEUDO_COUNT,
     PAIRED_PROTOCOL,
     PROPORTION_PROTOCOL,
 )
@@ -139,7 +137,7 @@ class CostStudy(BuiltinKind):
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
-        return outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
+        return outcome_settings(settings, self.protocol.kind)
 
     def setup(self, condition: Condition) -> Setup:
         model = model_from_settings(condition.settings)
@@ -210,7 +208,7 @@ class PairedCostStudy(_PairedStudy):
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
-        return outcome_settings(settings, AGRESTI_MIN_PSEUDO_COUNT)
+        return outcome_settings(settings, self.protocol.kind)
 
     def setup(self, condition: Condition) -> Setup:
         paired = paired_model_from_settings(condition.settings)

@@ -24,7 +24,7 @@ import numpy as np
 
 import rocsim
 from rocsim.core._validation import check_paired, check_thresholds
-from rocsim.core.intervals import AGRESTI_MIN_PSEUDO_COUNT, PAIRED_METHODS, PAIRED_PROTOCOL
+from rocsim.core.intervals import PAIRED_METHODS, PAIRED_PROTOCOL
 from rocsim.core.paired_threshold import check_paired_interval, threshold_difference_bounds
 from rocsim.core.paired_vertical import (
     VERTICAL_DIFFERENCE_METHODS,
@@ -95,7 +95,7 @@ class PairedThresholdStudy(_PairedStudy):
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
-        return outcome_settings(settings, AGRESTI_MIN_PSEUDO_COUNT)
+        return outcome_settings(settings, self.protocol.kind)
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings

@@ -15,7 +15,7 @@ import numpy as np
 
 from rocsim.core._validation import check_two_classes
 from rocsim.core.coverage import mix_rectangles, sampling_class_sizes, threshold_exact_parts
-from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT, PROPORTION_METHODS, PROPORTION_PROTOCOL
+from rocsim.core.intervals import PROPORTION_METHODS, PROPORTION_PROTOCOL
 from rocsim.core.threshold import check_threshold_interval, threshold_bounds
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
@@ -54,7 +54,7 @@ class ThresholdStudy(BuiltinKind):
 
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key)."""
-        return outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
+        return outcome_settings(settings, self.protocol.kind)
 
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core.intervals import AGRESTI_PSEUDO_COUNT
 from rocsim.core.kernel import kernel_roc_ci
 from rocsim.core.vertical import VERTICAL_METHODS, VERTICAL_PROTOCOL, vertical_ci
 from rocsim.sim.conditions import Condition
@@ -47,7 +46,7 @@ class VerticalStudy(BuiltinKind):
     def outcome_settings(self, settings) -> dict:
         """The settings the outcomes depend on (the runner's cache key): the bandwidth scale
         only matters to the kernel method."""
-        out = outcome_settings(settings, AGRESTI_PSEUDO_COUNT)
+        out = outcome_settings(settings, self.protocol.kind)
         if not _is_kernel(out):
             out.pop("bandwidth_scale", None)
         return out

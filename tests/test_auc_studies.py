@@ -24,7 +24,7 @@ STUDIES = ["auc_methods", "auc_multiclass"]
 
 
 def test_the_method_study_compares_every_auc_method():
-    from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
+    from rocsim.core.area import AUC_INTERVAL_METHODS
 
     axes = compose_study("auc_methods").study.axes
     assert list(axes.method) == list(AUC_INTERVAL_METHODS)

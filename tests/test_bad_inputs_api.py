@@ -275,7 +275,7 @@ CASES = [
     ),
     case(
         lambda: rocsim.core.cost_ci(POS, NEG, [0.5], [0.5], method="jeffreys"),
-        r"unknown cost interval method 'jeffreys'; valid: agresti, score, wald",
+        r"unknown cost interval method 'jeffreys'; valid: wald, score, agresti",
     ),
     case(
         lambda: rocsim.core.cost_ci(POS, NEG, [0.5], [0.5], bootstrap="nope"),
@@ -414,7 +414,7 @@ CASES = [
     ),
     case(
         lambda: rocsim.cost_curve_ci(Y, S1, method="nope"),
-        r"unknown cost interval method 'nope'; valid: agresti, score, wald",
+        r"unknown cost interval method 'nope'; valid: wald, score, agresti",
     ),
     case(lambda: rocsim.compare_cost(Y, S1, S2, w=-1), r"\bw\b.*\[0, 1\]"),
     case(

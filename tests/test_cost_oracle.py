@@ -570,7 +570,7 @@ def test_true_cost_threshold_at_the_edges():
 @pytest.mark.parametrize(
     ("kwargs", "word"),
     [
-        ({"method": "jeffreys"}, "agresti, score, wald"),
+        ({"method": "jeffreys"}, "wald, score, agresti"),
         ({"method": "wald", "pseudo_count": 1.0}, "pseudo_count"),
         ({"method": "agresti", "pseudo_count": -1.0}, "pseudo_count"),
         ({"bootstrap": "bayes"}, "stratified, full"),

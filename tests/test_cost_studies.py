@@ -84,7 +84,7 @@ def test_full_formula_target_is_normalized_by_c_max(small_study, tmp_path):
 
 
 def test_cost_studies_reject_other_interval_methods():
-    with pytest.raises(ValueError, match="agresti, score, wald"):
+    with pytest.raises(ValueError, match="wald, score, agresti"):
         study_conditions(compose_study("fig5_1", ["interval=jeffreys"]))
 
 

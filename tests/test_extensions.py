@@ -20,7 +20,8 @@ import pytest
 from scipy import optimize, special, stats
 
 import rocsim
-from rocsim.core.intervals import PAIRED_PROTOCOL, PROPORTION_PROTOCOL, normal_quantile
+from rocsim.core.formulas import normal_quantile
+from rocsim.core.intervals import PAIRED_PROTOCOL, PROPORTION_PROTOCOL
 from rocsim.core.methods import check_method_function
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_PROTOCOL
 from rocsim.core.precision_recall import PR_PROTOCOL
@@ -343,6 +344,21 @@ def test_example_vertical_method_joins_the_method_axis(example_dir):
     run_rocsim(example_dir, f"study=fig4_8 interval=logit study.axes.method=[score,logit] {SMALL}")
     table = pd.read_csv(example_dir / "res" / "fig4_8" / "coverage.csv")
     assert set(table["method"]) == {"score", "logit"}
+
+
+def test_example_auc_method_joins_the_auc_study(example_dir):
+    """A method of one AUC of the user's own (``f(data) -> variance``) beside DeLong's in the
+    AUC study: on the larger of two variances, its intervals are never narrower."""
+    run_rocsim(
+        example_dir,
+        "study=auc_methods interval=larger_variance study.axes.method=[delong,larger_variance] "
+        "study.axes.n=[10,25] study.axes.auc=[0.75] study.axes.model=[binormal] "
+        "replications=50 results_dir=res n_jobs=1",
+    )
+    table = pd.read_csv(example_dir / "res" / "auc_methods" / "coverage.csv")
+    assert set(table["method"]) == {"delong", "larger_variance"}
+    width = table.pivot_table(index="n", columns="method", values="mean_width")
+    assert (width["larger_variance"] >= width["delong"]).all()
 
 
 def test_example_method_reaches_the_report_through_the_config_path(example_dir, tmp_path):

@@ -258,7 +258,7 @@ def test_perfect_separation_keeps_a_width_below_one(multi_class):
 
 
 def test_mover_is_a_multiclass_method_only():
-    from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
+    from rocsim.core.area import AUC_INTERVAL_METHODS
 
     assert "mover" in MULTICLASS_AUC_METHODS
     assert "mover" not in AUC_INTERVAL_METHODS  # the binary table is not this one's

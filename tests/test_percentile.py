@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from rocsim.core import mixture
-from rocsim.core.intervals import QUANTILE_SLACK
+from rocsim.core.formulas import QUANTILE_SLACK
 from rocsim.core.vertical import vertical_ci, vertical_distribution
 
 LEVEL = 0.95

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 
 import numpy as np
@@ -17,7 +18,6 @@ from rocsim.analysis.results import (
 from rocsim.core import area
 from rocsim.core._validation import check_choice
 from rocsim.core.area import AUC_DIFFERENCE_METHODS
-from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
 from rocsim.core.labels import split_by_class
 from rocsim.core.multiclass import (
     MulticlassAUCCI,
@@ -27,7 +27,6 @@ from rocsim.core.multiclass import (
 )
 from rocsim.core.partial_area import (
     PARTIAL_AUC_DIFFERENCE_METHODS,
-    PARTIAL_AUC_METHODS,
     partial_auc_ci,
     partial_auc_difference_ci,
 )
@@ -58,7 +57,7 @@ def auc_ci(
     y_true,
     y_score,
     *,
-    method: str | None = None,
+    method: str | Callable | None = None,
     confidence_level: float = 0.95,
     pos_label=None,
     direction: str = "higher",
@@ -78,7 +77,8 @@ def auc_ci(
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
-    method : {"newcombe", "delong", "exact_bootstrap", "hanley_mcneil", "logit"}, optional
+    method : {"newcombe", "delong", "exact_bootstrap", "hanley_mcneil", "logit"} or callable, \
+optional
         Default (None): the interval the coverage studies found to hold its level
         (:data:`DEFAULT_METHODS`; Notes quote what they measured): ``newcombe`` for the AUC
         of two classes, ``logit_t`` for a partial AUC, ``mover`` for a multiclass AUC.
@@ -97,6 +97,8 @@ def auc_ci(
         :func:`rocsim.core.multiclass.weighted_mover_bounds`). Every
         method's coverage, condition by condition: the ``auc_methods`` study (``rocsim
         study=auc_methods``; docs page "Which interval holds its level?").
+        A function ``f(data) -> var`` or ``-> Pivot(var, z)`` is a method of your own for the
+        AUC of two classes (:data:`rocsim.core.area.AUC_PROTOCOL`).
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"
@@ -197,8 +199,6 @@ def auc_ci(
             labels=classes,
             **test,
         )
-    methods = AUC_INTERVAL_METHODS if partial is None else PARTIAL_AUC_METHODS
-    check_choice(method, methods, "AUC method" if partial is None else "partial AUC method")
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     pos, neg = data.classes()
     if partial is not None:

@@ -3,6 +3,8 @@ intervals (:func:`cost_curve_ci`) and where one classifier is cheaper (:func:`co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from rocsim.analysis._input import DEFAULT_GRID, orient, scored, threshold_pair, verdict
@@ -10,6 +12,7 @@ from rocsim.analysis.results import CostBands, CostComparison
 from rocsim.core._validation import check_choice, check_thresholds
 from rocsim.core.cost import cost_ci, cost_difference_ci
 from rocsim.core.cost_band import simultaneous_cost_ci
+from rocsim.core.registry import DEFAULT_METHODS
 
 
 def cost_curve_ci(
@@ -19,7 +22,7 @@ def cost_curve_ci(
     w=None,
     thresholds="empirical",
     confidence_level: float = 0.95,
-    method: str = "agresti",
+    method: str | Callable = DEFAULT_METHODS["cost"],
     bootstrap: str = "stratified",
     pos_label=None,
     direction: str = "higher",
@@ -38,7 +41,7 @@ def cost_curve_ci(
         The threshold used at each ``w``: the data's cost-minimizing one, or given (one per
         ``w``).
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"}, default "agresti"
+    method : {'agresti', 'score', 'wald'} or callable, default 'agresti'
     bootstrap : {"stratified", "full"}, default "stratified"
     pos_label : optional
     direction : {"higher", "lower", "auto"}, default "higher"
@@ -141,7 +144,7 @@ def compare_cost(
     w=None,
     thresholds="empirical",
     confidence_level: float = 0.95,
-    method: str = "agresti",
+    method: str | Callable = DEFAULT_METHODS["cost"],
     bootstrap: str = "stratified",
     pos_label=None,
     direction: str | tuple[str, str] = "higher",
@@ -157,7 +160,7 @@ def compare_cost(
         Each classifier's threshold at each ``w``: its own cost-minimizing one on the data, or
         a pair ``(t1, t2)`` of arrays (or an array of two rows), one threshold per ``w`` each.
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"}, default "agresti"
+    method : {'agresti', 'score', 'wald'} or callable, default 'agresti'
     bootstrap : {"stratified", "full"}, default "stratified"
     pos_label : optional
     direction : {"higher", "lower", "auto"} or a pair of them, default "higher"

@@ -35,6 +35,7 @@ References
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -50,6 +51,7 @@ from rocsim.analysis.pr import pr_ci
 from rocsim.analysis.roc import compare_roc, roc_ci
 from rocsim.core._validation import check_choice
 from rocsim.core.labels import positive_label
+from rocsim.core.registry import DEFAULT_METHODS
 from rocsim.core.roc import roc_curve
 from rocsim.views import plots
 
@@ -723,7 +725,7 @@ class CostCurveDisplay(_BandDisplay):
         ax=None,
         w=None,
         thresholds="empirical",
-        method: str = "agresti",
+        method: str | Callable = DEFAULT_METHODS["cost"],
         confidence_level: float = 0.95,
         bootstrap: str = "stratified",
         direction: str = "higher",

@@ -31,8 +31,7 @@ from rocsim.analysis import (
 )
 from rocsim.cli._common import EXIT_FAILURE, OneLineParser, allow_interruptions, fail
 from rocsim.core._validation import check_choice, check_rates
-from rocsim.core.area import AUC_DIFFERENCE_METHODS
-from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
+from rocsim.core.area import AUC_DIFFERENCE_METHODS, AUC_INTERVAL_METHODS
 from rocsim.core.intervals import PAIRED_METHODS, PROPORTION_METHODS
 from rocsim.core.paired_vertical import VERTICAL_DIFFERENCE_METHODS
 from rocsim.core.results import format_p

@@ -1,7 +1,8 @@
 """The exact core: arrays of scores in, result objects out.
 
-Counting (:mod:`~rocsim.core.counting`), proportion intervals through one dispatch table per
-kind (:mod:`~rocsim.core.intervals`), the exact bootstrap laws and intervals of threshold and
+Counting (:mod:`~rocsim.core.counting`), the interval methods of every kind of interval in one
+registry (:mod:`~rocsim.core.registry`, formulas in :mod:`~rocsim.core.formulas`), proportion
+intervals (:mod:`~rocsim.core.intervals`), the exact bootstrap laws and intervals of threshold and
 vertical averaging for one classifier (:mod:`~rocsim.core.threshold`,
 :mod:`~rocsim.core.vertical` on the binomial mixture engine :mod:`~rocsim.core.mixture`,
 :mod:`~rocsim.core.horizontal`) and two (:mod:`~rocsim.core.paired_threshold`,
@@ -30,12 +31,13 @@ from rocsim.core._lazy import lazy_names
 # rocsim.core._lazy reads for __getattr__ (each module is loaded on first use).
 if TYPE_CHECKING:
     from rocsim.core.area import (
+        AUC_INTERVAL_METHODS,
         AUCCI,
         AUCDifferenceCI,
         auc_ci,
         auc_difference_ci,
     )
-    from rocsim.core.auc_methods import AUC_INTERVAL_METHODS
+    from rocsim.core.auc_methods import AUCData, Pivot
     from rocsim.core.cost import (
         COST_METHODS,
         CostCI,

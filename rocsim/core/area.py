@@ -40,6 +40,7 @@ orderings at once, which :func:`_discordant_across` finds with a vectorised merg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,22 +54,66 @@ from rocsim.core._validation import (
     check_two_classes,
 )
 from rocsim.core.auc_methods import (
-    AUC_INTERVAL_METHODS,
     AUCData,
     PairedAUCs,
+    Pivot,
     mover_interval,
     mover_p_value,
     pivot_interval,
     pivot_p_value,
 )
 from rocsim.core.counting import count_at_or_above
+from rocsim.core.methods import MethodProtocol, check_method, method_name
+from rocsim.core.registry import formulas, method_info, names
 from rocsim.core.results import Result, format_p
 
+#: Method name -> pivot of :class:`~rocsim.core.auc_methods.AUCData`: the methods of
+#: :func:`auc_ci` (:mod:`rocsim.core.registry`, kind ``auc``).
+AUC_INTERVAL_METHODS: dict[str, Callable[[AUCData], Pivot]] = formulas("auc")
 #: Names of the variance methods of :func:`auc_ci` and :func:`auc_difference_ci`.
-AUC_METHODS = ("delong", "exact_bootstrap")
+AUC_METHODS = names("auc_variance")
 #: Methods of :func:`auc_difference_ci`: the variances, and the MOVER on score-type
 #: intervals of each AUC (:func:`rocsim.core.auc_methods.mover_interval`).
-AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "mover")
+AUC_DIFFERENCE_METHODS = names("auc_difference")
+
+
+def _auc_probe():
+    return (AUCData(0.75, 10, 12, lambda name: 0.01),), ()
+
+
+def _check_pivot(output, name: str) -> Pivot:
+    """A method's output as a :class:`Pivot`: itself, or the Wald pivot of a variance; a
+    ``ValueError`` naming the method otherwise."""
+    if isinstance(output, Pivot):
+        var, z = output.var, output.z
+    else:
+        var, z = output, None
+    try:
+        var = float(var)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"AUC method {name!r} must return a variance or a Pivot(var, z); it returned "
+            f"{type(output).__name__}"
+        ) from None
+    if not (np.isfinite(var) and var >= 0.0):
+        raise ValueError(f"AUC method {name!r} returned the variance {var}; it must be >= 0")
+    if z is not None and not callable(z):
+        raise ValueError(f"AUC method {name!r} returned a Pivot whose z is not callable")
+    return Pivot(var, z)
+
+
+#: How a method of the user's own for one AUC is called (:mod:`rocsim.core.methods`).
+AUC_PROTOCOL = MethodProtocol(
+    "auc", "f(data) -> var or Pivot(var, z)", _auc_probe, check=_check_pivot
+)
+
+
+def auc_pivot(method: str | Callable, data: AUCData) -> Pivot:
+    """The pivot of a checked method on ``data``: a row of :data:`AUC_INTERVAL_METHODS`, or
+    the user's function (its output checked at every call, :func:`_check_pivot`)."""
+    if isinstance(method, str):
+        return AUC_INTERVAL_METHODS[method](data)
+    return _check_pivot(method(data), method_name(method))
 
 
 @dataclass(frozen=True, repr=False)
@@ -428,13 +473,20 @@ def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypo
     return Hypothesis(alternative, float(null), lower, upper)
 
 
-def _check_method(method: str, n_pos: int, n_neg: int, methods=AUC_METHODS) -> None:
-    check_choice(method, methods, "AUC method")
-    if method in ("delong", "logit", "mover") and min(n_pos, n_neg) < 2:
+def _check_method(method: str | Callable, n_pos: int, n_neg: int, kind: str) -> str | Callable:
+    """``method`` one of ``kind``'s (:mod:`rocsim.core.registry`), or for one AUC a function
+    of :data:`AUC_PROTOCOL`, with the instances per class it needs."""
+    if kind == "auc":
+        method = check_method(method, AUC_INTERVAL_METHODS, AUC_PROTOCOL, "AUC method")
+    else:
+        check_choice(method, names(kind), "AUC method")
+    needs = getattr(method_info(kind, method), "min_per_class", 1)
+    if min(n_pos, n_neg) < needs:
         raise ValueError(
-            f"method={method!r} needs at least 2 positives and 2 negatives "
+            f"method={method!r} needs at least {needs} positives and {needs} negatives "
             f"(sample variances of placements), got {n_pos} and {n_neg}"
         )
+    return method
 
 
 def auc_ci(
@@ -492,14 +544,14 @@ def auc_ci(
     """
     pos, neg = check_two_classes(pos_scores, neg_scores)
     level = check_confidence_level(confidence_level)
-    _check_method(method, pos.size, neg.size, AUC_INTERVAL_METHODS)
+    method = _check_method(method, pos.size, neg.size, "auc")
     hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     # the AUC and both variances are symmetric in the instances of a class: sorting first
     # makes the threshold sorts inside _kernel near-free
     kernel = _kernel(np.sort(pos), np.sort(neg))
     auc = kernel.estimate()
     data = AUCData(auc, pos.size, neg.size, kernel.var)
-    pivot = AUC_INTERVAL_METHODS[method](data)
+    pivot = auc_pivot(method, data)
     if pivot.z is None:  # Wald: closed form
         low, high = hypothesis.interval(auc, pivot.var, level)
         p_value = hypothesis.p_value(auc, pivot.var)
@@ -512,7 +564,7 @@ def auc_ci(
         float(low),
         float(high),
         level,
-        method,
+        method_name(method),
         pos.size,
         neg.size,
         p_value,
@@ -580,7 +632,7 @@ def auc_difference_ci(
     """
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     level = check_confidence_level(confidence_level)
-    _check_method(method, pos1.size, neg1.size, AUC_DIFFERENCE_METHODS)
+    _check_method(method, pos1.size, neg1.size, "auc_difference")
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     variance = "delong" if method == "mover" else method
     k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, variance)

@@ -1,4 +1,5 @@
-"""The interval methods of one AUC: the method table of :func:`rocsim.core.area.auc_ci`.
+"""The interval methods of one AUC, the pivots of :func:`rocsim.core.area.auc_ci`
+(registered in :mod:`rocsim.core.registry`).
 
 Every method is a pivot ``z(theta)``, decreasing in the candidate AUC ``theta``; the interval
 is the set of ``theta`` the test does not reject (``|z| <= z_(1 - alpha/2)``, or one side at
@@ -75,10 +76,6 @@ class Pivot:
     z: Callable[[float], float] | None = None
 
 
-def _wald(var_of: Callable[[AUCData], float]) -> Callable[[AUCData], Pivot]:
-    return lambda data: Pivot(var_of(data))
-
-
 def hanley_mcneil_var(auc: float, n_pos: int, n_neg: int) -> float:
     """Hanley & McNeil's (1982) variance of the AUC (their exponential model's ``Q1``,
     ``Q2``)."""
@@ -95,7 +92,8 @@ def newcombe_var(theta: float, n_pos: int, n_neg: int) -> float:
     return theta * (1 - theta) / (n_pos * n_neg) * spread
 
 
-def _logit(data: AUCData) -> Pivot:
+def logit_pivot(data: AUCData) -> Pivot:
+    """DeLong's variance on the logit scale (the delta method; Pepe 2003, section 5.2)."""
     var = data.variance("delong")
     sd = float(np.sqrt(var))
     auc = data.auc
@@ -123,7 +121,9 @@ def _score(auc: float, var_at: Callable[[float], float]) -> Callable[[float], fl
     return z
 
 
-def _newcombe(data: AUCData) -> Pivot:
+def newcombe_pivot(data: AUCData) -> Pivot:
+    """Newcombe's (2006) score-type pivot, the variance at the candidate AUC."""
+
     def var_at(theta: float) -> float:
         return newcombe_var(theta, data.n_pos, data.n_neg)
 
@@ -149,14 +149,19 @@ def rescaled_score_bounds(
     return _crossing(z, critical, 0.0, auc), _crossing(z, -critical, auc, 1.0)
 
 
-#: Method name -> pivot of :class:`AUCData` (module docstring).
-AUC_INTERVAL_METHODS: dict[str, Callable[[AUCData], Pivot]] = {
-    "delong": _wald(lambda d: d.variance("delong")),
-    "exact_bootstrap": _wald(lambda d: d.variance("exact_bootstrap")),
-    "hanley_mcneil": _wald(lambda d: hanley_mcneil_var(d.auc, d.n_pos, d.n_neg)),
-    "logit": _logit,
-    "newcombe": _newcombe,
-}
+def delong_pivot(data: AUCData) -> Pivot:
+    """Wald on DeLong et al.'s (1988) variance."""
+    return Pivot(data.variance("delong"))
+
+
+def exact_bootstrap_pivot(data: AUCData) -> Pivot:
+    """Wald on the exact stratified-bootstrap variance of the AUC."""
+    return Pivot(data.variance("exact_bootstrap"))
+
+
+def hanley_mcneil_pivot(data: AUCData) -> Pivot:
+    """Wald on Hanley & McNeil's (1982) variance (:func:`hanley_mcneil_var`)."""
+    return Pivot(hanley_mcneil_var(data.auc, data.n_pos, data.n_neg))
 
 
 def pivot_interval(

@@ -52,7 +52,7 @@ import numpy as np
 from scipy import special
 
 from rocsim.core.curve_band import ContainmentMeasure, calibrate, count_bounds
-from rocsim.core.intervals import normal_quantile
+from rocsim.core.formulas import normal_quantile
 from rocsim.core.vertical import VerticalCI
 
 #: Pointwise shapes of the band for the true curve: each point's interval at the common

@@ -39,6 +39,7 @@ Gaussian (centre, half-width / z) and the two classes are combined as above:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,23 +63,25 @@ from rocsim.core.counting import (
     sorted_roc_counts,
     stacked_counts,
 )
+from rocsim.core.formulas import normal_quantile
 from rocsim.core.intervals import (
-    AGRESTI_MIN_PSEUDO_COUNT,
-    AGRESTI_PSEUDO_COUNT,
     PAIRED_PROTOCOL,
     PROPORTION_PROTOCOL,
     check_pseudo_count,
-    normal_quantile,
     paired_formula,
     proportion_formula,
 )
 from rocsim.core.methods import check_method, method_name
 from rocsim.core.paired_threshold import discordant_counts
+from rocsim.core.registry import DEFAULT_METHODS, names
 from rocsim.core.results import Result
 
-#: Interval methods of cost curves: the methods both dispatch tables share, whose intervals
-#: are symmetric about their centre and therefore read as Gaussians.
-COST_METHODS = ("agresti", "score", "wald")
+#: Interval methods of cost curves: the proportion methods whose intervals are symmetric about
+#: their centre and therefore read as Gaussians (:mod:`rocsim.core.registry`, kind ``cost``).
+COST_METHODS = names("cost")
+
+#: Likewise for the cost difference of two classifiers: the Gaussian paired methods.
+COST_DIFFERENCE_METHODS = names("cost_difference")
 
 
 #: How the threshold at operating condition ``w`` is chosen in studies
@@ -401,7 +404,7 @@ def cost_ci(
     thresholds,
     *,
     confidence_level: float = 0.95,
-    method: str = "agresti",
+    method: str | Callable = DEFAULT_METHODS["cost"],
     pseudo_count: float | None = None,
     bootstrap: str = "stratified",
 ) -> CostCI:
@@ -417,7 +420,7 @@ def cost_ci(
         Threshold at each ``w`` (broadcast against ``w``); ``"empirical"`` takes the one that
         minimizes the data's value of the statistic at ``w`` (:func:`cost_envelope`).
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"} or callable, default "agresti"
+    method : {'agresti', 'score', 'wald'} or callable, default 'agresti'
         How each class's rate enters the Gaussian (module docstring); chapter 5 uses
         ``agresti``. A function ``f(x, n, confidence_level) -> (low, high)`` gives each
         class's interval instead (:mod:`rocsim.core.methods`).
@@ -479,7 +482,7 @@ def cost_difference_ci(
     t2,
     *,
     confidence_level: float = 0.95,
-    method: str = "agresti",
+    method: str | Callable = DEFAULT_METHODS["cost_difference"],
     pseudo_count: float | None = None,
     bootstrap: str = "stratified",
 ) -> CostDifferenceCI:
@@ -496,8 +499,9 @@ def cost_difference_ci(
         Each classifier's threshold at each ``w``; ``"empirical"`` takes the one minimizing
         that classifier's own cost at ``w`` in the data.
     confidence_level : float, default 0.95
-    method : {"agresti", "score", "wald"} or callable, default "agresti"
-        Per-class paired-difference interval read as a Gaussian (module docstring); a
+    method : {'agresti', 'score', 'wald'} or callable, default 'agresti'
+        Per-class paired-difference interval read as a Gaussian (module docstring; the
+        symmetric ones of :data:`COST_DIFFERENCE_METHODS`); a
         function ``f(b, c, n, confidence_level) -> (low, high)`` is one of your own.
     pseudo_count : float, optional
         For ``agresti``: added to each of the four cells of each class's 2x2 table of the two
@@ -637,25 +641,17 @@ def _normal_bounds(classes, w, n_pos: int, n_neg: int, bootstrap: str, z: float)
 def check_cost_interval(
     confidence_level, method, pseudo_count, bootstrap: str, *, paired: bool = False
 ) -> tuple[float, str, float | None]:
-    """``(level, method, pseudo_count)`` checked and resolved (the default pseudo-count of
-    ``agresti``) as :func:`cost_ci` does, or :func:`cost_difference_ci` with ``paired``."""
+    """``(level, method, pseudo_count)`` checked and resolved (the method's default
+    pseudo-count) as :func:`cost_ci` does, or :func:`cost_difference_ci` with ``paired``."""
+    level = check_confidence_level(confidence_level)
     if paired:
-        return _check_interval(
-            confidence_level,
-            method,
-            pseudo_count,
-            AGRESTI_MIN_PSEUDO_COUNT,
-            bootstrap,
-            PAIRED_PROTOCOL,
-        )
-    return _check_interval(
-        confidence_level,
-        method,
-        pseudo_count,
-        AGRESTI_PSEUDO_COUNT,
-        bootstrap,
-        PROPORTION_PROTOCOL,
-    )
+        methods, protocol, kind = COST_DIFFERENCE_METHODS, PAIRED_PROTOCOL, "paired"
+    else:
+        methods, protocol, kind = COST_METHODS, PROPORTION_PROTOCOL, "proportion"
+    method = check_method(method, methods, protocol, "cost interval method")
+    a = check_pseudo_count(method, pseudo_count, kind)
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
+    return level, method, a
 
 
 def cost_bounds(samples, w, thresholds, level, method, pseudo_count, bootstrap: str):
@@ -727,16 +723,6 @@ def _as_gaussian(bounds, z: float) -> tuple[np.ndarray, np.ndarray]:
     """Centre and variance of the Gaussian whose ``z``-interval is ``bounds`` (symmetric)."""
     low, high = (np.asarray(v, dtype=float) for v in bounds)
     return (low + high) / 2.0, ((high - low) / (2.0 * z)) ** 2
-
-
-def _check_interval(
-    confidence_level, method, pseudo_count, default_pseudo_count, bootstrap, protocol
-):
-    level = check_confidence_level(confidence_level)
-    method = check_method(method, COST_METHODS, protocol, "cost interval method")
-    a = check_pseudo_count(method, pseudo_count, default_pseudo_count)
-    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
-    return level, method, a
 
 
 def _conditions_and_thresholds(

@@ -32,12 +32,12 @@ from rocsim.core.cost import (
     cost_target,
 )
 from rocsim.core.intervals import (
-    AGRESTI_PSEUDO_COUNT,
     PROPORTION_PROTOCOL,
     check_proportion_method,
     check_pseudo_count,
 )
 from rocsim.core.methods import check_method
+from rocsim.core.registry import DEFAULT_METHODS
 from rocsim.core.results import Result
 from rocsim.core.threshold import (
     binomial_pmf,
@@ -338,7 +338,7 @@ def cost_exact_coverage(
     n_neg: int,
     *,
     confidence_level: float,
-    method: str = "agresti",
+    method: str | Callable = DEFAULT_METHODS["cost"],
     pseudo_count: float | None = None,
     bootstrap: str = "stratified",
 ) -> AxisCoverage:
@@ -366,7 +366,7 @@ def cost_exact_coverage(
     """
     level = check_confidence_level(confidence_level)
     method = check_method(method, COST_METHODS, PROPORTION_PROTOCOL, "cost interval method")
-    a = check_pseudo_count(method, pseudo_count, AGRESTI_PSEUDO_COUNT)
+    a = check_pseudo_count(method, pseudo_count)
     check_choice(bootstrap, SCHEMES, "bootstrap scheme")
     tpr_true, fpr_true = _check_rates(tpr_true, "tpr_true"), _check_rates(fpr_true, "fpr_true")
     w = check_conditions(w)

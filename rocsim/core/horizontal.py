@@ -85,7 +85,7 @@ def horizontal_ci(
     k : array-like of int
         TPR ranks, ``1 <= k <= n+ - 1``.
     confidence_level : float, default 0.95
-    method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
+    method : {'score', 'wald', 'agresti', 'percentile'} or callable, default 'score'
         As in :func:`vertical_ci`, applied to the law of ``1 - FPR``.
     bootstrap : {"stratified", "full"}, default "stratified"
     ties : {"step", "interpolate"}, default "step"

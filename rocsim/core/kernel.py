@@ -25,7 +25,7 @@ from scipy import fft as sp_fft
 from scipy import special
 
 from rocsim.core._validation import check_confidence_level, check_rates, check_two_classes
-from rocsim.core.intervals import normal_quantile
+from rocsim.core.formulas import normal_quantile
 from rocsim.core.results import Result, clip_bounds
 
 #: Grid points of the binned kernel estimates. Linear binning errs by O((spacing / h)^2); with

@@ -26,6 +26,12 @@ of methods:
 ``precision`` (:data:`rocsim.core.precision_recall.PR_PROTOCOL`)
     The same call with ``law`` a :class:`~rocsim.core.precision_recall.PRDistribution`
     (``mean``, ``var``, ``score_size``, ``quantile(p)``): precision at fixed recalls.
+``auc`` (:data:`rocsim.core.area.AUC_PROTOCOL`)
+    ``f(data) -> var`` or ``-> Pivot(var, z)`` for one AUC, ``data`` an
+    :class:`~rocsim.core.auc_methods.AUCData` (``auc``, ``n_pos``, ``n_neg`` and
+    ``variance(name)``, the AUC's ``"delong"`` or ``"exact_bootstrap"`` variance): a variance
+    gives the Wald interval and test on it; a :class:`~rocsim.core.auc_methods.Pivot` with a
+    decreasing ``z(theta)`` gives the AUCs its test does not reject, and its p-value.
 
 The bounds are returned unclipped, as arrays of the shape of the broadcast inputs (one per
 FPR for the vertical protocols); rocsim clips them to ``[0, 1]`` (``[-1, 1]`` for differences).
@@ -62,6 +68,9 @@ class MethodProtocol:
     kind: str
     signature: str
     probe: Probe
+    #: ``check(output, name)``: raise ``ValueError`` when a method's output on the probe is
+    #: not what the kind needs; by default, bounds of the probe's shape.
+    check: Callable[[Any, str], None] | None = None
 
 
 # protocols (kinds) each method has passed; weak keys, so that checked functions can be freed
@@ -137,7 +146,10 @@ def check_method_function(method: Callable, protocol: MethodProtocol) -> Callabl
             f"interval method {name!r} failed on a test input of its protocol "
             f"{protocol.signature}: {type(err).__name__}: {err}"
         ) from err
-    _check_bounds(bounds, shape, name, protocol.signature)
+    if protocol.check is not None:
+        protocol.check(bounds, name)
+    else:
+        _check_bounds(bounds, shape, name, protocol.signature)
     try:
         _CHECKED.setdefault(method, set()).add(protocol.kind)
     except TypeError:

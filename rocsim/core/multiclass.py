@@ -60,7 +60,6 @@ from scipy import special
 from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import as_real_array, check_choice, check_confidence_level
 from rocsim.core.area import (
-    AUC_METHODS,
     Hypothesis,
     _cross_sum,
     _Kernel,
@@ -78,6 +77,7 @@ from rocsim.core.auc_methods import (
     rescaled_newcombe_var,
     rescaled_score_bounds,
 )
+from rocsim.core.registry import method_info, names
 from rocsim.core.results import Result
 
 #: scikit-learn's ``multi_class`` values rocsim computes.
@@ -85,11 +85,12 @@ MULTI_CLASS = ("ovo", "ovr")
 #: scikit-learn's ``average`` values rocsim computes.
 AVERAGES = ("macro", "weighted")
 #: Methods of :func:`multiclass_auc_ci`: the variances of its normal interval, and the
-#: MOVER (:func:`weighted_mover_bounds`). The paired difference takes the variances only.
-MULTICLASS_AUC_METHODS = (*AUC_METHODS, "mover")
+#: MOVER (:func:`weighted_mover_bounds`) (:mod:`rocsim.core.registry`, kind
+#: ``multiclass_auc``).
+MULTICLASS_AUC_METHODS = names("multiclass_auc")
 #: Methods of :func:`multiclass_auc_difference_ci`: the variances with the normal
 #: quantile, and DeLong's with Student's t on its Welch-Satterthwaite degrees of freedom.
-MULTICLASS_AUC_DIFFERENCE_METHODS = (*AUC_METHODS, "delong_t")
+MULTICLASS_AUC_DIFFERENCE_METHODS = names("multiclass_auc_difference")
 
 
 @dataclass(frozen=True)
@@ -355,18 +356,18 @@ class MulticlassAUCCI(_ByComponent):
 
 
 def check_multiclass(
-    multi_class: str, average: str, method: str, sizes, methods=MULTICLASS_AUC_METHODS
+    multi_class: str, average: str, method: str, sizes, kind: str = "multiclass_auc"
 ) -> None:
     """The names and the class sizes of a multiclass AUC, checked once (``method`` one of
-    ``methods``)."""
+    ``kind``'s in :mod:`rocsim.core.registry`)."""
     check_choice(multi_class, MULTI_CLASS, "multi_class")
     check_choice(average, AVERAGES, "average")
-    check_choice(method, methods, "multiclass AUC method")
+    check_choice(method, names(kind), "multiclass AUC method")
     if len(sizes) < 2 or min(sizes) < 1:
         raise ValueError(
             f"a multiclass AUC needs two classes or more, each present; got sizes {list(sizes)}"
         )
-    if method in ("delong", "mover", "delong_t") and min(sizes) < 2:
+    if min(sizes) < method_info(kind, method).min_per_class:
         raise ValueError(
             f"method={method!r} needs at least 2 instances of every class (sample variances "
             f"of placements), got sizes {list(sizes)}"
@@ -374,7 +375,7 @@ def check_multiclass(
 
 
 def _prepared(
-    models, multi_class, average, method, confidence_level, labels, methods=MULTICLASS_AUC_METHODS
+    models, multi_class, average, method, confidence_level, labels, kind="multiclass_auc"
 ):
     """Each model's scores by class as float arrays, the class sizes, the level and the labels,
     checked once (the models score the same instances)."""
@@ -393,7 +394,7 @@ def _prepared(
         raise ValueError("by_class contains NaN or infinite scores; scores must be finite")
     sizes = [shape[0] for shape in shapes]
     level = check_confidence_level(confidence_level)
-    check_multiclass(multi_class, average, method, sizes, methods)
+    check_multiclass(multi_class, average, method, sizes, kind)
     labels = list(range(len(sizes))) if labels is None else list(labels)
     return models, sizes, level, labels
 
@@ -778,7 +779,7 @@ def multiclass_auc_difference_ci(
         method,
         confidence_level,
         labels,
-        MULTICLASS_AUC_DIFFERENCE_METHODS,
+        "multiclass_auc_difference",
     )
     variance = "delong" if method == "delong_t" else method
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)

@@ -32,7 +32,6 @@ from rocsim.core._validation import (
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import chain_order, decision_counts, stacked_counts
 from rocsim.core.intervals import (
-    AGRESTI_MIN_PSEUDO_COUNT,
     check_paired_method,
     check_pseudo_count,
     paired_interval_from_counts,
@@ -321,7 +320,7 @@ def threshold_difference_ci(
         Threshold pairs.
     confidence_level : float, default 0.95
         Level of the rectangle; each axis gets ``sqrt(confidence_level)`` (thesis 4.5.2).
-    method : {"tango", "score", "wald", "agresti", "bonett_price"} or callable, default "tango"
+    method : {'tango', 'score', 'wald', 'agresti', 'bonett_price'} or callable, default 'tango'
         Paired-difference interval (see :func:`rocsim.core.paired_difference_ci`): ``tango`` is
         Tango's score interval, which always contains the observed difference; ``score`` is
         the thesis's eq. 4.8 with the nuisance of eq. 4.9; a function ``f(b, c, n,
@@ -368,4 +367,4 @@ def check_paired_interval(confidence_level, method, pseudo_count):
     """``(level, method, pseudo_count)`` of the paired rectangles, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_paired_method(method)
-    return level, method, check_pseudo_count(method, pseudo_count, AGRESTI_MIN_PSEUDO_COUNT)
+    return level, method, check_pseudo_count(method, pseudo_count, "paired")

@@ -15,17 +15,16 @@ from typing import NamedTuple
 import numpy as np
 
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
-from rocsim.core.intervals import normal_quantile
 from rocsim.core.joint_thresholds import JointThresholdLaw
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.paired_threshold import difference_pmf
+from rocsim.core.registry import formulas
 from rocsim.core.results import Interval, Result, from_law
 from rocsim.core.vertical import (
     SIDES,
     check_ranks,
     stratified_vertical_law,
     threshold_ranks,
-    wald_on_moments,
 )
 
 #: ``auto`` and ``exact`` are the same (exact) algorithm; ``auto`` is kept for callers that name
@@ -374,19 +373,10 @@ def _check_interval(confidence_level, method) -> tuple[float, str | Callable]:
     return level, method
 
 
-def _score(law: VerticalDifference, level: float):
-    """The paired score interval (eq. 4.8, nuisance smoothed as in eq. 4.9) on the bootstrap
-    moments (see :func:`vertical_difference_ci`)."""
-    z, m = normal_quantile(level), law.m_pos
-    gamma = (m * law.discordance + 2) / (m + 4)
-    spread = law.var + (gamma * (1 + z * z / m) - law.discordance) / m
-    half = z * np.sqrt(np.maximum(spread, 0.0))
-    return (law.mean - half) / (1 + z * z / m), (law.mean + half) / (1 + z * z / m)
-
-
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the bootstrap moments
-#: of ``dTPR``; a user's function with this signature works the same.
-VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = {"score": _score, "wald": wald_on_moments}
+#: of ``dTPR`` (:mod:`rocsim.core.registry`, kind ``vertical_difference``); a user's function
+#: with this signature works the same.
+VERTICAL_DIFFERENCE_METHODS: dict[str, Callable] = formulas("vertical_difference")
 
 
 def _difference_probe():

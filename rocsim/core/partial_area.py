@@ -41,6 +41,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.area import AUCDifferenceCI, check_hypothesis, hypothesis_summary
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
+from rocsim.core.registry import names
 from rocsim.core.results import Result
 from rocsim.core.roc import roc_curve
 
@@ -365,12 +366,12 @@ class PartialAUCCI(Result):
 FEW_IN_RANGE = 100
 
 #: Interval methods of :func:`partial_auc_ci` (the first is the default).
-PARTIAL_AUC_METHODS = ("delong", "exact_bootstrap", "logit_t", "percentile")
+PARTIAL_AUC_METHODS = names("partial_auc")
 
 #: Methods of :func:`partial_auc_difference_ci`: DeLong's variance with the normal
 #: quantile or with Student's t (the paired exact bootstrap law of two partial areas is not
 #: built).
-PARTIAL_AUC_DIFFERENCE_METHODS = ("delong", "delong_t")
+PARTIAL_AUC_DIFFERENCE_METHODS = names("partial_auc_difference")
 
 
 #: Axes a partial AUC's range may be on.

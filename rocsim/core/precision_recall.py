@@ -62,14 +62,10 @@ from rocsim.core.mixture import (
     mixture_pmf,
     rank_weights,
 )
+from rocsim.core.registry import formulas
 from rocsim.core.results import Interval, Result, clip_bounds, from_law
 from rocsim.core.threshold import rate_intervals
-from rocsim.core.vertical import (
-    check_ranks,
-    equal_tailed,
-    score_on_moments,
-    wald_on_moments,
-)
+from rocsim.core.vertical import check_ranks
 
 #: Values of the FP pmf built at once by :func:`_dense_moments` (32 MB of float64).
 _PMF_VALUES = 2**22
@@ -127,23 +123,10 @@ def pr_curve(pos_scores, neg_scores) -> tuple[np.ndarray, np.ndarray, np.ndarray
 # --- interval methods -------------------------------------------------------------------------
 
 
-def _score(law, level: float):
-    """Algorithm 4.3, lines 20-21, on the exact moments ``e``, ``v`` of the law, with ``m`` the
-    law's ``score_size`` (for precision, our reading: the number of predicted positives implied
-    by the mean, ``expected true positives / e``)."""
-    e = law.mean
-    low, high = score_on_moments(e, law.var, law.score_size, level)
-    # exactly 0 and 1 at e = 0 and e = 1, as the Wilson interval: no rounding noise there
-    return np.where(e <= 0.0, 0.0, low), np.where(e >= 1.0, 1.0, high)
-
-
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on an exact bootstrap law
-#: of precision (:class:`PRDistribution`, :class:`PRThresholdDistribution`).
-PR_METHODS: dict[str, Callable] = {
-    "score": _score,
-    "wald": wald_on_moments,
-    "percentile": equal_tailed,
-}
+#: of precision (:class:`PRDistribution`, :class:`PRThresholdDistribution`;
+#: :mod:`rocsim.core.registry`, kind ``precision``).
+PR_METHODS: dict[str, Callable] = formulas("precision")
 
 
 def _pr_probe():

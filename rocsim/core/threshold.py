@@ -327,7 +327,7 @@ def threshold_ci(
         ``Bin(m, p) / m`` on each axis (stratified bootstrap only).
     bootstrap : {"stratified", "full"}, default "stratified"
     pseudo_count : float, optional
-        For ``method="agresti"`` (default 2).
+        For a method that takes one (``agresti``, default 2).
 
     Returns
     -------

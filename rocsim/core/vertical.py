@@ -42,8 +42,9 @@ from rocsim.core._validation import (
 )
 from rocsim.core.counting import count_above, count_at_or_above, sorted_scores
 from rocsim.core.curve_covariance import tpr_covariance
+from rocsim.core.formulas import QUANTILE_SLACK
 from rocsim.core.interpolated import InterpolatedComponents, interpolated_law, shares_scores
-from rocsim.core.intervals import QUANTILE_SLACK, check_pseudo_count, normal_quantile
+from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import (
     WEIGHT_FLOOR,
@@ -52,6 +53,7 @@ from rocsim.core.mixture import (
     mixture_pmf,
     rank_weights,
 )
+from rocsim.core.registry import formulas, method_info, names
 from rocsim.core.results import Interval, Result, from_law
 from rocsim.core.threshold import class_count_law
 
@@ -111,7 +113,7 @@ class VerticalDistribution(Result):
         Parameters
         ----------
         confidence_level : float, default 0.95
-        method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
+        method : {'score', 'wald', 'agresti', 'percentile'} or callable, default 'score'
             As in :func:`vertical_ci`.
         pseudo_count : float, optional
             For ``agresti`` (default 2; stratified bootstrap only).
@@ -126,18 +128,18 @@ class VerticalDistribution(Result):
         method = check_method(
             method, VERTICAL_METHODS, VERTICAL_PROTOCOL, "vertical interval method"
         )
-        return self._interval(level, method, check_pseudo_count(method, pseudo_count))
+        return self._interval(level, method, check_pseudo_count(method, pseudo_count, "vertical"))
 
     def _interval(self, level: float, method: str | Callable, a: float | None) -> VerticalCI:
         """:meth:`ci` on a checked level, method and pseudo-count (the public functions check
         them once, at their entry)."""
         law = self
-        if method == "agresti":
-            self._require_stratified("the agresti interval")
+        if a is not None:  # a method with a pseudo-count (registry): on the adjusted mixture
+            self._require_stratified(f"the {method_name(method)} interval")
             mean, var = mixture_moments(self._q, self._w, self.m_pos, a)
             law = replace(self, mean=mean, var=var, m_pos=self.m_pos + 2 * a)
         low, high = call_method(method, VERTICAL_METHODS, law, level)
-        # agresti reports the moments its interval is built on, as its Wald interval does
+        # it reports the moments its interval is built on, as its Wald interval does
         return VerticalCI.from_bounds(law, low, high, level, method_name(method))
 
     @cached_property
@@ -254,10 +256,11 @@ class InterpolatedDistribution(VerticalDistribution):
         return self._components.quantile(p)
 
     def _interval(self, level: float, method, a: float | None) -> VerticalCI:
-        if method == "agresti":
+        if a is not None:  # pseudo-counts are added to the step law's binomial mixture
+            others = ", ".join(names("vertical", pseudo_count=False))
             raise ValueError(
-                "the agresti interval needs the step law (ties='step'); with "
-                "ties='interpolate' use score, wald or percentile"
+                f"the {method_name(method)} interval needs the step law (ties='step'); with "
+                f"ties='interpolate' use {others}"
             )
         if method == "percentile" and self._components is not None:
             # both tails' quantiles in one pass over the rows' laws (equal_tailed's levels;
@@ -589,7 +592,7 @@ def vertical_ci(
     r : array-like of int
         FPR ranks (``1 <= r <= n- - 1``).
     confidence_level : float, default 0.95
-    method : {"score", "wald", "agresti", "percentile"} or callable, default "score"
+    method : {'score', 'wald', 'agresti', 'percentile'} or callable, default 'score'
         ``score``: the Gaussian score-type interval of Algorithm 4.3 (lines 20-21) with the
         exact bootstrap mean ``e`` and variance ``v``:
         ``(e + z^2/2m+ +- z sqrt(v + z^2/4m+^2)) / (1 + z^2/m+)``;
@@ -620,59 +623,19 @@ def vertical_ci(
     """
     level = check_confidence_level(confidence_level)
     method = check_method(method, VERTICAL_METHODS, VERTICAL_PROTOCOL, "vertical interval method")
-    a = check_pseudo_count(method, pseudo_count)
-    if method == "agresti":
-        check_choice(bootstrap, ("stratified",), "bootstrap (with method='agresti')")
+    a = check_pseudo_count(method, pseudo_count, "vertical")
+    if getattr(method_info("vertical", method), "stratified_only", False):
+        check_choice(bootstrap, ("stratified",), f"bootstrap (with method={method!r})")
     law = vertical_distribution(
         pos_scores, neg_scores, r, bootstrap=bootstrap, side=side, ties=ties
     )
     return law._interval(level, method, a)
 
 
-def score_on_moments(e, v, m, level: float):
-    """Algorithm 4.3, lines 20-21: the Gaussian score-type interval of a rate with bootstrap
-    mean ``e`` and variance ``v`` and binomial size ``m``,
-    ``(e + z^2/2m +- z sqrt(v + z^2/4m^2)) / (1 + z^2/m)``."""
-    z = normal_quantile(level)
-    centre = e + z * z / (2 * m)
-    half = z * np.sqrt(v + z * z / (4 * m * m))
-    return (centre - half) / (1 + z * z / m), (centre + half) / (1 + z * z / m)
-
-
-def _score(law: VerticalDistribution, level: float):
-    """Algorithm 4.3, lines 20-21, on the exact bootstrap moments of TPR (size ``m+``)."""
-    return score_on_moments(law.mean, law.var, law.m_pos, level)
-
-
-def wald_on_moments(law, level: float):
-    """``e +- z sqrt(v)`` on the bootstrap mean and variance of ``law`` (one classifier, or
-    the difference of two; ``agresti``: on moments after adding pseudo-counts)."""
-    half = normal_quantile(level) * np.sqrt(law.var)
-    return law.mean - half, law.mean + half
-
-
-def equal_tailed(law, level: float):
-    """Equal-tailed quantiles ``law.quantile(p)`` of an exact law; the slack keeps a quantile
-    that the CDF hits exactly from moving up by rounding."""
-    tail = (1 - level) / 2
-    return law.quantile(tail - QUANTILE_SLACK), law.quantile(1 - tail - QUANTILE_SLACK)
-
-
-def _percentile(law: VerticalDistribution, level: float):
-    """Equal-tailed quantiles of the exact pmf (eq. 4.12)."""
-    if law.bootstrap != "stratified":
-        raise ValueError("the percentile interval needs bootstrap='stratified'")
-    return equal_tailed(law, level)
-
-
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact bootstrap
-#: law of TPR; a user's function with this signature works the same (:mod:`rocsim.core.methods`).
-VERTICAL_METHODS: dict[str, Callable] = {
-    "score": _score,
-    "wald": wald_on_moments,
-    "agresti": wald_on_moments,  # on the moments after adding pseudo-counts (see vertical_ci)
-    "percentile": _percentile,
-}
+#: law of TPR (:mod:`rocsim.core.registry`, kind ``vertical``); a user's function with this
+#: signature works the same (:mod:`rocsim.core.methods`).
+VERTICAL_METHODS: dict[str, Callable] = formulas("vertical")
 
 
 def _vertical_probe():

@@ -190,7 +190,8 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
         check_method_function(resolve_method(s["method_target"]), kind.protocol)
     elif kind.methods is not None:
         check_choice(s["method"], kind.methods, "interval method")
-    check_pseudo_count(s["method"], s["pseudo_count"])
+    interval_kind = kind.protocol.kind if kind.protocol is not None else "proportion"
+    check_pseudo_count(s["method"], s["pseudo_count"], interval_kind)
     build_model(s["model"])
     check_choice(s["bootstrap"], SCHEMES, "bootstrap scheme")
     check_choice(s["sampling"], SCHEMES, "sampling scheme")

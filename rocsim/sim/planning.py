@@ -643,7 +643,7 @@ def sample_size(
         Threshold averaging: the rectangle side whose width is the criterion (``fpr``:
         depends on ``n-`` only). Vertical averaging: ``tpr`` only.
     pseudo_count : float, optional
-        For ``method="agresti"`` (default 2).
+        For a method that takes one (``agresti``, default 2).
     common_random_numbers : bool, default True
         Simulated vertical averaging: replication ``j`` draws its scores from the same two
         streams at every ``n`` (child ``(0, j, class)`` of the seed), so the test sets of
@@ -818,7 +818,8 @@ def sample_size(
     else:
         method = check_proportion_method(method)
     replications = _count(replications, "replications", 2)
-    pseudo_count = check_pseudo_count(method, pseudo_count)
+    interval_kind = "vertical" if averaging == "vertical" else "proportion"
+    pseudo_count = check_pseudo_count(method, pseudo_count, interval_kind)
     if not isinstance(common_random_numbers, bool | np.bool_):
         raise ValueError(
             f"common_random_numbers must be True or False, got {common_random_numbers!r}"

@@ -71,13 +71,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from rocsim.core.intervals import normal_quantile
+from rocsim.core.formulas import MomentForm, normal_quantile
 from rocsim.core.mixture import rank_weights
-from rocsim.core.vertical import score_on_moments
+from rocsim.core.registry import method_info, names
 
 #: Interval methods whose expected width and coverage :func:`law_width_coverage` computes: the
-#: ones built on the bootstrap mean and variance of TPR.
-LAW_METHODS = ("score", "wald", "agresti")
+#: ones with a moment form, built on the bootstrap mean and variance of TPR
+#: (:mod:`rocsim.core.registry`).
+LAW_METHODS = names("law")
 
 #: Ranks of the quadratic form giving ``Var(D)`` and ``Cov(e, D)`` (larger bands: blocks).
 QUADRATIC_FORM_RANKS = 160
@@ -191,9 +192,10 @@ def law_width_coverage(
     tau : float
         The true TPR the interval should hold.
     confidence_level : float
-    method : {"score", "wald", "agresti"}
+    method : str
+        A name of :data:`LAW_METHODS`.
     pseudo_count : float or None
-        ``agresti``'s (the checked value; None otherwise).
+        The method's pseudo-count (the checked value; None for a method that takes none).
 
     Returns
     -------
@@ -209,7 +211,8 @@ def law_width_coverage(
     >>> round(width, 3), round(cover, 3)
     (0.33, 0.962)
     """
-    interval = _Interval(law.n_pos, confidence_level, method, pseudo_count or 0.0)
+    form = method_info("vertical", method).moment_form
+    interval = _Interval(law.n_pos, confidence_level, form, pseudo_count)
     spread, chance = _gamma_rule(law.mean_d, law.var_d)
     slope = law.cov_ed / law.var_d if law.var_d > 0 else 0.0
     sd = math.sqrt(max(law.var - slope * law.cov_ed, 0.0))
@@ -468,20 +471,22 @@ def _blocks(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class _Interval:
-    """The interval of :func:`rocsim.core.vertical_ci` as a function of ``(e, D)``."""
+    """The interval of :func:`rocsim.core.vertical_ci` as a function of ``(e, D)``: the
+    method's registered moment form (:mod:`rocsim.core.registry`) on the moments after its
+    pseudo-count ``a``, if it takes one (``q -> (m q + a) / (m + 2a)``, ``m -> m + 2a``)."""
 
     m: int
     level: float
-    method: str
-    a: float
+    form: MomentForm
+    a: float | None
 
     @property
     def z(self) -> float:
         return normal_quantile(self.level)
 
     def _moments(self, e, d):
-        """``(e, D, m)`` after ``agresti``'s pseudo-counts (``q -> (m q + a) / (m + 2a)``)."""
-        if self.method != "agresti":
+        """``(e, D, m)`` after the pseudo-count."""
+        if self.a is None:
             return e, d, self.m
         size = self.m + 2 * self.a
         return (self.m * e + self.a) / size, d * (self.m / size) ** 2, size
@@ -490,33 +495,18 @@ class _Interval:
         """``(low, high)`` clipped to [0, 1], ``e`` taken in [0, 1]."""
         e, d, m = self._moments(np.clip(e, 0.0, 1.0), d)
         v = e * (1 - e) / m + (1 - 1 / m) * d
-        if self.method == "score":
-            low, high = score_on_moments(e, v, m, self.level)
-        else:
-            half = self.z * np.sqrt(v)
-            low, high = e - half, e + half
+        low, high = self.form.bounds(e, v, m, self.level)
         return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
     def holds(self, tau: float, d: float) -> tuple[float, float] | None:
         """The ``e`` (real line) whose interval holds ``tau``: an interval, or None."""
         _, d_adj, m = self._moments(0.0, d)
-        c = (1 - 1 / m) * d_adj
-        k = self.z * self.z / m
-        if self.method == "score":
-            # |e - tau| <= sqrt(k tau (1 - tau) + z^2 c / (1 + k))
-            half = math.sqrt(max(k * tau * (1 - tau) + self.z**2 * c / (1 + k), 0.0))
-            low, high = tau - half, tau + half
-        else:  # wald, agresti: (1 + k) e^2 - (2 tau + k) e + tau^2 - z^2 c <= 0
-            qa, qb, qc = 1 + k, -(2 * tau + k), tau * tau - self.z**2 * c
-            disc = qb * qb - 4 * qa * qc
-            if disc < 0:
-                return None
-            root = math.sqrt(disc)
-            low, high = (-qb - root) / (2 * qa), (-qb + root) / (2 * qa)
-        if self.method == "agresti":  # back from (m e + a) / (m + 2a) to e
-            size = self.m + 2 * self.a
-            low, high = (size * low - self.a) / self.m, (size * high - self.a) / self.m
-        return low, high
+        held = self.form.holding(tau, (1 - 1 / m) * d_adj, m, self.z)
+        if held is None or self.a is None:
+            return held
+        size = self.m + 2 * self.a  # back from (m e + a) / (m + 2a) to e
+        low, high = held
+        return (size * low - self.a) / self.m, (size * high - self.a) / self.m
 
 
 def _gamma_rule(mean: float, var: float) -> tuple[np.ndarray, np.ndarray]:

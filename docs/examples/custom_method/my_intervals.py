@@ -64,3 +64,15 @@ def logit_wald(law, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     low = np.where(inside, special.expit(centre - half), mean)
     high = np.where(inside, special.expit(centre + half), mean)
     return low, high
+
+
+def larger_variance(data) -> float:
+    """An AUC method: the Wald interval on the larger of DeLong's and the exact bootstrap's
+    variance, a cautious choice for small test sets.
+
+    rocsim calls a method of one AUC as ``f(data)`` with ``data.auc``, ``data.n_pos``,
+    ``data.n_neg`` and ``data.variance(name)`` (``"delong"`` or ``"exact_bootstrap"``); a
+    variance returned gives the Wald interval and test on it, a
+    ``rocsim.core.Pivot(var, z)`` the AUCs its test ``z(theta)`` does not reject.
+    """
+    return max(data.variance("delong"), data.variance("exact_bootstrap"))
