@@ -200,6 +200,16 @@ MODULES = {
         "Intervals for one proportion (eqs. 4.1-4.2) and for a paired difference "
         "(eqs. 4.7-4.9, Agresti-Min).",
     ),
+    "rocsim.core.registry": (
+        "Interval method registry",
+        "Every built-in interval method of every kind of interval, described once: its "
+        "formula, default pseudo-count, the designs it needs; the method tables derive from it.",
+    ),
+    "rocsim.core._validation": (
+        "Input checks",
+        "The checks of the core's entry points, for study kinds and functions of your own "
+        "that take the same arguments.",
+    ),
     "rocsim.core.kernel": (
         "Kernel comparator",
         "Kernel-smoothed ROC curve with the interval of Hall, Hyndman & Fan (2004).",
@@ -280,7 +290,6 @@ LAYERS = (
 #: Modules that define no public name but whose docstrings the reference cites: listed with the
 #: others under "Modules" (their docstring only).
 EXTRA_MODULES = (
-    "rocsim.core.registry",
     "rocsim.core.formulas",
     "rocsim.core.methods",
     "rocsim.core.joint_thresholds",

@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-from rocsim.core._validation import check_choice
+from rocsim.core import (
+    check_choice,
+)
 from rocsim.sim.extensions import locate
 from rocsim.sim.kinds import StudyKind, as_kind
 from rocsim.studies.auc import (

@@ -8,8 +8,11 @@ from typing import Any
 import numpy as np
 from scipy import integrate
 
-from rocsim.core.registry import default_pseudo_count
-from rocsim.core.vertical import VERTICAL_PROTOCOL, fpr_ranks
+from rocsim.core import (
+    VERTICAL_PROTOCOL,
+    default_pseudo_count,
+    fpr_ranks,
+)
 from rocsim.sim.conditions import DATA_SETTINGS, Condition
 from rocsim.sim.extensions import build_model, resolve_method
 from rocsim.sim.kinds import Setup, StudyKind, interval_outcome  # noqa: F401 (re-exported)

@@ -59,25 +59,21 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rocsim.core._validation import check_choice
-from rocsim.core.area import (
+from rocsim.core import (
     AUC_DIFFERENCE_METHODS,
     AUC_INTERVAL_METHODS,
     AUC_PROTOCOL,
-    auc_ci,
-    auc_difference_ci,
-)
-from rocsim.core.multiclass import (
     AVERAGES,
     MULTI_CLASS,
     MULTICLASS_AUC_DIFFERENCE_METHODS,
     MULTICLASS_AUC_METHODS,
+    PARTIAL_AUC_DIFFERENCE_METHODS,
+    auc_ci,
+    auc_difference_ci,
+    check_choice,
+    mcclish,
     multiclass_auc_ci,
     multiclass_auc_difference_ci,
-)
-from rocsim.core.partial_area import (
-    PARTIAL_AUC_DIFFERENCE_METHODS,
-    mcclish,
     partial_auc_difference_ci,
 )
 from rocsim.sim.conditions import Condition

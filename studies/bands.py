@@ -31,7 +31,11 @@ from fractions import Fraction
 import numpy as np
 
 import rocsim
-from rocsim.core.partial_area import PARTIAL_AUC_METHODS, mcclish, partial_auc_ci
+from rocsim.core import (
+    PARTIAL_AUC_METHODS,
+    mcclish,
+    partial_auc_ci,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel
 from rocsim.sim.runner import Setup

@@ -23,19 +23,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core._validation import check_paired, check_two_classes
-from rocsim.core.cost import (
+from rocsim.core import (
     COST_METHODS,
-    check_cost_interval,
-    cost_bounds,
-    cost_difference_bounds,
-    cost_target,
-    effective_condition,
-)
-from rocsim.core.coverage import cost_exact_coverage
-from rocsim.core.intervals import (
     PAIRED_PROTOCOL,
     PROPORTION_PROTOCOL,
+    check_paired,
+    check_two_classes,
+    cost_bounds,
+    cost_ci_options,
+    cost_difference_bounds,
+    cost_exact_coverage,
+    cost_target,
+    effective_condition,
 )
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import PairedScoreModel, ScoreModel, draw_test_set
@@ -106,7 +105,7 @@ def _checked(settings, paired: bool = False) -> tuple:
     """``(level, method, pseudo_count, bootstrap)`` of a condition, checked and resolved as
     :func:`rocsim.core.cost_ci` (``paired``: :func:`rocsim.core.cost_difference_ci`) does."""
     options = interval_options(settings, *COST_OPTIONS)
-    level, method, a = check_cost_interval(
+    level, method, a = cost_ci_options(
         options["confidence_level"],
         options["method"],
         options["pseudo_count"],

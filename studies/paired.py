@@ -23,12 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 
 import rocsim
-from rocsim.core._validation import check_paired, check_thresholds
-from rocsim.core.intervals import PAIRED_METHODS, PAIRED_PROTOCOL
-from rocsim.core.paired_threshold import check_paired_interval, threshold_difference_bounds
-from rocsim.core.paired_vertical import (
+from rocsim.core import (
+    PAIRED_METHODS,
+    PAIRED_PROTOCOL,
     VERTICAL_DIFFERENCE_METHODS,
     VERTICAL_DIFFERENCE_PROTOCOL,
+    check_paired,
+    check_thresholds,
+    threshold_difference_bounds,
+    threshold_difference_ci_options,
     vertical_difference_ci,
 )
 from rocsim.sim.conditions import Condition
@@ -120,7 +123,7 @@ class PairedThresholdStudy(_PairedStudy):
         formulas run once on the discordant counts of all the test sets of equal class sizes
         (:func:`rocsim.core.paired_threshold.threshold_difference_bounds`)."""
         p, options = setup.payload, interval_options(condition.settings, "pseudo_count")
-        level, method, a = check_paired_interval(
+        level, method, a = threshold_difference_ci_options(
             options["confidence_level"], options["method"], options["pseudo_count"]
         )
         t1, t2 = check_thresholds(p.t1, "t1"), check_thresholds(p.t2, "t2")

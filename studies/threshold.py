@@ -13,10 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core._validation import check_two_classes
-from rocsim.core.coverage import mix_rectangles, sampling_class_sizes, threshold_exact_parts
-from rocsim.core.intervals import PROPORTION_METHODS, PROPORTION_PROTOCOL
-from rocsim.core.threshold import check_threshold_interval, threshold_bounds
+from rocsim.core import (
+    PROPORTION_METHODS,
+    PROPORTION_PROTOCOL,
+    check_two_classes,
+    mix_rectangles,
+    sampling_class_sizes,
+    threshold_bounds,
+    threshold_ci_options,
+    threshold_exact_parts,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup
@@ -82,7 +88,7 @@ class ThresholdStudy(BuiltinKind):
         (:func:`rocsim.core.threshold.threshold_bounds`)."""
         options = interval_options(condition.settings, "bootstrap", "pseudo_count")
         bootstrap = options["bootstrap"]
-        level, method, a = check_threshold_interval(
+        level, method, a = threshold_ci_options(
             options["confidence_level"], options["method"], options["pseudo_count"], bootstrap
         )
 

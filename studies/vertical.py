@@ -12,8 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core.kernel import kernel_roc_ci
-from rocsim.core.vertical import VERTICAL_METHODS, VERTICAL_PROTOCOL, vertical_ci
+from rocsim.core import (
+    VERTICAL_METHODS,
+    VERTICAL_PROTOCOL,
+    kernel_roc_ci,
+    vertical_ci,
+)
 from rocsim.sim.conditions import Condition
 from rocsim.sim.models import ScoreModel, draw_test_set
 from rocsim.sim.runner import Setup

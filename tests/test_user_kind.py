@@ -186,3 +186,32 @@ def test_a_kind_target_that_is_no_study_kind_is_refused_in_one_line():
     with pytest.raises(ValueError, match="cannot be imported"):
         get_kind({"_target_": "no_such_module_here.Kind"})
     assert isinstance(get_kind({"_target_": f"{__name__}.Halves"}), Halves)
+
+
+def test_the_built_in_kinds_use_the_public_api_only():
+    """rocsim's own kinds, the model a user copies, are written on the public base
+    (:class:`rocsim.sim.StudyKind`) and import from the exact core only names of
+    ``rocsim.core.__all__``, through ``rocsim.core`` itself, function-level imports too."""
+    import ast
+
+    import rocsim.core
+    import rocsim.studies
+
+    reached = []
+    for path in sorted(Path(rocsim.studies.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rocsim.core"):
+                reached += [
+                    f"{path.name}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if node.module != "rocsim.core" or alias.name not in rocsim.core.__all__
+                ]
+            elif isinstance(node, ast.Import):
+                reached += [
+                    f"{path.name}: {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("rocsim.core.")
+                ]
+    assert reached == []
+    kinds = {name: get_kind(name) for name in rocsim.studies.KINDS}
+    assert all(isinstance(kind, StudyKind) for kind in kinds.values())

@@ -30,8 +30,16 @@ from rocsim.core._lazy import lazy_names
 # Where each public name of the core lives: the imports below, which editors follow and
 # rocsim.core._lazy reads for __getattr__ (each module is loaded on first use).
 if TYPE_CHECKING:
+    from rocsim.core._validation import (
+        check_choice,
+        check_paired,
+        check_thresholds,
+        check_two_classes,
+    )
     from rocsim.core.area import (
+        AUC_DIFFERENCE_METHODS,
         AUC_INTERVAL_METHODS,
+        AUC_PROTOCOL,
         AUCCI,
         AUCDifferenceCI,
         auc_ci,
@@ -43,10 +51,15 @@ if TYPE_CHECKING:
         CostCI,
         CostDifferenceCI,
         CostEnvelope,
+        cost_bounds,
         cost_ci,
+        cost_ci_options,
         cost_curve,
+        cost_difference_bounds,
         cost_difference_ci,
         cost_envelope,
+        cost_target,
+        effective_condition,
         normalized_cost,
         operating_range,
     )
@@ -56,12 +69,17 @@ if TYPE_CHECKING:
         RectangleCoverage,
         binomial_coverage,
         cost_exact_coverage,
+        mix_rectangles,
+        sampling_class_sizes,
         threshold_exact_coverage,
+        threshold_exact_parts,
     )
     from rocsim.core.horizontal import HorizontalCI, horizontal_ci
     from rocsim.core.intervals import (
         PAIRED_METHODS,
+        PAIRED_PROTOCOL,
         PROPORTION_METHODS,
+        PROPORTION_PROTOCOL,
         ProportionCI,
         paired_difference_ci,
         proportion_ci,
@@ -69,6 +87,10 @@ if TYPE_CHECKING:
     from rocsim.core.kernel import KernelROC, kernel_roc_ci
     from rocsim.core.labels import positive_mask, split_by_class, split_scores
     from rocsim.core.multiclass import (
+        AVERAGES,
+        MULTI_CLASS,
+        MULTICLASS_AUC_DIFFERENCE_METHODS,
+        MULTICLASS_AUC_METHODS,
         MulticlassAUCCI,
         MulticlassAUCDifferenceCI,
         multiclass_auc_ci,
@@ -78,18 +100,25 @@ if TYPE_CHECKING:
         ThresholdDifferenceCI,
         ThresholdDifferenceDistribution,
         dominance_probability,
+        threshold_difference_bounds,
         threshold_difference_ci,
+        threshold_difference_ci_options,
         threshold_difference_distribution,
     )
     from rocsim.core.paired_vertical import (
+        VERTICAL_DIFFERENCE_METHODS,
+        VERTICAL_DIFFERENCE_PROTOCOL,
         VerticalDifference,
         VerticalDifferenceCI,
         vertical_difference,
         vertical_difference_ci,
     )
     from rocsim.core.partial_area import (
+        PARTIAL_AUC_DIFFERENCE_METHODS,
+        PARTIAL_AUC_METHODS,
         PartialAUCCI,
         PartialAUCDifferenceCI,
+        mcclish,
         partial_auc_ci,
         partial_auc_difference_ci,
     )
@@ -104,14 +133,19 @@ if TYPE_CHECKING:
         pr_threshold_ci,
         pr_threshold_distribution,
     )
+    from rocsim.core.registry import IntervalMethod, default_pseudo_count, method_info
     from rocsim.core.roc import auc, roc_curve
     from rocsim.core.threshold import (
         ThresholdCI,
         ThresholdDistribution,
+        threshold_bounds,
         threshold_ci,
+        threshold_ci_options,
         threshold_distribution,
     )
     from rocsim.core.vertical import (
+        VERTICAL_METHODS,
+        VERTICAL_PROTOCOL,
         VerticalCI,
         VerticalDistribution,
         fpr_ranks,

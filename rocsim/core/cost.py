@@ -447,7 +447,7 @@ def cost_ci(
     >>> float(ci.cost[0]), float(ci.var[0])
     (0.375, 0.02734375)
     """
-    level, method, a = check_cost_interval(confidence_level, method, pseudo_count, bootstrap)
+    level, method, a = cost_ci_options(confidence_level, method, pseudo_count, bootstrap)
     pos, neg = check_two_classes(pos_scores, neg_scores)
     w_arr, thr = _conditions_and_thresholds(w, thresholds, pos, neg, bootstrap)
     tp, fp = count_at_or_above(pos, thr), count_at_or_above(neg, thr)
@@ -525,7 +525,7 @@ def cost_difference_ci(
     >>> round(float(ci.cost[0]), 4), round(float(ci.var[0]), 4)
     (0.1667, 0.0185)
     """
-    level, method, a = check_cost_interval(
+    level, method, a = cost_ci_options(
         confidence_level, method, pseudo_count, bootstrap, paired=True
     )
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
@@ -638,7 +638,7 @@ def _normal_bounds(classes, w, n_pos: int, n_neg: int, bootstrap: str, z: float)
     return centre - half, centre + half
 
 
-def check_cost_interval(
+def cost_ci_options(
     confidence_level, method, pseudo_count, bootstrap: str, *, paired: bool = False
 ) -> tuple[float, str, float | None]:
     """``(level, method, pseudo_count)`` checked and resolved (the method's default
@@ -658,7 +658,7 @@ def cost_bounds(samples, w, thresholds, level, method, pseudo_count, bootstrap: 
     """``(low, high, thresholds)`` of :func:`cost_ci` for validated inputs, one row per test
     set of ``samples`` (``(pos, neg)`` pairs of finite 1-D scores, all of the same class
     sizes): a 1-D array ``w`` of conditions, thresholds of its shape or ``"empirical"``, and
-    the :func:`check_cost_interval` options. The simulation studies' path: the same values
+    the :func:`cost_ci_options` options. The simulation studies' path: the same values
     without the checks and the moments, the formulas evaluated on all the test sets' counts
     at once (elementwise: each row as it would be alone)."""
     thr = [_thresholds(pos, neg, w, thresholds, bootstrap) for pos, neg in samples]

@@ -138,7 +138,7 @@ class ThresholdDifferenceDistribution(Result):
     ) -> ThresholdDifferenceCI:
         """Rectangles from this law (:func:`threshold_difference_ci`), each axis at
         ``sqrt(confidence_level)``, without counting again."""
-        level, method, a = check_paired_interval(confidence_level, method, pseudo_count)
+        level, method, a = threshold_difference_ci_options(confidence_level, method, pseudo_count)
         return self._interval(level, method, a)
 
     def _interval(
@@ -340,7 +340,7 @@ def threshold_difference_ci(
     >>> ci.dtpr.tolist(), ci.dfpr.round(4).tolist()
     ([0.0], [0.0])
     """
-    level, method, a = check_paired_interval(confidence_level, method, pseudo_count)
+    level, method, a = threshold_difference_ci_options(confidence_level, method, pseudo_count)
     law = threshold_difference_distribution(pos1, pos2, neg1, neg2, t1, t2)
     return law._interval(level, method, a)
 
@@ -349,7 +349,7 @@ def threshold_difference_bounds(samples, t1, t2, level: float, method, pseudo_co
     """``(dtpr_low, dtpr_high, dfpr_low, dfpr_high)`` of :func:`threshold_difference_ci` for
     validated inputs, one row per paired test set of ``samples`` (``(pos1, pos2, neg1,
     neg2)``, all of the same class sizes) at the validated threshold pairs ``t1, t2``, the
-    options checked by :func:`check_paired_interval`. The simulation studies' path: the
+    options checked by :func:`threshold_difference_ci_options`. The simulation studies' path: the
     interval formulas evaluated once on every test set's discordant counts (elementwise, so
     each row as it would be alone)."""
     sizes = common_class_sizes((sample[0].size, sample[2].size) for sample in samples)
@@ -363,7 +363,7 @@ def threshold_difference_bounds(samples, t1, t2, level: float, method, pseudo_co
     return tuple(bounds)
 
 
-def check_paired_interval(confidence_level, method, pseudo_count):
+def threshold_difference_ci_options(confidence_level, method, pseudo_count):
     """``(level, method, pseudo_count)`` of the paired rectangles, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_paired_method(method)

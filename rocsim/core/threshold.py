@@ -141,7 +141,7 @@ class ThresholdDistribution(Result):
         >>> [law.ci(0.9, m).tpr_low.round(3).tolist() for m in ("score", "percentile")]
         [[0.151], [0.0]]
         """
-        level, method, a = check_threshold_interval(
+        level, method, a = threshold_ci_options(
             confidence_level, method, pseudo_count, self.bootstrap
         )
         return self._interval(level, method, a)
@@ -344,7 +344,7 @@ def threshold_ci(
     (0.5, 0.25)
     """
     check_choice(bootstrap, SCHEMES, "bootstrap scheme")
-    level, method, a = check_threshold_interval(confidence_level, method, pseudo_count, bootstrap)
+    level, method, a = threshold_ci_options(confidence_level, method, pseudo_count, bootstrap)
     law = threshold_distribution(pos_scores, neg_scores, thresholds, bootstrap=bootstrap)
     return law._interval(level, method, a)
 
@@ -367,7 +367,7 @@ def threshold_bounds(samples, thresholds, level: float, method, pseudo_count, bo
     return tuple(bounds)
 
 
-def check_threshold_interval(confidence_level, method, pseudo_count, bootstrap: str):
+def threshold_ci_options(confidence_level, method, pseudo_count, bootstrap: str):
     """``(level, method, pseudo_count)`` of threshold averaging's intervals, checked once."""
     level = check_confidence_level(confidence_level)
     method = check_proportion_method(method)
