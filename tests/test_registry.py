@@ -178,3 +178,30 @@ def test_auc_methods_needing_two_per_class_say_so():
     for name in registry.names("auc", min_per_class=True):
         with pytest.raises(ValueError, match=f"method='{name}' needs at least 2 positives"):
             area.auc_ci([0.9], [0.1, 0.2], method=name)
+
+
+P2 = np.array([0.6, 0.85, 0.5, 0.7, 0.4, 0.35])
+N2 = np.array([0.65, 0.2, 0.3, 0.1, 0.45])
+
+
+@pytest.mark.parametrize("variance", ["delong", "exact_bootstrap"])
+def test_a_difference_method_of_your_own(variance):
+    """``auc_difference_ci`` takes ``f(data) -> variance`` too: on the built-in variance it
+    gives the built-in interval and test, one-sided included; a pivot's interval stays in
+    [-1, 1]."""
+    for alternative in ("two-sided", "less"):
+        own = area.auc_difference_ci(
+            POS, P2, NEG, N2, method=lambda d: d.variance(variance), alternative=alternative
+        )
+        ref = area.auc_difference_ci(POS, P2, NEG, N2, method=variance, alternative=alternative)
+        assert (own.difference, own.var, own.low, own.high, own.p_value) == pytest.approx(
+            (ref.difference, ref.var, ref.low, ref.high, ref.p_value), abs=1e-15
+        )
+
+    def flat(data):
+        return Pivot(0.04, lambda theta: (data.difference - theta) / 0.2)
+
+    wide = area.auc_difference_ci(POS, P2, NEG, N2, method=flat, confidence_level=0.999)
+    assert -1.0 <= wide.low < wide.difference < wide.high <= 1.0
+    with pytest.raises(ValueError, match="unknown variance 'tango'"):
+        area.auc_difference_ci(POS, P2, NEG, N2, method=lambda d: d.variance("tango"))

@@ -16,8 +16,6 @@ from rocsim.analysis.results import (
     PartialAUCResult,
 )
 from rocsim.core import area
-from rocsim.core._validation import check_choice
-from rocsim.core.area import AUC_DIFFERENCE_METHODS
 from rocsim.core.labels import split_by_class
 from rocsim.core.multiclass import (
     MulticlassAUCCI,
@@ -26,7 +24,6 @@ from rocsim.core.multiclass import (
     multiclass_auc_difference_ci,
 )
 from rocsim.core.partial_area import (
-    PARTIAL_AUC_DIFFERENCE_METHODS,
     partial_auc_ci,
     partial_auc_difference_ci,
 )
@@ -238,7 +235,7 @@ def compare_auc(
     Parameters
     ----------
     y_true, y_score1, y_score2 : array-like of shape (n,)
-    method : {"mover", "delong", "exact_bootstrap", "delong_t"}, optional
+    method : {"mover", "delong", "exact_bootstrap", "delong_t"} or callable, optional
         Default (None): ``mover`` for the whole AUCs of two classes, ``delong_t`` for partial
         and multiclass AUCs (:data:`DEFAULT_METHODS`). ``mover``: Zou &
         Donner's (2008) method of variance estimates recovery on each AUC's score-type
@@ -251,7 +248,9 @@ def compare_auc(
         quantile on its Welch-Satterthwaite degrees of freedom (for a few negatives in a
         partial AUC's range, or a few instances in a class). Their coverage of the true
         difference: the ``auc_paired``, ``auc_paired_partial`` and ``auc_multiclass_paired``
-        studies (Notes).
+        studies (Notes). A function ``f(data) -> var`` or ``-> Pivot(var, z)`` on an
+        :class:`~rocsim.core.AUCDifferenceData` is a method of your own for the whole AUCs
+        (:data:`rocsim.core.area.AUC_DIFFERENCE_PROTOCOL`).
     confidence_level : float, default 0.95
     pos_label : optional
     direction : {"higher", "lower", "auto"} or a pair of them, default "higher"
@@ -323,8 +322,6 @@ def compare_auc(
             labels=classes,
             **test,
         )
-    methods = AUC_DIFFERENCE_METHODS if partial is None else PARTIAL_AUC_DIFFERENCE_METHODS
-    check_choice(method, methods, "AUC method" if partial is None else "paired partial AUC method")
     data = scored(y_true, y_score1, y_score2, pos_label=pos_label, direction=direction)
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
     curves = (roc_curve(pos1, neg1)[:2], roc_curve(pos2, neg2)[:2])

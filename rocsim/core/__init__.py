@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     )
     from rocsim.core.area import (
         AUC_DIFFERENCE_METHODS,
+        AUC_DIFFERENCE_PROTOCOL,
         AUC_INTERVAL_METHODS,
         AUC_PROTOCOL,
         AUCCI,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
         auc_ci,
         auc_difference_ci,
     )
-    from rocsim.core.auc_methods import AUCData, Pivot
+    from rocsim.core.auc_methods import AUCData, AUCDifferenceData, Pivot
     from rocsim.core.cost import (
         COST_METHODS,
         CostCI,

@@ -55,6 +55,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.auc_methods import (
     AUCData,
+    AUCDifferenceData,
     PairedAUCs,
     Pivot,
     mover_interval,
@@ -106,6 +107,59 @@ def _check_pivot(output, name: str) -> Pivot:
 AUC_PROTOCOL = MethodProtocol(
     "auc", "f(data) -> var or Pivot(var, z)", _auc_probe, check=_check_pivot
 )
+
+
+def _difference_probe():
+    return (AUCDifferenceData(0.1, 0.8, 0.7, 10, 12, lambda name: 0.01),), ()
+
+
+#: How a method of the user's own for the difference of two paired AUCs is called.
+AUC_DIFFERENCE_PROTOCOL = MethodProtocol(
+    "auc_difference", "f(data) -> var or Pivot(var, z)", _difference_probe, check=_check_pivot
+)
+
+
+def pivot_test(
+    pivot: Pivot, estimate: float, hypothesis: Hypothesis, level: float
+) -> tuple[float, float, float]:
+    """``(low, high, p_value)`` of a pivot: Wald in closed form (``z`` None), else the values
+    its test does not reject (:func:`~rocsim.core.auc_methods.pivot_interval`) and its
+    p-value at the null."""
+    if pivot.z is None:
+        low, high = hypothesis.interval(estimate, pivot.var, level)
+        return low, high, hypothesis.p_value(estimate, pivot.var)
+    low, high = pivot_interval(
+        pivot, estimate, level, hypothesis.alternative, hypothesis.lower, hypothesis.upper
+    )
+    return low, high, pivot_p_value(pivot, hypothesis.null, hypothesis.alternative)
+
+
+def _own_difference(pos1, pos2, neg1, neg2, method, hypothesis, level) -> AUCDifferenceCI:
+    """:func:`auc_difference_ci` with a method of the user's own: its pivot on the difference,
+    each variance computed when the method asks (the exact bootstrap's needs a count over the
+    pairs that DeLong's does not)."""
+    kernels = {}
+
+    def variance(name: str) -> float:
+        check_choice(name, AUC_METHODS, "variance")
+        if name not in kernels:
+            kernels[name] = _difference_kernel(pos1, pos2, neg1, neg2, name)
+        return kernels[name][2].var(name)
+
+    k1, k2, _ = kernels.setdefault("delong", _difference_kernel(pos1, pos2, neg1, neg2, "delong"))
+    auc1, auc2 = k1.estimate(), k2.estimate()
+    data = AUCDifferenceData(auc1 - auc2, auc1, auc2, pos1.size, neg1.size, variance)
+    pivot = _check_pivot(method(data), method_name(method))
+    low, high, p_value = pivot_test(pivot, auc1 - auc2, hypothesis, level)
+    return AUCDifferenceCI(
+        *(float(v) for v in (auc1, auc2, auc1 - auc2, pivot.var, low, high, p_value)),
+        level,
+        method_name(method),
+        pos1.size,
+        neg1.size,
+        hypothesis.alternative,
+        hypothesis.null,
+    )
 
 
 def auc_pivot(method: str | Callable, data: AUCData) -> Pivot:
@@ -474,12 +528,11 @@ def check_hypothesis(alternative: str, null, lower: float, upper: float) -> Hypo
 
 
 def _check_method(method: str | Callable, n_pos: int, n_neg: int, kind: str) -> str | Callable:
-    """``method`` one of ``kind``'s (:mod:`rocsim.core.registry`), or for one AUC a function
-    of :data:`AUC_PROTOCOL`, with the instances per class it needs."""
-    if kind == "auc":
-        method = check_method(method, AUC_INTERVAL_METHODS, AUC_PROTOCOL, "AUC method")
-    else:
-        check_choice(method, names(kind), "AUC method")
+    """``method`` one of ``kind``'s (:mod:`rocsim.core.registry`), or a function of its
+    protocol (:data:`AUC_PROTOCOL`, :data:`AUC_DIFFERENCE_PROTOCOL`), with the instances per
+    class it needs."""
+    protocol = AUC_PROTOCOL if kind == "auc" else AUC_DIFFERENCE_PROTOCOL
+    method = check_method(method, names(kind), protocol, "AUC method")
     needs = getattr(method_info(kind, method), "min_per_class", 1)
     if min(n_pos, n_neg) < needs:
         raise ValueError(
@@ -507,13 +560,17 @@ def auc_ci(
         positive, ties count one half.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"delong", "exact_bootstrap", "hanley_mcneil", "logit", "newcombe"}, default "delong"
+    method : {"delong", "exact_bootstrap", "hanley_mcneil", "logit", "newcombe"} or callable, \
+default "delong"
         ``delong``: the Wald interval on the variance of DeLong et al. (1988), ``S10/n+ +
         S01/n-`` (needs two instances per class). ``exact_bootstrap``: on the exact variance of
         the AUC over stratified bootstrap resamples, i.e. the limit of a Monte Carlo bootstrap
         with infinitely many resamples, computed in closed form without resampling.
         ``hanley_mcneil``, ``logit``, ``newcombe``: the intervals of
-        :mod:`rocsim.core.auc_methods` (the method table), for small samples and AUCs near 1.
+        :mod:`rocsim.core.auc_methods`, for small samples and AUCs near 1. A function
+        ``f(data) -> var`` or ``-> Pivot(var, z)`` on an
+        :class:`~rocsim.core.auc_methods.AUCData` is a method of your own
+        (:data:`AUC_PROTOCOL`).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         ``greater``: the one-sided interval ``[low, 1]`` (``low`` the two-sided bound at twice
         the alpha) and the test of ``AUC <= null`` against ``AUC > null`` (``less`` the other
@@ -552,12 +609,7 @@ def auc_ci(
     auc = kernel.estimate()
     data = AUCData(auc, pos.size, neg.size, kernel.var)
     pivot = auc_pivot(method, data)
-    if pivot.z is None:  # Wald: closed form
-        low, high = hypothesis.interval(auc, pivot.var, level)
-        p_value = hypothesis.p_value(auc, pivot.var)
-    else:
-        low, high = pivot_interval(pivot, auc, level, hypothesis.alternative)
-        p_value = pivot_p_value(pivot, hypothesis.null, hypothesis.alternative)
+    low, high, p_value = pivot_test(pivot, auc, hypothesis, level)
     return AUCCI(
         float(auc),
         float(pivot.var),
@@ -594,7 +646,7 @@ def auc_difference_ci(
         Likewise for the negatives.
     confidence_level : float, default 0.95
         Coverage the interval aims at, in (0, 1).
-    method : {"delong", "exact_bootstrap", "mover"}, default "delong"
+    method : {"delong", "exact_bootstrap", "mover"} or callable, default "delong"
         ``delong``: ``var1 + var2 - 2 cov`` from the covariance matrices of the placement
         values (DeLong et al. 1988). ``mover``: Zou & Donner's (2008) interval recovered
         from each AUC's score interval, with DeLong's correlation
@@ -603,7 +655,9 @@ def auc_difference_ci(
         ``auc_paired`` study found to hold its level. ``exact_bootstrap``: the exact variance of
         ``AUC1* - AUC2*`` over stratified bootstrap resamples of the instances (both scores of
         an instance travel together), the limit of a Monte Carlo bootstrap with infinitely
-        many resamples; ``O(n log n)``.
+        many resamples; ``O(n log n)``. A function ``f(data) -> var`` or ``-> Pivot(var,
+        z)`` on an :class:`~rocsim.core.auc_methods.AUCDifferenceData` is a method of your own
+        (:data:`AUC_DIFFERENCE_PROTOCOL`; ``z`` on candidate differences in [-1, 1]).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         ``greater``: the interval ``[low, 1]`` and the test of ``AUC1 - AUC2 > null``.
     null : float, default 0.0
@@ -632,8 +686,10 @@ def auc_difference_ci(
     """
     pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
     level = check_confidence_level(confidence_level)
-    _check_method(method, pos1.size, neg1.size, "auc_difference")
+    method = _check_method(method, pos1.size, neg1.size, "auc_difference")
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
+    if callable(method):
+        return _own_difference(pos1, pos2, neg1, neg2, method, hypothesis, level)
     variance = "delong" if method == "mover" else method
     k1, k2, diff = _difference_kernel(pos1, pos2, neg1, neg2, variance)
     auc1, auc2, var = k1.estimate(), k2.estimate(), diff.var(variance)

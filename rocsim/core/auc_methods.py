@@ -67,6 +67,20 @@ class AUCData:
 
 
 @dataclass(frozen=True)
+class AUCDifferenceData:
+    """What a method of the user's own for ``auc1 - auc2`` sees: both AUCs, their
+    ``difference``, the class sizes and ``variance(name)``, the difference's ``delong`` or
+    ``exact_bootstrap`` variance (computed when the method asks)."""
+
+    difference: float
+    auc1: float
+    auc2: float
+    n_pos: int
+    n_neg: int
+    variance: Callable[[str], float]
+
+
+@dataclass(frozen=True)
 class Pivot:
     """``z(theta)``, decreasing in ``theta``, and the variance the method reports. ``z`` is
     None for a Wald interval (``z = (auc - theta) / sqrt(var)``, solved in closed form by
@@ -165,17 +179,23 @@ def hanley_mcneil_pivot(data: AUCData) -> Pivot:
 
 
 def pivot_interval(
-    pivot: Pivot, estimate: float, level: float, alternative: str
+    pivot: Pivot,
+    estimate: float,
+    level: float,
+    alternative: str,
+    lower: float = 0.0,
+    upper: float = 1.0,
 ) -> tuple[float, float]:
-    """The AUCs in [0, 1] that the pivot's test does not reject at ``1 - level``: where ``z``
-    crosses the critical value (``brentq`` on each side of the estimate), or the end of [0, 1]
-    where it does not."""
+    """The values in ``[lower, upper]`` (an AUC's [0, 1], a difference's [-1, 1]) that the
+    pivot's test does not reject at ``1 - level``: where ``z`` crosses the critical value on
+    each side of the estimate (:func:`bisect_root`), or the end of the range where it does
+    not."""
     if alternative == "two-sided":
         critical = float(special.ndtri(0.5 + level / 2))
     else:
         critical = float(special.ndtri(level))
-    low = 0.0 if alternative == "less" else _crossing(pivot.z, critical, 0.0, estimate)
-    high = 1.0 if alternative == "greater" else _crossing(pivot.z, -critical, estimate, 1.0)
+    low = lower if alternative == "less" else _crossing(pivot.z, critical, lower, estimate)
+    high = upper if alternative == "greater" else _crossing(pivot.z, -critical, estimate, upper)
     return low, high
 
 
