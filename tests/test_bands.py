@@ -7,6 +7,9 @@ for the true curve (``band="simultaneous"``) is tested in ``test_confidence_band
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from fractions import Fraction
 
 import numpy as np
@@ -22,6 +25,7 @@ from rocsim.core.band_comparators import (
     shifted_band,
     working_hotelling_band,
 )
+from rocsim.core.bands import BANDS, band_ci
 from rocsim.core.curve_band import (
     EXACT_CELLS,
     ContainmentWarning,
@@ -84,6 +88,25 @@ def test_bad_band_is_one_clear_line(kwargs, message):
     y, s = scores(20)
     with pytest.raises(ValueError, match=message):
         rocsim.roc_ci(y, s, **kwargs)
+
+
+def test_the_band_is_checked_once_at_the_entry_point():
+    """roc_ci checks ``band`` and the simultaneous band's method once, at its entry, in one
+    line naming the argument; the internal band_ci trusts what it is given (no check of its
+    own, whose differently worded error a caller could meet instead)."""
+    y, s = scores(20)
+    with pytest.raises(ValueError) as raised:
+        rocsim.roc_ci(y, s, averaging="vertical", band="everywhere")
+    assert str(raised.value) == f"unknown band 'everywhere'; valid: {', '.join(BANDS)}"
+    with pytest.raises(ValueError, match=r"^band='simultaneous' .*got method='percentile'"):
+        rocsim.roc_ci(y, s, averaging="vertical", band="simultaneous", method="percentile")
+    tree = ast.parse(textwrap.dedent(inspect.getsource(band_ci)))
+    called = {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    assert not [name for name in called if name.startswith("check_")], sorted(called)
 
 
 # --- the bootstrap-containment band: containment computed exactly ---------------------------

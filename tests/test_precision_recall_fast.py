@@ -18,8 +18,8 @@ import pytest
 from scipy import stats
 
 from rocsim.core import precision_recall as pr
-from rocsim.core.precision_recall import nearest_recall_ranks, pr_ci, pr_distribution
 from rocsim.core.formulas import score_on_moments
+from rocsim.core.precision_recall import nearest_recall_ranks, pr_ci, pr_distribution
 
 LEVEL = 0.9
 #: Mean, variance and score bounds: this close to the dense pmf's, relatively.

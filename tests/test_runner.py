@@ -287,6 +287,24 @@ def test_workers_started_ahead_run_the_next_study(small_study, tmp_path):
     assert _csv(first) == _csv(again)
 
 
+def _imported(module: str) -> bool:
+    import sys
+
+    return module in sys.modules
+
+
+def test_started_workers_import_the_modules_their_caller_names():
+    """start_workers(preload=...) has each worker import the modules its caller names
+    (rocsim-reproduce: the study kinds, which the simulation layer itself never imports)."""
+    from collections import deque
+
+    from rocsim.sim.workers import local_engine, start_workers
+
+    deque(start_workers(2, preload=["tabnanny"]), maxlen=0)  # a module nothing else imports
+    with local_engine(2) as ordered:
+        assert any(ordered(_imported, [("tabnanny",)] * 4))
+
+
 def test_configs_composed_ahead_equal_composed_ones():
     """rocsim-reproduce composes its variant runs' configs in the background: the same
     configs, and one it did not ask for is still composed."""

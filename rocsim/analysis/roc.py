@@ -177,11 +177,13 @@ def roc_ci(
     >>> bands.to_frame()[["q", "threshold", "fpr", "tpr"]].round(3).values.tolist()
     [[0.5, 0.7, 0.333, 0.667]]
     """
+    # every argument is checked here, once: the helpers below trust what they are given
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     check_placement(averaging, at, thresholds, side)
     check_band(band, averaging)
     check_ties(ties, averaging, band)
     method = band_method(method, band, bootstrap)
+    level = check_confidence_level(confidence_level)
     pos, neg = data.classes()
     common = {
         "averaging": averaging,
@@ -192,52 +194,62 @@ def roc_ci(
         "direction": data.direction,
     }
     if averaging == "threshold":
-        sign = data.signs[0]
-        t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)
-        ci = threshold_ci(
-            pos, neg, t, confidence_level=confidence_level, method=method, bootstrap=bootstrap
-        )
-        return ROCBands(
-            fpr=ci.fpr,
-            fpr_low=ci.fpr_low,
-            fpr_high=ci.fpr_high,
-            tpr=ci.tpr,
-            tpr_low=ci.tpr_low,
-            tpr_high=ci.tpr_high,
-            q=requested,
-            threshold=orient(ci.thresholds, sign),
-            confidence_level=ci.confidence_level,
-            method=ci.method,
-            axis_level=ci.axis_level,
-            **common,
+        return _threshold_rectangles(
+            pos, neg, data, at, thresholds, level, method, bootstrap, common
         )
     if band in WHOLE_CURVE_BANDS:
-        return _whole_curve_bands(
-            pos, neg, averaging, at, confidence_level, method, side, band, common
-        )
+        return _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, common)
+    return _pointwise_bands(
+        pos, neg, averaging, at, level, method, bootstrap, side, band, ties, common
+    )
+
+
+def _threshold_rectangles(
+    pos, neg, data, at, thresholds, level, method, bootstrap, common
+) -> ROCBands:
+    """:func:`roc_ci` under threshold averaging: a rectangle for (FPR, TPR) at each threshold
+    placed by ``at`` or given as ``thresholds``, reported on the user's scale of scores."""
+    sign = data.signs[0]
+    t, requested = placed_thresholds(data.scores[0], at, thresholds, sign)
+    ci = threshold_ci(pos, neg, t, confidence_level=level, method=method, bootstrap=bootstrap)
+    return ROCBands(
+        fpr=ci.fpr,
+        fpr_low=ci.fpr_low,
+        fpr_high=ci.fpr_high,
+        tpr=ci.tpr,
+        tpr_low=ci.tpr_low,
+        tpr_high=ci.tpr_high,
+        q=requested,
+        threshold=orient(ci.thresholds, sign),
+        confidence_level=ci.confidence_level,
+        method=ci.method,
+        axis_level=ci.axis_level,
+        **common,
+    )
+
+
+def _pointwise_bands(
+    pos, neg, averaging, at, level, method, bootstrap, side, band, ties, common
+) -> ROCBands:
+    """:func:`roc_ci`'s pointwise or Bonferroni bands, each point's interval on its own law:
+    of TPR at the FPRs ``r/n-`` nearest ``at``, on the ``side`` of each vertical step
+    (vertical averaging), or of FPR at the TPRs ``k/n+`` nearest ``at`` (horizontal)."""
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
-        level = pointwise_level(confidence_level, band, ranks.size)
-        ci = horizontal_ci(
-            pos, neg, ranks, confidence_level=level, method=method, bootstrap=bootstrap, ties=ties
-        )
-        return _averaged_bands(
-            ci, requested, index, "fpr", confidence_level, band, ties=ties, **common
-        )
-    requested, ranks, index = ranks_per_request(at, neg.size)
-    ci = vertical_ci(
+        interval, averaged, reading = horizontal_ci, "fpr", {"ties": ties}
+    else:
+        requested, ranks, index = ranks_per_request(at, neg.size)
+        interval, averaged, reading = vertical_ci, "tpr", {"side": side, "ties": ties}
+    ci = interval(
         pos,
         neg,
         ranks,
-        confidence_level=pointwise_level(confidence_level, band, ranks.size),
+        confidence_level=pointwise_level(level, band, ranks.size),
         method=method,
         bootstrap=bootstrap,
-        side=side,
-        ties=ties,
+        **reading,
     )
-    return _averaged_bands(
-        ci, requested, index, "tpr", confidence_level, band, side=side, ties=ties, **common
-    )
+    return _averaged_bands(ci, requested, index, averaged, level, band, **reading, **common)
 
 
 #: Bands calibrated on the law of the whole curve, or the literature's.
@@ -271,7 +283,6 @@ def _whole_curve_bands(pos, neg, averaging, at, level, method, side, band, commo
     the exact law's pointwise intervals at the level holding a share of the bootstrap
     curves) or a comparator's; horizontal averaging on the classes exchanged (upper
     side)."""
-    level = check_confidence_level(level)
     if averaging == "horizontal":
         requested, ranks, index = ranks_per_request(at, pos.size, "horizontal")
         first, second = -neg, -pos
@@ -345,10 +356,9 @@ def check_comparison_band(band: str, averaging: str, method: str | None) -> None
         )
 
 
-def pointwise_level(confidence_level: float, band: str, points: int) -> float:
-    """The level of each point's interval: the level itself, or Bonferroni's
-    ``1 - (1 - level) / k`` over ``k`` points."""
-    level = check_confidence_level(confidence_level)
+def pointwise_level(level: float, band: str, points: int) -> float:
+    """The level of each point's interval for the family level ``level`` (checked by the
+    caller): the level itself, or Bonferroni's ``1 - (1 - level) / k`` over ``k`` points."""
     return level if band == "pointwise" else 1.0 - (1.0 - level) / points
 
 

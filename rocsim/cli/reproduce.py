@@ -126,8 +126,10 @@ def reproduce(argv: list[str] | None = None) -> None:
         *extra,
     ]
     names = chosen_studies(args.only, args.with_bands, studies)
-    # local workers start while the configs compose (a cluster run has its own)
-    workers = iter(()) if "runner=dask" in extra else start_workers(args.n_jobs)
+    # local workers start while the configs compose, each importing the study kinds (and the
+    # compiled kernels they import); a cluster run has its own workers
+    local = "runner=dask" not in extra
+    workers = start_workers(args.n_jobs, preload=["rocsim.studies"]) if local else iter(())
     try:
         configs = []
         for name in names:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocsim.core._validation import check_choice
 from rocsim.core.band_comparators import (
     COMPARATOR_BANDS,
     fixed_width_band,
@@ -21,7 +20,7 @@ from rocsim.core.band_comparators import (
     shifted_band,
     working_hotelling_band,
 )
-from rocsim.core.confidence_band import CONFIDENCE_BAND_METHODS, confidence_band
+from rocsim.core.confidence_band import confidence_band
 from rocsim.core.curve_band import bootstrap_containment_ci
 from rocsim.core.vertical import VerticalCI
 
@@ -57,6 +56,11 @@ def band_ci(pos: np.ndarray, neg: np.ndarray, law, band: str, level: float, meth
     family level ``level``; ``method`` is the pointwise interval method of the exact-law bands
     (the comparators do not use it).
 
+    Internal: the caller has checked its arguments once, at its entry (:func:`rocsim.roc_ci`:
+    ``band`` one of :data:`BANDS`, ``level`` a confidence level, and for
+    ``band="simultaneous"`` ``method`` one of
+    :data:`~rocsim.core.confidence_band.CONFIDENCE_BAND_METHODS`); nothing is checked again.
+
     Examples
     --------
     >>> from rocsim.core import vertical_distribution
@@ -65,12 +69,10 @@ def band_ci(pos: np.ndarray, neg: np.ndarray, law, band: str, level: float, meth
     >>> band_ci(pos, neg, law, "bonferroni", 0.9, "wald").pointwise_level
     0.9666666666666667
     """
-    check_choice(band, BANDS, "band")
     if band in ("pointwise", "bonferroni"):
         pointwise = level if band == "pointwise" else 1.0 - (1.0 - level) / law.r.size
         return Band(law.ci(pointwise, method), band, pointwise, None, None)
     if band == "simultaneous":
-        check_choice(method, CONFIDENCE_BAND_METHODS, "method of band='simultaneous'")
         ci, calibrated = confidence_band(law, pos.size, level, method)
         return Band(
             ci,

@@ -11,6 +11,7 @@ keeping freed memory (:func:`keep_freed_memory`). A cluster's workers are the cl
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 import signal
 import sys
@@ -189,21 +190,27 @@ def _let_stopped_queues_finish() -> None:
             thread.join(max(0.0, deadline - time.monotonic()))
 
 
-def start_workers(n_jobs: int) -> Iterator[None]:
-    """Start the loky workers of ``n_jobs`` now, each importing the study kinds, and return at
-    once: a caller composing its configs meanwhile finds them ready for its first study (the
-    same workers :func:`run_conditions` then uses). Exhaust the returned iterator to wait.
+def start_workers(n_jobs: int, preload: Iterable[str] = ()) -> Iterator[None]:
+    """Start the loky workers of ``n_jobs`` now, each importing the modules named in
+    ``preload`` (the study kinds, and the compiled kernels they import), and return at once: a
+    caller composing its configs meanwhile finds them ready for its first study (the same
+    workers :func:`run_conditions` then uses). Exhaust the returned iterator to wait.
     Called on the thread that runs the studies: a worker dies with the thread that started it
-    (:func:`exit_with_parent`)."""
+    (:func:`exit_with_parent`).
+
+    The caller names the modules: the study kinds import the runner, which imports this
+    module, so importing them from here would close an import cycle."""
+    names = tuple(preload)
     with _workers(None), _ctrl_c_held():
         # a generator: the tasks are sent (and the workers started) before the call returns
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-            delayed(_import_kinds)() for _ in range(effective_n_jobs(n_jobs))
+            delayed(_import_modules)(names) for _ in range(effective_n_jobs(n_jobs))
         )
 
 
-def _import_kinds() -> None:
-    import rocsim.studies  # noqa: F401  (the kinds and the compiled kernels they import)
+def _import_modules(names: tuple[str, ...]) -> None:
+    for name in names:
+        importlib.import_module(name)
 
 
 class _ConsumerStopped(Exception):
