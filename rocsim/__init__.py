@@ -7,8 +7,9 @@ instances), labels follow scikit-learn's rules (``pos_label``), and the displays
 scikit-learn's do (``from_predictions``, ``from_estimator``):
 
 - ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
-  ``compare_auc``; ``pr_ci``; their results ``ROCBands``, ``ROCComparison``, ``CostBands``,
-  ``CostComparison``, ``AUCResult``, ``PartialAUCResult``, ``AUCComparison``, ``PRBands``
+  ``compare_auc``; ``pr_ci``; ``net_benefit_ci`` (decision curves); their results
+  ``ROCBands``, ``ROCComparison``, ``CostBands``, ``CostComparison``, ``AUCResult``,
+  ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``
   (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
   ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from rocsim.analysis._input import DirectionWarning
     from rocsim.analysis.auc import auc_ci, compare_auc
     from rocsim.analysis.cost import compare_cost, cost_curve_ci
+    from rocsim.analysis.decision import NetBenefitCurve, net_benefit_ci
     from rocsim.analysis.displays import (
         CostCurveDisplay,
         PrecisionRecallBandDisplay,

@@ -11,6 +11,10 @@ import pytest
 
 from rocsim.cli import compose_study
 
+#: The scripts that wrote stored reference values run with their peer installed (dcurves),
+#: not in the test suite: --doctest-modules would import them.
+collect_ignore_glob = ["data/*"]
+
 #: The suite's longest files (most of their time in new processes), longest first, as
 #: ``pytest --durations=0`` summed them by file: they start first, so that the two workers end
 #: together instead of one running the last long file alone.

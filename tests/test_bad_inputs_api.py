@@ -401,6 +401,19 @@ CASES = [
         lambda: rocsim.compare_roc(Y, S1, S2, confidence_level="abc"),
         r"^confidence_level must be a number",
     ),
+    # --- net_benefit_ci ------------------------------------------------------------------------
+    case(lambda: rocsim.net_benefit_ci(Y, S1, thresholds=[0.5, 1.0]), r"^thresholds must lie"),
+    case(lambda: rocsim.net_benefit_ci(Y, S1, thresholds="abc"), r"^thresholds must hold"),
+    case(
+        lambda: rocsim.net_benefit_ci(Y, S1 * 3), r"^y_proba must hold probabilities in \[0, 1\]"
+    ),
+    case(lambda: rocsim.net_benefit_ci(Y, S1, bootstrap="nope"), r"^unknown bootstrap 'nope'"),
+    case(
+        lambda: rocsim.net_benefit_ci(Y, S1, method="nope"),
+        r"^unknown net benefit interval method 'nope'; valid: percentile, wald",
+    ),
+    case(lambda: rocsim.net_benefit_ci(Y, S1[:-1]), r"y_proba"),
+    case(lambda: rocsim.net_benefit_ci(Y, S1, confidence_level=2), r"^confidence_level"),
     # --- cost_curve_ci / compare_cost --------------------------------------------------------
     case(lambda: rocsim.cost_curve_ci(Y, S1, w=2), r"\bw\b.*\[0, 1\]"),
     case(lambda: rocsim.cost_curve_ci(Y, S1, w="abc"), r"^w must hold numbers, got 'abc'"),

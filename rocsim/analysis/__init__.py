@@ -13,12 +13,14 @@ exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to
   expected cost;
 - :func:`auc_ci`, :func:`compare_auc` (:mod:`~rocsim.analysis.auc`): the area under the ROC
   curve, DeLong or exact bootstrap;
-- :func:`pr_ci` (:mod:`~rocsim.analysis.pr`): precision-recall curves.
+- :func:`pr_ci` (:mod:`~rocsim.analysis.pr`): precision-recall curves;
+- :func:`net_benefit_ci` (:mod:`~rocsim.analysis.decision`): decision curves.
 """
 
 from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
 from rocsim.analysis.auc import auc_ci, compare_auc
 from rocsim.analysis.cost import compare_cost, cost_curve_ci
+from rocsim.analysis.decision import NetBenefitCurve, net_benefit_ci
 from rocsim.analysis.pr import PR_AVERAGING, pr_ci
 from rocsim.analysis.results import (
     AUCComparison,
@@ -44,6 +46,7 @@ __all__ = [
     "CostBands",
     "CostComparison",
     "DirectionWarning",
+    "NetBenefitCurve",
     "PRBands",
     "PartialAUCComparison",
     "PartialAUCResult",
@@ -54,6 +57,7 @@ __all__ = [
     "compare_cost",
     "compare_roc",
     "cost_curve_ci",
+    "net_benefit_ci",
     "pr_ci",
     "roc_ci",
 ]

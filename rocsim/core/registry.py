@@ -117,6 +117,11 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
         M("wald", f.wald_on_moments),
         M("percentile", f.equal_tailed),
     ),
+    # net benefit at fixed threshold probabilities on its exact law (rocsim.core.net_benefit)
+    "net_benefit": (
+        M("percentile", f.equal_tailed),
+        M("wald", f.wald_on_moments),
+    ),
     # the simultaneous band's pointwise shapes (rocsim.core.confidence_band)
     "confidence_band": (M("wald"), M("score")),
     # one AUC: f(AUCData) -> Pivot (rocsim.core.auc_methods)
@@ -160,6 +165,7 @@ DEFAULT_METHODS: dict[str, str] = {
     "precision": "score",
     "cost": "agresti",
     "cost_difference": "agresti",
+    "net_benefit": "percentile",
     "auc": "delong",
     "auc_difference": "delong",
 }

@@ -1,5 +1,5 @@
 """Plots of rocsim's results, practitioner (:mod:`rocsim.analysis`) and core alike: ROC,
-cost and precision-recall curves with their bands, paired differences, AUCs.
+cost and precision-recall curves with their bands, decision curves, paired differences, AUCs.
 
 One drawing function per kind of curve, ``draw_*(ax, result, color=..., name=...)``, draws the
 curve and its band in one colour and returns the artists; every result's ``plot`` lands in
@@ -194,6 +194,62 @@ def plot_cost_bands(bands, ax=None):
     return finish_cost_axes(ax)
 
 
+# --- decision curves ---------------------------------------------------------------------------
+
+
+def draw_treat_all(ax, curve):
+    """Treat-all's net benefit with its band (a line only under the stratified bootstrap, where
+    it is fixed) and treat-none's, 0; returns the treat-all line."""
+    line = ax.plot(curve.threshold, curve.treat_all, color="0.4", lw=1.0, label="Treat all")[0]
+    if np.any(curve.treat_all_high > curve.treat_all_low):
+        ax.fill_between(
+            curve.threshold,
+            curve.treat_all_low,
+            curve.treat_all_high,
+            color="0.4",
+            alpha=BAND_ALPHA / 2,
+            label=f"Treat all: {_level(curve)} interval",
+        )
+    ax.axhline(0.0, **CHANCE_STYLE, label="Treat none")
+    return line
+
+
+def draw_decision_curve(ax, curve, *, color=None, name: str | None = None):
+    """A model's net benefit against the threshold probability with its band; returns
+    ``(line, band)``."""
+    x = curve.threshold
+    line = ax.plot(x, curve.net_benefit, color=color, lw=1.2, label=name or "model")[0]
+    what = f"{name}: " if name else ""
+    band = ax.fill_between(
+        x,
+        curve.net_benefit_low,
+        curve.net_benefit_high,
+        color=line.get_color(),
+        alpha=BAND_ALPHA,
+        label=f"{what}{_level(curve)} interval",
+    )
+    return line, band
+
+
+def finish_decision_axes(ax, curve):
+    """Net benefit from a little below 0 (where treat-all plunges) to the prevalence and a bit."""
+    prevalence = curve.n_pos / (curve.n_pos + curve.n_neg)
+    top = max(1.1 * prevalence, 1.02 * float(np.max(curve.net_benefit_high)))
+    ax.set(xlim=(float(curve.threshold.min()), float(curve.threshold.max())))
+    ax.set_ylim(-0.05 * max(prevalence, 0.1), top)
+    label_axes(ax, "Threshold probability", "Net benefit")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_decision_curve(curve, ax=None):
+    """The decision curve with its band, treat-all's and treat-none's."""
+    ax = _axes(ax)
+    draw_treat_all(ax, curve)
+    draw_decision_curve(ax, curve)
+    return finish_decision_axes(ax, curve)
+
+
 # --- differences -------------------------------------------------------------------------------
 
 
@@ -365,4 +421,5 @@ PLOTTERS = {
     "difference": plot_difference,
     "auc": plot_auc,
     "pr": plot_pr_bands,
+    "decision": plot_decision_curve,
 }

@@ -1,0 +1,164 @@
+"""Decision curves of the user's own models: net benefit with exact bootstrap intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocsim.analysis._input import scored
+from rocsim.analysis.results import _Table
+from rocsim.core._validation import SCHEMES, check_choice, check_confidence_level
+from rocsim.core.methods import check_method, method_name
+from rocsim.core.net_benefit import (
+    NET_BENEFIT_METHODS,
+    NET_BENEFIT_PROTOCOL,
+    NetBenefitCI,
+    NetBenefitDistribution,
+    check_threshold_probabilities,
+    net_benefit_distribution,
+)
+from rocsim.core.registry import DEFAULT_METHODS
+
+#: dcurves' default threshold probabilities: 0, 0.01, ..., 0.99.
+DEFAULT_THRESHOLDS = np.arange(100) / 100
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class NetBenefitCurve(_Table):
+    """Result of :func:`net_benefit_ci`: at each threshold probability the model's net benefit
+    and treat-all's, each with its interval; ``law`` is the model's exact bootstrap law
+    (``law.mean``, ``law.var``, one per threshold), ``treat_all_law`` treat-all's."""
+
+    threshold: np.ndarray
+    net_benefit: np.ndarray
+    net_benefit_low: np.ndarray
+    net_benefit_high: np.ndarray
+    treat_all: np.ndarray
+    treat_all_low: np.ndarray
+    treat_all_high: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    n_pos: int
+    n_neg: int
+    law: NetBenefitDistribution
+    treat_all_law: NetBenefitDistribution
+
+    _columns = (
+        "threshold",
+        "net_benefit",
+        "net_benefit_low",
+        "net_benefit_high",
+        "treat_all",
+        "treat_all_low",
+        "treat_all_high",
+    )
+    _settings = ("confidence_level", "method", "bootstrap")
+    _plot_kind = "decision"
+
+    def _summary(self) -> str:
+        return (
+            f"decision curve at {self._points()} threshold probabilities "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap, "
+            f"n+={self.n_pos}, n-={self.n_neg})"
+        )
+
+
+def net_benefit_ci(
+    y_true,
+    y_proba,
+    *,
+    thresholds=None,
+    confidence_level: float = 0.95,
+    method: str | Callable = DEFAULT_METHODS["net_benefit"],
+    bootstrap: str = "stratified",
+    pos_label=None,
+) -> NetBenefitCurve:
+    """The decision curve of a model, net benefit with exact bootstrap intervals, and
+    treat-all's with its own.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_proba : array-like of shape (n,)
+        Predicted probabilities of the positive class, in [0, 1].
+    thresholds : array-like, optional
+        Threshold probabilities in [0, 1); default 0, 0.01, ..., 0.99 (dcurves'). An instance
+        is treated when its probability is ``>= t`` and not 0 (dcurves' rule).
+    confidence_level : float, default 0.95
+    method : {'percentile', 'wald'} or callable, default 'percentile'
+        ``percentile``: the exact quantiles of the bootstrap law; ``wald``: ``NB -+ z sd`` on
+        its exact variance; a function ``f(law, confidence_level) -> (low, high)`` on a
+        :class:`~rocsim.core.net_benefit.NetBenefitDistribution` is a method of your own.
+    bootstrap : {"stratified", "full"}, default "stratified"
+        ``full``: the instances resampled together, so that the prevalence varies as it does
+        between samples (net benefit depends on it); treat-all then has an interval of its
+        own, which under ``stratified`` is its value.
+    pos_label : optional
+
+    Returns
+    -------
+    NetBenefitCurve
+        ``to_frame()``: ``threshold``, ``net_benefit``, ``net_benefit_low``,
+        ``net_benefit_high``, ``treat_all``, ``treat_all_low``, ``treat_all_high``.
+
+    References
+    ----------
+    Vickers, A. J. & Elkin, E. B. (2006). Decision curve analysis: a novel method for
+    evaluating prediction models. Medical Decision Making 26, 565-574.
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 0, 0]
+    >>> curve = net_benefit_ci(y, [0.9, 0.6, 0.3, 0.7, 0.2], thresholds=[0.5])
+    >>> curve.to_frame()[["threshold", "net_benefit", "treat_all"]].values.round(3).tolist()
+    [[0.5, 0.2, 0.2]]
+    """
+    level = check_confidence_level(confidence_level)
+    method = check_method(
+        method, NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, "net benefit interval method"
+    )
+    check_choice(bootstrap, SCHEMES, "bootstrap")
+    t = DEFAULT_THRESHOLDS if thresholds is None else check_threshold_probabilities(thresholds)
+    data = scored(y_true, y_proba, pos_label=pos_label, names=("y_proba",))
+    pos, neg = data.classes()
+    _check_probabilities(np.concatenate([pos, neg]))
+    model = net_benefit_distribution(pos, neg, t, bootstrap=bootstrap)._interval(level, method)
+    everyone = _treat_all(pos.size, neg.size, t, bootstrap)._interval(level, method)
+    return _curve(model, everyone, level, method, bootstrap)
+
+
+def _treat_all(n_pos: int, n_neg: int, t: np.ndarray, bootstrap: str) -> NetBenefitDistribution:
+    """Treat-all's law: the model that treats everyone (probability 1 for all instances)."""
+    return net_benefit_distribution(np.ones(n_pos), np.ones(n_neg), t, bootstrap=bootstrap)
+
+
+def _check_probabilities(values: np.ndarray) -> None:
+    if np.any(values < 0) or np.any(values > 1):
+        raise ValueError(
+            "y_proba must hold probabilities in [0, 1] (a decision curve treats by threshold "
+            f"probability), got values from {values.min():g} to {values.max():g}"
+        )
+
+
+def _curve(
+    model: NetBenefitCI, everyone: NetBenefitCI, level: float, method, bootstrap: str
+) -> NetBenefitCurve:
+    return NetBenefitCurve(
+        model.thresholds,
+        model.net_benefit,
+        model.low,
+        model.high,
+        everyone.net_benefit,
+        everyone.low,
+        everyone.high,
+        level,
+        method_name(method),
+        bootstrap,
+        model.law.n_pos,
+        model.law.n_neg,
+        model.law,
+        everyone.law,
+    )

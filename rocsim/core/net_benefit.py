@@ -1,0 +1,372 @@
+"""Net benefit (decision curve analysis) with its exact bootstrap law.
+
+At a threshold probability ``t`` a model treats the instances whose predicted probability is
+``>= t`` and not 0 (the rule of Vickers & Elkin 2006 and of dcurves, which never treats a
+probability of 0: a binary test scored 0/1 treats its positives at ``t = 0`` too); its net
+benefit is
+
+    NB(t) = TP / n - FP / n * t / (1 - t),
+
+``TP`` and ``FP`` the treated positives and negatives, ``n`` all instances; "treat all" has
+``NB = pi - (1 - pi) t / (1 - t)``, ``pi`` the share of positives, and "treat none" 0.
+
+The exact bootstrap law of ``NB*`` at a fixed ``t``: under the stratified bootstrap (class
+sizes kept) ``TP* ~ Bin(n+, TP/n+)`` and ``FP* ~ Bin(n-, FP/n-)`` are independent; under the
+full bootstrap (the ``n`` instances resampled together, the class counts random, as in the
+thesis's chapter 5) ``(TP*, FP*)`` is multinomial, ``FP* ~ Bin(n, FP/n)`` and ``TP*`` given
+``FP* = y`` is ``Bin(n - y, TP / (n - FP))``. Either way ``n NB* = TP* - k FP*`` with
+``k = t / (1 - t)``, whose distribution function is the sum over ``y`` of
+``Pr{FP* = y} Pr{TP* <= s + k y | FP* = y}`` (binomial distribution functions): the law is
+computed without enumerating resamples, its quantiles are exact support points. Under the full
+bootstrap every resample counts (net benefit is defined on all of them), and treat-all has a
+law of its own (``NB_all* = pi* (1 + k) - k``, ``n pi* ~ Bin(n, pi)``); under the stratified
+bootstrap treat-all is fixed.
+
+References
+----------
+Vickers, A. J. & Elkin, E. B. (2006). Decision curve analysis: a novel method for evaluating
+prediction models. Medical Decision Making 26, 565-574.
+Vickers, A. J., Cronin, A. M., Elkin, E. B. & Gonen, M. (2008). Extensions to decision curve
+analysis, a novel method for evaluating diagnostic tests, prediction models and molecular
+markers. BMC Medical Informatics and Decision Making 8, 53.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special
+
+from rocsim.core._validation import (
+    SCHEMES,
+    as_real_array,
+    check_choice,
+    check_confidence_level,
+    check_two_classes,
+)
+from rocsim.core.binomial import binomial_pmf
+from rocsim.core.counting import count_at_or_above
+from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
+from rocsim.core.registry import formulas
+from rocsim.core.results import Interval, Result, clip_bounds, from_law
+
+#: The quantile search narrows its bracket to this width (in counts, the units of
+#: ``TP* - k FP*``), far below the gap between two of its support points at thresholds given
+#: to a few decimals (``1 / (100 - 100 t)`` on dcurves' grid).
+_RESOLUTION = 1e-7
+#: Its first bracket: the mean -+ this many standard deviations.
+_BRACKET_SD = 13.0
+#: A support point ``x - k y`` computed in floating point may fall a rounding below ``x - k y``:
+#: distribution functions are read this much above their argument.
+_SUPPORT_SLACK = 1e-9
+#: The law of ``FP*`` is kept within its mean -+ this many standard deviations (plus
+#: :data:`_TAIL_ROOM` values): the mass left out is below ``1e-30``.
+_TAIL_SD, _TAIL_ROOM = 12.0, 30
+
+
+def odds(thresholds) -> np.ndarray:
+    """``t / (1 - t)``: the weight of a false positive against a true positive at the
+    threshold probability ``t`` (Vickers & Elkin 2006)."""
+    t = np.asarray(thresholds, dtype=float)
+    return t / (1.0 - t)
+
+
+def check_threshold_probabilities(thresholds, name: str = "thresholds") -> np.ndarray:
+    """Threshold probabilities as a non-empty 1-D float array in ``[0, 1)``, or ``ValueError``
+    naming ``name``."""
+    t = np.atleast_1d(as_real_array(thresholds, name))
+    if t.ndim != 1 or t.size == 0 or not np.all(np.isfinite(t)):
+        raise ValueError(f"{name} must be a non-empty 1-D array of finite numbers")
+    if np.any(t < 0) or np.any(t >= 1):
+        raise ValueError(
+            f"{name} must lie in [0, 1) (a probability below 1), got {t.min():g}..{t.max():g}"
+        )
+    return t
+
+
+def net_benefit(pos_scores, neg_scores, thresholds) -> np.ndarray:
+    """Net benefit ``TP/n - FP/n * t/(1 - t)`` of treating the instances whose probability is
+    ``>= t`` (and not 0).
+
+    Examples
+    --------
+    >>> net_benefit([0.9, 0.6, 0.3], [0.7, 0.2], [0.5]).round(4).tolist()
+    [0.2]
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    t = check_threshold_probabilities(thresholds)
+    return _net_benefit(treated(pos, t), treated(neg, t), pos.size + neg.size, t)
+
+
+def treated(probabilities: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """How many of ``probabilities`` are treated at each threshold: ``>= t`` and not 0."""
+    return count_at_or_above(probabilities[probabilities != 0], thresholds)
+
+
+def _net_benefit(tp, fp, n: int, t) -> np.ndarray:
+    return (tp - odds(t) * fp) / n
+
+
+def treat_all(n_pos: int, n_neg: int, thresholds) -> np.ndarray:
+    """Net benefit of treating everyone: ``pi - (1 - pi) t / (1 - t)``, ``pi = n+ / n``."""
+    pi = n_pos / (n_pos + n_neg)
+    return pi - (1.0 - pi) * odds(thresholds)
+
+
+# --- the exact law ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Lattice:
+    """The law of ``S = X - k Y`` at each threshold (row): ``Y`` on the values ``y`` with
+    probabilities ``w`` (a window of its support, rows padded with weight 0) and ``X`` given
+    ``Y = y`` binomial with ``trials`` and ``p``. Under the stratified bootstrap ``X`` does not
+    depend on ``Y``: its distribution function is then read from ``table`` (``F_X(x0 + j)``
+    at column ``j``) instead of evaluated for every ``y``."""
+
+    k: np.ndarray  # (T,)
+    y: np.ndarray  # (T, L)
+    w: np.ndarray  # (T, L)
+    trials: np.ndarray  # (T, L)
+    p: np.ndarray  # (T, 1)
+    mean: np.ndarray  # (T,) of S
+    sd: np.ndarray  # (T,) of S
+    table: np.ndarray | None = None  # (T, Lx)
+    x0: np.ndarray | None = None  # (T,)
+
+    def cdf(self, s: np.ndarray) -> np.ndarray:
+        """``Pr{S <= s[i]}`` per row."""
+        reach = s[:, None] + self.k[:, None] * self.y
+        x = np.floor(reach + _SUPPORT_SLACK * (1.0 + np.abs(reach)))
+        return np.sum(self.w * self._x_cdf(x), axis=1)
+
+    def _x_cdf(self, x: np.ndarray) -> np.ndarray:
+        """``Pr{X <= x | Y = y}`` at whole ``x`` (any sign), one per ``y``."""
+        if self.table is not None:
+            j = x - self.x0[:, None]
+            last = self.table.shape[1] - 1
+            at = np.take_along_axis(self.table, np.clip(j, 0, last).astype(np.int64), axis=1)
+            return np.where(j < 0, 0.0, np.where(j > last, 1.0, at))
+        inside = (x >= 0) & (x < self.trials)
+        # whole numbers as integers: scipy's bdtr refuses non-integer arguments
+        below = special.bdtr(np.where(inside, x, 0).astype(np.int64), self.trials, self.p)
+        return np.where(inside, below, np.where(x >= self.trials, 1.0, 0.0))
+
+    def quantile(self, q: float) -> np.ndarray:
+        """The smallest support point ``s`` with ``Pr{S <= s} >= q``, per row: bisection on
+        :meth:`cdf` from a bracket of ``mean -+ 13 sd`` (the whole range where that one does
+        not hold the quantile) down to :data:`_RESOLUTION`, then the support point at its
+        top."""
+        lo, hi = self._bracket(q)
+        steps = int(np.ceil(np.log2(max(float(np.max(hi - lo)), 1.0) / _RESOLUTION)))
+        for _ in range(steps):
+            mid = 0.5 * (lo + hi)
+            reached = self.cdf(mid) >= q
+            hi, lo = np.where(reached, mid, hi), np.where(reached, lo, mid)
+        return self._support_below(hi, lo)
+
+    def _bracket(self, q: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)`` with ``Pr{S <= lo} < q <= Pr{S <= hi}`` per row."""
+        room = _BRACKET_SD * self.sd + self.k + 2.0
+        lo, hi = self.mean - room, self.mean + room
+        whole_lo = -self.k * self.y.max(axis=1) - 1.0  # Pr{S <= whole_lo} = 0
+        whole_hi = self.trials.max(axis=1).astype(float)  # Pr{S <= whole_hi} = 1
+        lo = np.where(self.cdf(lo) < q, lo, whole_lo)
+        hi = np.where(self.cdf(hi) >= q, hi, whole_hi)
+        return lo, hi
+
+    def _support_below(self, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+        """The largest support point ``x - k y`` (of positive weight) in ``(lo, hi]``."""
+        reach = hi[:, None] + self.k[:, None] * self.y
+        x = np.floor(reach + _SUPPORT_SLACK * (1.0 + np.abs(reach)))
+        point = x - self.k[:, None] * self.y
+        held = (self.w > 0) & (x >= 0) & (x <= self.trials) & (point > lo[:, None] - 1e-12)
+        return np.max(np.where(held, point, -np.inf), axis=1)
+
+
+def _window(n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Values ``y`` (rows padded by repeating the last) and weights of ``Bin(n, p)`` per row,
+    within mean -+ :data:`_TAIL_SD` sd (+ :data:`_TAIL_ROOM`)."""
+    mean, sd = n * p, np.sqrt(n * p * (1 - p))
+    lo = np.maximum(0, np.floor(mean - _TAIL_SD * sd) - _TAIL_ROOM).astype(np.int64)
+    hi = np.minimum(n, np.ceil(mean + _TAIL_SD * sd) + _TAIL_ROOM).astype(np.int64)
+    width = int(np.max(hi - lo)) + 1
+    y = lo[:, None] + np.arange(width)[None, :]
+    kept = y <= hi[:, None]
+    y = np.minimum(y, hi[:, None])
+    w = np.where(kept, binomial_pmf(y, n[:, None], p[:, None]), 0.0)
+    return y.astype(float), w
+
+
+@dataclass(frozen=True, repr=False)
+class NetBenefitDistribution(Result):
+    """Exact bootstrap law of the net benefit at each threshold probability.
+
+    Attributes
+    ----------
+    thresholds : ndarray
+    net_benefit : ndarray
+        The data's net benefit.
+    mean, var : ndarray
+        Moments of ``NB*`` (the mean is the data's net benefit).
+    n_pos, n_neg : int
+    bootstrap : {"stratified", "full"}
+    """
+
+    thresholds: np.ndarray
+    net_benefit: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    n_pos: int
+    n_neg: int
+    bootstrap: str
+    _tp: np.ndarray = field(repr=False, default=None)
+    _fp: np.ndarray = field(repr=False, default=None)
+
+    _columns = ("thresholds", "net_benefit", "mean", "var")
+    _settings = ("bootstrap",)
+
+    def _summary(self) -> str:
+        return (
+            f"exact bootstrap law of net benefit at {self.thresholds.size} thresholds, "
+            f"{self.bootstrap} bootstrap, n+={self.n_pos}, n-={self.n_neg}"
+        )
+
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The range of ``NB*`` at each threshold: ``[-k n-/n, n+/n]`` (stratified) or
+        ``[-k, 1]`` (full)."""
+        n, k = self.n_pos + self.n_neg, odds(self.thresholds)
+        if self.bootstrap == "stratified":
+            return -k * self.n_neg / n, np.full(k.shape, self.n_pos / n)
+        return -k, np.ones(k.shape)
+
+    def quantile(self, p: float) -> np.ndarray:
+        """The exact ``p``-quantile of ``NB*`` at each threshold (a support point)."""
+        return self._lattice.quantile(p) / (self.n_pos + self.n_neg)
+
+    def cdf(self, x) -> np.ndarray:
+        """``Pr{NB* <= x[i]}`` at each threshold (``x``: one value per threshold, or one)."""
+        n = self.n_pos + self.n_neg
+        x = np.broadcast_to(np.asarray(x, dtype=float), self.thresholds.shape)
+        return np.clip(self._lattice.cdf(x * n), 0.0, 1.0)
+
+    def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
+        """Intervals of the net benefit from this law (:func:`net_benefit_ci`)."""
+        level = check_confidence_level(confidence_level)
+        method = check_method(
+            method, NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, "net benefit interval method"
+        )
+        return self._interval(level, method)
+
+    def _interval(self, level: float, method) -> NetBenefitCI:
+        low, high = call_method(method, NET_BENEFIT_METHODS, self, level)
+        return NetBenefitCI.from_bounds(self, low, high, level, method_name(method))
+
+    @property
+    def _lattice(self) -> _Lattice:
+        n = self.n_pos + self.n_neg
+        k = odds(self.thresholds)
+        moments = dict(mean=self.mean * n, sd=np.sqrt(self.var) * n)
+        if self.bootstrap == "stratified":
+            y, w = _window(np.full(k.shape, self.n_neg), self._fp / self.n_neg)
+            x, px = _window(np.full(k.shape, self.n_pos), self._tp / self.n_pos)
+            trials = np.full(y.shape, self.n_pos, dtype=np.int64)
+            p = (self._tp / self.n_pos)[:, None]
+            table = np.cumsum(px, axis=1)
+            return _Lattice(k, y, w, trials, p, **moments, table=table, x0=x[:, 0])
+        y, w = _window(np.full(k.shape, n), self._fp / n)
+        trials = (n - y).astype(np.int64)
+        rest = n - self._fp
+        p = np.where(rest > 0, self._tp / np.maximum(rest, 1), 0.0)[:, None]
+        return _Lattice(k, y, w, trials, p, **moments)
+
+
+def net_benefit_distribution(
+    pos_scores, neg_scores, thresholds, *, bootstrap: str = "stratified"
+) -> NetBenefitDistribution:
+    """Exact bootstrap law of the net benefit at threshold probabilities ``thresholds``.
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : array-like
+        Predicted probabilities of the positives and the negatives.
+    thresholds : array-like
+        Threshold probabilities in ``[0, 1)``; an instance is treated when its probability is
+        ``>= t``.
+    bootstrap : {"stratified", "full"}, default "stratified"
+        Resample each class apart (class sizes kept), or all instances together (the class
+        counts random: the prevalence varies as it does between samples).
+
+    Returns
+    -------
+    NetBenefitDistribution
+
+    Examples
+    --------
+    >>> law = net_benefit_distribution([0.9, 0.6, 0.3], [0.7, 0.2], [0.5])
+    >>> law.mean.round(4).tolist(), law.var.round(5).tolist()
+    ([0.2], [0.04667])
+    """
+    pos, neg = check_two_classes(pos_scores, neg_scores)
+    t = check_threshold_probabilities(thresholds)
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
+    return _distribution(pos, neg, t, bootstrap)
+
+
+def _distribution(pos, neg, t, bootstrap: str) -> NetBenefitDistribution:
+    n_pos, n_neg = pos.size, neg.size
+    n = n_pos + n_neg
+    tp, fp = treated(pos, t).astype(float), treated(neg, t).astype(float)
+    k = odds(t)
+    if bootstrap == "stratified":
+        a, b = tp / n_pos, fp / n_neg
+        var = (n_pos * a * (1 - a) + k * k * n_neg * b * (1 - b)) / n**2
+    else:
+        a, b = tp / n, fp / n
+        var = (a * (1 - a) + k * k * b * (1 - b) + 2 * k * a * b) / n
+    nb = _net_benefit(tp, fp, n, t)
+    return NetBenefitDistribution(t, nb, nb.copy(), var, n_pos, n_neg, bootstrap, tp, fp)
+
+
+# --- intervals ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class NetBenefitCI(Interval):
+    """Intervals of the net benefit at each threshold probability, on its exact law
+    (:func:`net_benefit_ci`); bounds clipped to the range of ``NB*``."""
+
+    thresholds = from_law("thresholds")
+    net_benefit = from_law("net_benefit")
+    mean = from_law("mean")
+    var = from_law("var")
+
+    _columns = ("thresholds", "net_benefit", "mean", "var", "low", "high", "clipped")
+    _settings = ("confidence_level", "method")
+
+    @classmethod
+    def from_bounds(cls, law, low, high, confidence_level: float, method: str):
+        low, high, clipped = clip_bounds(low, high, law.bounds)  # per threshold
+        return cls(law, low, high, confidence_level, method, clipped)
+
+    def _summary(self) -> str:
+        return f"net benefit at {self.thresholds.size} thresholds ({self._level_and_method()})"
+
+
+#: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact law of the
+#: net benefit (:mod:`rocsim.core.registry`, kind ``net_benefit``).
+NET_BENEFIT_METHODS: dict[str, Callable] = formulas("net_benefit")
+
+
+def _probe():
+    law = net_benefit_distribution([0.9, 0.8, 0.3, 0.6], [0.7, 0.5, 0.2, 0.1], [0.25, 0.5, 0.75])
+    return (law, PROBE_LEVEL), (3,)
+
+
+#: How a net-benefit interval method is called: on the exact law at each threshold.
+NET_BENEFIT_PROTOCOL = MethodProtocol(
+    "net_benefit", "f(law, confidence_level) -> (low, high)", _probe
+)

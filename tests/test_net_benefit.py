@@ -1,0 +1,158 @@
+"""Net benefit (decision curves): the exact bootstrap law equals the enumeration of every
+resample on tiny data, under both bootstraps, and a seeded Monte Carlo bootstrap on realistic
+data; the intervals read it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rocsim
+from rocsim.core.net_benefit import (
+    NET_BENEFIT_METHODS,
+    net_benefit,
+    net_benefit_distribution,
+    odds,
+    treat_all,
+)
+
+POS = np.array([0.9, 0.6, 0.45])
+NEG = np.array([0.7, 0.2, 0.45])
+THRESHOLDS = np.array([0.0, 0.2, 0.45, 0.5, 0.8])
+
+
+def enumerated(pos, neg, t, bootstrap):
+    """Every resample's net benefit at each threshold (columns), one row per resample, all
+    resamples equally likely."""
+    n_pos, n_neg = pos.size, neg.size
+    if bootstrap == "stratified":
+        i = np.array(list(itertools.product(range(n_pos), repeat=n_pos)))
+        j = np.array(list(itertools.product(range(n_neg), repeat=n_neg)))
+        tp = (pos[i][:, :, None] >= t).sum(axis=1)  # (n+^n+, T)
+        fp = (neg[j][:, :, None] >= t).sum(axis=1)
+        tp, fp = (
+            (tp[:, None, :] + 0 * fp[None]).reshape(-1, t.size),
+            (fp[None, :, :] + 0 * tp[:, None]).reshape(-1, t.size),
+        )
+    else:
+        scores = np.r_[pos, neg]
+        is_pos = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+        i = np.array(list(itertools.product(range(scores.size), repeat=scores.size)))
+        above = scores[i][:, :, None] >= t
+        tp = (above & is_pos[i][:, :, None]).sum(axis=1)
+        fp = (above & ~is_pos[i][:, :, None]).sum(axis=1)
+    return (tp - odds(t) * fp) / (n_pos + n_neg)
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_the_law_is_the_enumeration_of_every_resample(bootstrap):
+    law = net_benefit_distribution(POS, NEG, THRESHOLDS, bootstrap=bootstrap)
+    every = enumerated(POS, NEG, THRESHOLDS, bootstrap)
+    # the enumeration sums 46656 resamples: its own rounding is about 1e-14
+    np.testing.assert_allclose(law.mean, every.mean(axis=0), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(law.var, every.var(axis=0), rtol=0, atol=1e-12)
+    for row, values in enumerate(every.T):
+        support = np.unique(values)
+        for v in support:
+            x = np.full(THRESHOLDS.shape, v)
+            assert law.cdf(x)[row] == pytest.approx(np.mean(values <= v + 1e-12), abs=1e-12)
+        for q in (0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999):
+            expected = np.sort(values)[int(np.ceil(q * values.size - 1e-9)) - 1]
+            assert law.quantile(q)[row] == pytest.approx(expected, abs=1e-12), (row, q)
+
+
+def test_the_data_s_net_benefit_is_dcurves_formula():
+    """``TP/n - FP/n t/(1 - t)``, treating scores ``>= t``; treat-all ``pi - (1 - pi) t/(1-t)``."""
+    n = POS.size + NEG.size
+    assert net_benefit([0.0, 1.0], [0.0, 0.0], [0.0])[0] == 0.25  # a 0 is never treated
+    tp = np.array([np.sum(POS >= t) for t in THRESHOLDS])
+    fp = np.array([np.sum(NEG >= t) for t in THRESHOLDS])
+    k = THRESHOLDS / (1 - THRESHOLDS)
+    np.testing.assert_allclose(net_benefit(POS, NEG, THRESHOLDS), tp / n - fp / n * k, atol=1e-15)
+    np.testing.assert_allclose(
+        treat_all(POS.size, NEG.size, THRESHOLDS), POS.size / n - NEG.size / n * k, atol=1e-15
+    )
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_a_seeded_monte_carlo_bootstrap_agrees_on_realistic_data(bootstrap):
+    rng = np.random.default_rng(20261129)
+    pos = 1 / (1 + np.exp(-rng.normal(0.8, 1.2, 300)))
+    neg = 1 / (1 + np.exp(-rng.normal(-0.8, 1.2, 500)))
+    t = np.array([0.1, 0.3, 0.5, 0.7])
+    law = net_benefit_distribution(pos, neg, t, bootstrap=bootstrap)
+    draws = 4000
+    if bootstrap == "stratified":
+        p = pos[rng.integers(0, pos.size, (draws, pos.size))]
+        q = neg[rng.integers(0, neg.size, (draws, neg.size))]
+        tp = (p[:, :, None] >= t).sum(axis=1)
+        fp = (q[:, :, None] >= t).sum(axis=1)
+    else:
+        scores, labels = np.r_[pos, neg], np.r_[np.ones(pos.size), np.zeros(neg.size)]
+        idx = rng.integers(0, scores.size, (draws, scores.size))
+        above = scores[idx][:, :, None] >= t
+        tp = (above & (labels[idx][:, :, None] == 1)).sum(axis=1)
+        fp = (above & (labels[idx][:, :, None] == 0)).sum(axis=1)
+    nb = (tp - odds(t) * fp) / (pos.size + neg.size)
+    se_mean = np.sqrt(law.var / draws)
+    assert np.all(np.abs(nb.mean(axis=0) - law.mean) < 4 * se_mean)
+    # the sample variance's relative Monte Carlo error is about sqrt(2 / draws)
+    assert np.all(np.abs(nb.var(axis=0) / law.var - 1) < 4 * np.sqrt(2 / draws))
+    for q in (0.025, 0.975):
+        share = (nb <= law.quantile(q)[None, :]).mean(axis=0)
+        assert np.all(np.abs(share - law.cdf(law.quantile(q))) < 4 * np.sqrt(q * (1 - q) / draws))
+
+
+def test_the_intervals_read_the_law_and_stay_in_range():
+    law = net_benefit_distribution(POS, NEG, THRESHOLDS, bootstrap="full")
+    for method in NET_BENEFIT_METHODS:
+        ci = law.ci(0.9, method)
+        lower, upper = law.bounds
+        assert np.all(ci.low >= lower) and np.all(ci.high <= upper)
+        assert np.all(ci.low <= ci.net_benefit + 1e-15) or method == "percentile"
+    pct = law.ci(0.9, "percentile")
+    np.testing.assert_array_equal(pct.low, law.quantile(0.05 - 1e-12))
+    frame = pct.to_frame()
+    assert list(frame.columns) == [
+        "thresholds",
+        "net_benefit",
+        "mean",
+        "var",
+        "low",
+        "high",
+        "clipped",
+    ]
+
+
+def test_bad_thresholds_name_the_argument():
+    with pytest.raises(ValueError, match=r"thresholds must lie in \[0, 1\)"):
+        net_benefit_distribution(POS, NEG, [0.5, 1.0])
+    with pytest.raises(ValueError, match="unknown bootstrap scheme"):
+        net_benefit_distribution(POS, NEG, [0.5], bootstrap="cluster")
+
+
+DCURVES = Path(__file__).parent / "data" / "dcurves"
+
+
+def test_net_benefit_equals_dcurves():
+    """dcurves 1.1.7's ``dca`` on its own data set (``tests/data/dcurves``: the stored call
+    and its output): every model's and treat-all's net benefit, to 1e-12."""
+    stored = json.loads((DCURVES / "dca_binary.json").read_text())
+    table = pd.DataFrame(stored["rows"], columns=stored["columns"])
+    data = pd.read_csv(DCURVES / "df_binary.csv")
+    y = data["cancer"].to_numpy()
+    for model in ("cancerpredmarker", "famhistory"):
+        curve = rocsim.net_benefit_ci(y, data[model].to_numpy(), bootstrap="full")
+        theirs = table[table["model"] == model]
+        np.testing.assert_array_equal(curve.threshold, theirs["threshold"].to_numpy())
+        np.testing.assert_allclose(
+            curve.net_benefit, theirs["net_benefit"].to_numpy(), rtol=0, atol=1e-12
+        )
+    everyone = table[table["model"] == "all"]["net_benefit"].to_numpy()
+    np.testing.assert_allclose(curve.treat_all, everyone, rtol=0, atol=1e-12)
+    assert np.all(table[table["model"] == "none"]["net_benefit"] == 0)
