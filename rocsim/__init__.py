@@ -7,9 +7,11 @@ instances), labels follow scikit-learn's rules (``pos_label``), and the displays
 scikit-learn's do (``from_predictions``, ``from_estimator``):
 
 - ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
-  ``compare_auc``; ``pr_ci``; ``net_benefit_ci`` (decision curves); their results
+  ``compare_auc``; ``pr_ci``; ``net_benefit_ci``, ``compare_net_benefit`` (decision
+  curves); their results
   ``ROCBands``, ``ROCComparison``, ``CostBands``, ``CostComparison``, ``AUCResult``,
-  ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``
+  ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``,
+  ``NetBenefitComparison``
   (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
   ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
@@ -38,7 +40,12 @@ if TYPE_CHECKING:
     from rocsim.analysis._input import DirectionWarning
     from rocsim.analysis.auc import auc_ci, compare_auc
     from rocsim.analysis.cost import compare_cost, cost_curve_ci
-    from rocsim.analysis.decision import NetBenefitCurve, net_benefit_ci
+    from rocsim.analysis.decision import (
+        NetBenefitComparison,
+        NetBenefitCurve,
+        compare_net_benefit,
+        net_benefit_ci,
+    )
     from rocsim.analysis.displays import (
         CostCurveDisplay,
         PrecisionRecallBandDisplay,

@@ -16,6 +16,7 @@ import rocsim
 from rocsim.core.net_benefit import (
     NET_BENEFIT_METHODS,
     net_benefit,
+    net_benefit_difference_distribution,
     net_benefit_distribution,
     odds,
     treat_all,
@@ -156,3 +157,86 @@ def test_net_benefit_equals_dcurves():
     everyone = table[table["model"] == "all"]["net_benefit"].to_numpy()
     np.testing.assert_allclose(curve.treat_all, everyone, rtol=0, atol=1e-12)
     assert np.all(table[table["model"] == "none"]["net_benefit"] == 0)
+
+
+POS2 = np.array([0.8, 0.4, 0.6])
+NEG2 = np.array([0.3, 0.5, 0.1])
+
+
+def enumerated_difference(t, bootstrap):
+    """Every resample's NB1 - NB2 (rows) at each threshold (columns)."""
+    n_pos, n_neg = POS.size, NEG.size
+    if bootstrap == "stratified":
+        i = np.array(list(itertools.product(range(n_pos), repeat=n_pos)))
+        j = np.array(list(itertools.product(range(n_neg), repeat=n_neg)))
+        i = np.repeat(i, j.shape[0], axis=0)
+        j = np.tile(j, (n_pos**n_pos, 1))
+        p1, p2, q1, q2 = POS[i], POS2[i], NEG[j], NEG2[j]
+    else:
+        s1, s2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
+        is_pos = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+        i = np.array(list(itertools.product(range(s1.size), repeat=s1.size)))
+        p1 = np.where(is_pos[i], s1[i], -1.0)
+        p2 = np.where(is_pos[i], s2[i], -1.0)
+        q1 = np.where(~is_pos[i], s1[i], -1.0)
+        q2 = np.where(~is_pos[i], s2[i], -1.0)
+    k = odds(t)
+
+    def count(a):
+        return (a[:, :, None] >= t).sum(axis=1)
+
+    return (count(p1) - count(p2) - k * (count(q1) - count(q2))) / (n_pos + n_neg)
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_the_difference_law_is_the_enumeration_of_every_resample(bootstrap):
+    law = net_benefit_difference_distribution(
+        POS, POS2, NEG, NEG2, THRESHOLDS, bootstrap=bootstrap
+    )
+    every = enumerated_difference(THRESHOLDS, bootstrap)
+    np.testing.assert_allclose(law.mean, every.mean(axis=0), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(law.var, every.var(axis=0), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        law.difference,
+        net_benefit(POS, NEG, THRESHOLDS) - net_benefit(POS2, NEG2, THRESHOLDS),
+        atol=1e-15,
+    )
+    if bootstrap == "full":  # moments only: the law itself is the stratified bootstrap's
+        with pytest.raises(NotImplementedError, match="use method='wald'"):
+            law.quantile(0.5)
+        return
+    for row, values in enumerate(every.T):
+        for v in np.unique(values):
+            x = np.full(THRESHOLDS.shape, v)
+            assert law.cdf(x)[row] == pytest.approx(np.mean(values <= v + 1e-12), abs=1e-12)
+        for q in (0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999):
+            expected = np.sort(values)[int(np.ceil(q * values.size - 1e-9)) - 1]
+            assert law.quantile(q)[row] == pytest.approx(expected, abs=1e-12), (row, q)
+
+
+def test_compare_net_benefit_reads_the_difference_law():
+    y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
+    p1, p2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
+    cmp = rocsim.compare_net_benefit(y, p1, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9)
+    one = rocsim.net_benefit_ci(y, p1, thresholds=THRESHOLDS[1:], confidence_level=0.9)
+    two = rocsim.net_benefit_ci(y, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9)
+    np.testing.assert_allclose(cmp.difference, one.net_benefit - two.net_benefit, atol=1e-15)
+    law = net_benefit_difference_distribution(POS, POS2, NEG, NEG2, THRESHOLDS[1:])
+    np.testing.assert_array_equal(cmp.low, law.ci(0.9).low)
+    # treat-all is fixed under the stratified bootstrap: a model over it is its own law shifted
+    np.testing.assert_allclose(cmp.vs_all1, one.net_benefit - one.treat_all, atol=1e-15)
+    np.testing.assert_allclose(cmp.vs_all1_low, one.net_benefit_low - one.treat_all, atol=1e-12)
+    np.testing.assert_allclose(cmp.vs_all2_high, two.net_benefit_high - two.treat_all, atol=1e-12)
+    columns = ["threshold", "net_benefit1", "net_benefit2", "difference", "low", "high"]
+    assert list(cmp.to_frame().columns[:6]) == columns
+
+
+def test_the_full_bootstrap_difference_takes_wald():
+    y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
+    p1, p2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
+    with pytest.raises(ValueError, match="needs bootstrap='stratified'"):
+        rocsim.compare_net_benefit(y, p1, p2, bootstrap="full")
+    cmp = rocsim.compare_net_benefit(y, p1, p2, bootstrap="full", method="wald", thresholds=[0.5])
+    law = net_benefit_difference_distribution(POS, POS2, NEG, NEG2, [0.5], bootstrap="full")
+    half = 1.959963984540054 * np.sqrt(law.var)
+    np.testing.assert_allclose(cmp.low, law.difference - half, atol=1e-12)

@@ -14,13 +14,19 @@ exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to
 - :func:`auc_ci`, :func:`compare_auc` (:mod:`~rocsim.analysis.auc`): the area under the ROC
   curve, DeLong or exact bootstrap;
 - :func:`pr_ci` (:mod:`~rocsim.analysis.pr`): precision-recall curves;
-- :func:`net_benefit_ci` (:mod:`~rocsim.analysis.decision`): decision curves.
+- :func:`net_benefit_ci`, :func:`compare_net_benefit` (:mod:`~rocsim.analysis.decision`):
+  decision curves.
 """
 
 from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
 from rocsim.analysis.auc import auc_ci, compare_auc
 from rocsim.analysis.cost import compare_cost, cost_curve_ci
-from rocsim.analysis.decision import NetBenefitCurve, net_benefit_ci
+from rocsim.analysis.decision import (
+    NetBenefitComparison,
+    NetBenefitCurve,
+    compare_net_benefit,
+    net_benefit_ci,
+)
 from rocsim.analysis.pr import PR_AVERAGING, pr_ci
 from rocsim.analysis.results import (
     AUCComparison,
@@ -46,6 +52,7 @@ __all__ = [
     "CostBands",
     "CostComparison",
     "DirectionWarning",
+    "NetBenefitComparison",
     "NetBenefitCurve",
     "PRBands",
     "PartialAUCComparison",
@@ -55,6 +62,7 @@ __all__ = [
     "auc_ci",
     "compare_auc",
     "compare_cost",
+    "compare_net_benefit",
     "compare_roc",
     "cost_curve_ci",
     "net_benefit_ci",

@@ -15,8 +15,12 @@ from rocsim.core.net_benefit import (
     NET_BENEFIT_METHODS,
     NET_BENEFIT_PROTOCOL,
     NetBenefitCI,
+    NetBenefitDifference,
+    NetBenefitDifferenceCI,
     NetBenefitDistribution,
+    check_difference_method,
     check_threshold_probabilities,
+    net_benefit_difference_distribution,
     net_benefit_distribution,
 )
 from rocsim.core.registry import DEFAULT_METHODS
@@ -135,10 +139,10 @@ def _treat_all(n_pos: int, n_neg: int, t: np.ndarray, bootstrap: str) -> NetBene
     return net_benefit_distribution(np.ones(n_pos), np.ones(n_neg), t, bootstrap=bootstrap)
 
 
-def _check_probabilities(values: np.ndarray) -> None:
+def _check_probabilities(values: np.ndarray, name: str = "y_proba") -> None:
     if np.any(values < 0) or np.any(values > 1):
         raise ValueError(
-            "y_proba must hold probabilities in [0, 1] (a decision curve treats by threshold "
+            f"{name} must hold probabilities in [0, 1] (a decision curve treats by threshold "
             f"probability), got values from {values.min():g} to {values.max():g}"
         )
 
@@ -161,4 +165,133 @@ def _curve(
         model.law.n_neg,
         model.law,
         everyone.law,
+    )
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class NetBenefitComparison(_Table):
+    """Result of :func:`compare_net_benefit`: at each threshold probability both models' net
+    benefits and ``difference = NB1 - NB2`` with its interval, and each model's net benefit
+    over treat-all (``vs_all1 = NB1 - NB_all``, ...) with its own; ``law`` is the exact
+    bootstrap law of the difference."""
+
+    threshold: np.ndarray
+    net_benefit1: np.ndarray
+    net_benefit2: np.ndarray
+    difference: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    vs_all1: np.ndarray
+    vs_all1_low: np.ndarray
+    vs_all1_high: np.ndarray
+    vs_all2: np.ndarray
+    vs_all2_low: np.ndarray
+    vs_all2_high: np.ndarray
+    confidence_level: float
+    method: str
+    bootstrap: str
+    n_pos: int
+    n_neg: int
+    law: NetBenefitDifference
+
+    _columns = (
+        "threshold",
+        "net_benefit1",
+        "net_benefit2",
+        "difference",
+        "low",
+        "high",
+        "vs_all1",
+        "vs_all1_low",
+        "vs_all1_high",
+        "vs_all2",
+        "vs_all2_low",
+        "vs_all2_high",
+    )
+    _settings = ("confidence_level", "method", "bootstrap")
+
+    def _summary(self) -> str:
+        return (
+            f"NB1 - NB2 at {self._points()} threshold probabilities "
+            f"({self._level_and_method()}, {self.bootstrap} bootstrap, "
+            f"n+={self.n_pos}, n-={self.n_neg})"
+        )
+
+
+def compare_net_benefit(
+    y_true,
+    y_proba1,
+    y_proba2,
+    *,
+    thresholds=None,
+    confidence_level: float = 0.95,
+    method: str | Callable = DEFAULT_METHODS["net_benefit"],
+    bootstrap: str = "stratified",
+    pos_label=None,
+) -> NetBenefitComparison:
+    """The difference of two models' net benefits on the same instances, with intervals on
+    its exact bootstrap law, and each model against treat-all.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_proba1, y_proba2 : array-like of shape (n,)
+        The two models' predicted probabilities of the positive class for the same instances.
+    thresholds, confidence_level, pos_label
+        As in :func:`net_benefit_ci`.
+    method : {'percentile', 'wald'} or callable, default 'percentile'
+        ``percentile``: the exact quantiles of the law of ``NB1* - NB2*`` (stratified
+        bootstrap); ``wald``: on its exact variance (both bootstraps).
+    bootstrap : {"stratified", "full"}, default "stratified"
+        Both models' decisions on an instance travel together in every resample. Under the
+        full bootstrap the law is computed to its moments: ``method="wald"``.
+
+    Returns
+    -------
+    NetBenefitComparison
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 0, 0]
+    >>> cmp = compare_net_benefit(y, [0.9, 0.6, 0.3, 0.7, 0.2], [0.8, 0.4, 0.6, 0.3, 0.1],
+    ...                           thresholds=[0.5])
+    >>> cmp.to_frame()[["net_benefit1", "net_benefit2", "difference"]].values.round(3).tolist()
+    [[0.2, 0.4, -0.2]]
+    """
+    level = check_confidence_level(confidence_level)
+    check_choice(bootstrap, SCHEMES, "bootstrap")
+    method = check_difference_method(method, bootstrap)
+    t = DEFAULT_THRESHOLDS if thresholds is None else check_threshold_probabilities(thresholds)
+    data = scored(y_true, y_proba1, y_proba2, pos_label=pos_label, names=("y_proba1", "y_proba2"))
+    (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
+    for pos, neg, name in ((pos1, neg1, "y_proba1"), (pos2, neg2, "y_proba2")):
+        _check_probabilities(np.concatenate([pos, neg]), name)
+
+    def versus(p1, p2, q1, q2) -> NetBenefitDifferenceCI:
+        law = net_benefit_difference_distribution(p1, p2, q1, q2, t, bootstrap=bootstrap)
+        return law._interval(level, method)
+
+    everyone = np.ones(pos1.size), np.ones(neg1.size)
+    both = versus(pos1, pos2, neg1, neg2)
+    first = versus(pos1, everyone[0], neg1, everyone[1])
+    second = versus(pos2, everyone[0], neg2, everyone[1])
+    return NetBenefitComparison(
+        t,
+        both.net_benefit1,
+        both.net_benefit2,
+        both.difference,
+        both.low,
+        both.high,
+        first.difference,
+        first.low,
+        first.high,
+        second.difference,
+        second.low,
+        second.high,
+        level,
+        method_name(method),
+        bootstrap,
+        pos1.size,
+        neg1.size,
+        both.law,
     )

@@ -44,11 +44,13 @@ from rocsim.core._validation import (
     as_real_array,
     check_choice,
     check_confidence_level,
+    check_paired,
     check_two_classes,
 )
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
+from rocsim.core.paired_threshold import _split_law
 from rocsim.core.registry import formulas
 from rocsim.core.results import Interval, Result, clip_bounds, from_law
 
@@ -122,19 +124,27 @@ def treat_all(n_pos: int, n_neg: int, thresholds) -> np.ndarray:
 class _Lattice:
     """The law of ``S = X - k Y`` at each threshold (row): ``Y`` on the values ``y`` with
     probabilities ``w`` (a window of its support, rows padded with weight 0) and ``X`` given
-    ``Y = y`` binomial with ``trials`` and ``p``. Under the stratified bootstrap ``X`` does not
-    depend on ``Y``: its distribution function is then read from ``table`` (``F_X(x0 + j)``
-    at column ``j``) instead of evaluated for every ``y``."""
+    ``Y = y`` binomial with ``trials`` and ``p``. Where ``X`` does not depend on ``Y`` (the
+    stratified bootstrap) its distribution function is read from ``table`` instead
+    (``F_X(x0 + j)`` at column ``j``; ``X`` may then be negative, a difference of counts)."""
 
     k: np.ndarray  # (T,)
     y: np.ndarray  # (T, L)
     w: np.ndarray  # (T, L)
-    trials: np.ndarray  # (T, L)
-    p: np.ndarray  # (T, 1)
+    trials: np.ndarray | None  # (T, L), for the binomial X
+    p: np.ndarray | None  # (T, 1)
     mean: np.ndarray  # (T,) of S
     sd: np.ndarray  # (T,) of S
     table: np.ndarray | None = None  # (T, Lx)
     x0: np.ndarray | None = None  # (T,)
+
+    @property
+    def x_range(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and largest ``X`` given each ``y``."""
+        if self.table is None:
+            return np.zeros(self.trials.shape), self.trials
+        x0 = self.x0[:, None].astype(float)
+        return x0, x0 + self.table.shape[1] - 1
 
     def cdf(self, s: np.ndarray) -> np.ndarray:
         """``Pr{S <= s[i]}`` per row."""
@@ -171,8 +181,10 @@ class _Lattice:
         """``(lo, hi)`` with ``Pr{S <= lo} < q <= Pr{S <= hi}`` per row."""
         room = _BRACKET_SD * self.sd + self.k + 2.0
         lo, hi = self.mean - room, self.mean + room
-        whole_lo = -self.k * self.y.max(axis=1) - 1.0  # Pr{S <= whole_lo} = 0
-        whole_hi = self.trials.max(axis=1).astype(float)  # Pr{S <= whole_hi} = 1
+        least, most = self.x_range
+        shift = self.k[:, None] * self.y
+        whole_lo = np.min(least - shift, axis=1) - 1.0  # Pr{S <= whole_lo} = 0
+        whole_hi = np.max(most - shift, axis=1)  # Pr{S <= whole_hi} = 1
         lo = np.where(self.cdf(lo) < q, lo, whole_lo)
         hi = np.where(self.cdf(hi) >= q, hi, whole_hi)
         return lo, hi
@@ -182,7 +194,8 @@ class _Lattice:
         reach = hi[:, None] + self.k[:, None] * self.y
         x = np.floor(reach + _SUPPORT_SLACK * (1.0 + np.abs(reach)))
         point = x - self.k[:, None] * self.y
-        held = (self.w > 0) & (x >= 0) & (x <= self.trials) & (point > lo[:, None] - 1e-12)
+        least, most = self.x_range
+        held = (self.w > 0) & (x >= least) & (x <= most) & (point > lo[:, None] - 1e-12)
         return np.max(np.where(held, point, -np.inf), axis=1)
 
 
@@ -200,8 +213,23 @@ def _window(n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return y.astype(float), w
 
 
+class _CountLaw(Result):
+    """A law of ``n`` times a net benefit (or a difference of two) on a :class:`_Lattice`: its
+    exact quantiles and distribution function at each threshold."""
+
+    def quantile(self, p: float) -> np.ndarray:
+        """The exact ``p``-quantile at each threshold (a support point)."""
+        return self._lattice.quantile(p) / (self.n_pos + self.n_neg)
+
+    def cdf(self, x) -> np.ndarray:
+        """``Pr{value <= x[i]}`` at each threshold (``x``: one value per threshold, or one)."""
+        n = self.n_pos + self.n_neg
+        x = np.broadcast_to(np.asarray(x, dtype=float), self.thresholds.shape)
+        return np.clip(self._lattice.cdf(x * n), 0.0, 1.0)
+
+
 @dataclass(frozen=True, repr=False)
-class NetBenefitDistribution(Result):
+class NetBenefitDistribution(_CountLaw):
     """Exact bootstrap law of the net benefit at each threshold probability.
 
     Attributes
@@ -243,16 +271,6 @@ class NetBenefitDistribution(Result):
             return -k * self.n_neg / n, np.full(k.shape, self.n_pos / n)
         return -k, np.ones(k.shape)
 
-    def quantile(self, p: float) -> np.ndarray:
-        """The exact ``p``-quantile of ``NB*`` at each threshold (a support point)."""
-        return self._lattice.quantile(p) / (self.n_pos + self.n_neg)
-
-    def cdf(self, x) -> np.ndarray:
-        """``Pr{NB* <= x[i]}`` at each threshold (``x``: one value per threshold, or one)."""
-        n = self.n_pos + self.n_neg
-        x = np.broadcast_to(np.asarray(x, dtype=float), self.thresholds.shape)
-        return np.clip(self._lattice.cdf(x * n), 0.0, 1.0)
-
     def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
         """Intervals of the net benefit from this law (:func:`net_benefit_ci`)."""
         level = check_confidence_level(confidence_level)
@@ -273,10 +291,8 @@ class NetBenefitDistribution(Result):
         if self.bootstrap == "stratified":
             y, w = _window(np.full(k.shape, self.n_neg), self._fp / self.n_neg)
             x, px = _window(np.full(k.shape, self.n_pos), self._tp / self.n_pos)
-            trials = np.full(y.shape, self.n_pos, dtype=np.int64)
-            p = (self._tp / self.n_pos)[:, None]
             table = np.cumsum(px, axis=1)
-            return _Lattice(k, y, w, trials, p, **moments, table=table, x0=x[:, 0])
+            return _Lattice(k, y, w, None, None, **moments, table=table, x0=x[:, 0])
         y, w = _window(np.full(k.shape, n), self._fp / n)
         trials = (n - y).astype(np.int64)
         rest = n - self._fp
@@ -331,11 +347,178 @@ def _distribution(pos, neg, t, bootstrap: str) -> NetBenefitDistribution:
     return NetBenefitDistribution(t, nb, nb.copy(), var, n_pos, n_neg, bootstrap, tp, fp)
 
 
-# --- intervals ----------------------------------------------------------------------------------
+# --- two models on the same instances -----------------------------------------------------------
+
+
+def _difference_window(b: np.ndarray, c: np.ndarray, n: int, m: int):
+    """Values ``d`` (a window per row, padded by repeating the last) and ``Pr{B - C = d}`` for
+    ``(B, C)`` two cells of ``Mult(m; b/n, c/n, ...)``: the sum over ``S = B + C ~ Bin(m, g)``
+    (its window, :func:`rocsim.core.paired_threshold._split_law`) of ``Bin((S + d)/2; S,
+    theta)``, ``theta = b / (b + c)``."""
+    g, diff = (b + c) / n, (b - c) / n
+    sd = np.sqrt(np.maximum(m * (g - diff * diff), 0.0))
+    lo = np.maximum(-m, np.floor(m * diff - _TAIL_SD * sd) - _TAIL_ROOM).astype(np.int64)
+    hi = np.minimum(m, np.ceil(m * diff + _TAIL_SD * sd) + _TAIL_ROOM).astype(np.int64)
+    width = int(np.max(hi - lo)) + 1
+    d = np.minimum(lo[:, None] + np.arange(width)[None, :], hi[:, None])
+    pmf = np.zeros(d.shape)
+    totals, weights, theta = _split_law(b, c, n, m, band=True)
+    for row in range(b.size):  # one threshold at a time: (window of d) x (window of S)
+        total = totals[row][None, :]
+        first = (total + d[row][:, None]) / 2
+        whole = (first == np.floor(first)) & (first >= 0) & (first <= total)
+        cond = np.where(whole, binomial_pmf(np.where(whole, first, 0), total, theta[row]), 0.0)
+        pmf[row] = cond @ weights[row]
+    kept = np.diff(d, axis=1, prepend=lo[:, None] - 1) > 0  # padding repeats the last d
+    return d.astype(float), np.where(kept, pmf, 0.0)
 
 
 @dataclass(frozen=True, repr=False)
-class NetBenefitCI(Interval):
+class NetBenefitDifference(_CountLaw):
+    """Exact bootstrap law of ``NB1 - NB2``, two models' net benefits on the same instances,
+    at each threshold probability (both bootstraps' moments; the law itself, ``cdf`` and
+    ``quantile``, under the stratified bootstrap).
+
+    ``n (NB1* - NB2*) = (B+ - C+) - k (B- - C-)`` with ``B``, ``C`` the instances of a class
+    treated by the first model only and by the second only: under the stratified bootstrap
+    two independent differences of multinomial cells.
+    """
+
+    thresholds: np.ndarray
+    net_benefit1: np.ndarray
+    net_benefit2: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    n_pos: int
+    n_neg: int
+    bootstrap: str
+    _counts: tuple = field(repr=False, default=())
+
+    _columns = ("thresholds", "net_benefit1", "net_benefit2", "difference", "mean", "var")
+    _settings = ("bootstrap",)
+
+    @property
+    def difference(self) -> np.ndarray:
+        return self.net_benefit1 - self.net_benefit2
+
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The range of ``NB1* - NB2*``: ``-+ (n+ + k n-) / n`` (stratified) or
+        ``-+ max(1, k)`` (full)."""
+        n, k = self.n_pos + self.n_neg, odds(self.thresholds)
+        if self.bootstrap == "stratified":
+            reach = (self.n_pos + k * self.n_neg) / n
+        else:
+            reach = np.maximum(1.0, k)
+        return -reach, reach
+
+    def _summary(self) -> str:
+        return (
+            f"exact bootstrap law of NB1 - NB2 at {self.thresholds.size} thresholds, "
+            f"{self.bootstrap} bootstrap, n+={self.n_pos}, n-={self.n_neg}"
+        )
+
+    def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
+        """Intervals of ``NB1 - NB2`` from this law (:func:`net_benefit_difference_ci`)."""
+        level = check_confidence_level(confidence_level)
+        return self._interval(level, check_difference_method(method, self.bootstrap))
+
+    def _interval(self, level: float, method) -> NetBenefitDifferenceCI:
+        low, high = call_method(method, NET_BENEFIT_METHODS, self, level)
+        return NetBenefitDifferenceCI.from_bounds(self, low, high, level, method_name(method))
+
+    @property
+    def _lattice(self) -> _Lattice:
+        if self.bootstrap != "stratified":
+            raise NotImplementedError(
+                "the law of NB1 - NB2 beyond its moments is built for bootstrap='stratified' "
+                "only; under the full bootstrap use method='wald' (its exact moments)"
+            )
+        n = self.n_pos + self.n_neg
+        b_pos, c_pos, b_neg, c_neg = self._counts
+        x, px = _difference_window(b_pos, c_pos, self.n_pos, self.n_pos)
+        y, w = _difference_window(b_neg, c_neg, self.n_neg, self.n_neg)
+        k = odds(self.thresholds)
+        table = np.cumsum(px, axis=1)
+        moments = dict(mean=self.mean * n, sd=np.sqrt(self.var) * n)
+        return _Lattice(k, y, w, None, None, **moments, table=table, x0=x[:, 0])
+
+
+def net_benefit_difference_distribution(
+    pos1, pos2, neg1, neg2, thresholds, *, bootstrap: str = "stratified"
+) -> NetBenefitDifference:
+    """Exact bootstrap law of the difference of two models' net benefits on the same
+    instances (``pos1[i]``, ``pos2[i]``: the two models' probabilities of positive ``i``).
+
+    Examples
+    --------
+    >>> law = net_benefit_difference_distribution(
+    ...     [0.9, 0.6, 0.3], [0.8, 0.4, 0.6], [0.7, 0.2], [0.3, 0.1], [0.5])
+    >>> law.difference.round(4).tolist(), law.var.round(4).tolist()
+    ([-0.2], [0.1])
+    """
+    pos1, pos2, neg1, neg2 = check_paired(pos1, pos2, neg1, neg2)
+    t = check_threshold_probabilities(thresholds)
+    check_choice(bootstrap, SCHEMES, "bootstrap scheme")
+    return _difference(pos1, pos2, neg1, neg2, t, bootstrap)
+
+
+def _difference(pos1, pos2, neg1, neg2, t, bootstrap: str) -> NetBenefitDifference:
+    n_pos, n_neg = pos1.size, neg1.size
+    n, k = n_pos + n_neg, odds(t)
+    b_pos, c_pos = _discordant(pos1, pos2, t)
+    b_neg, c_neg = _discordant(neg1, neg2, t)
+    nb1 = _net_benefit(treated(pos1, t), treated(neg1, t), n, t)
+    nb2 = _net_benefit(treated(pos2, t), treated(neg2, t), n, t)
+    if bootstrap == "stratified":
+        var = (_spread(b_pos, c_pos, n_pos) + k * k * _spread(b_neg, c_neg, n_neg)) / n**2
+    else:  # one instance adds +1, -1, -k, +k or 0 to n (NB1 - NB2)
+        shares = np.array([b_pos, c_pos, b_neg, c_neg]) / n
+        mean = shares[0] - shares[1] - k * (shares[2] - shares[3])
+        var = (shares[0] + shares[1] + k * k * (shares[2] + shares[3]) - mean**2) / n
+    counts = (b_pos, c_pos, b_neg, c_neg)
+    return NetBenefitDifference(t, nb1, nb2, nb1 - nb2, var, n_pos, n_neg, bootstrap, counts)
+
+
+def _discordant(first: np.ndarray, second: np.ndarray, t: np.ndarray):
+    """Instances treated by the first model only and by the second only, at each ``t``."""
+    one = (first[:, None] >= t) & (first[:, None] != 0)
+    two = (second[:, None] >= t) & (second[:, None] != 0)
+    return np.sum(one & ~two, axis=0).astype(float), np.sum(two & ~one, axis=0).astype(float)
+
+
+def _spread(b, c, m: int) -> np.ndarray:
+    """``Var(B - C)`` for two cells of ``Mult(m; b/m, c/m, ...)``."""
+    g, d = (b + c) / m, (b - c) / m
+    return m * (g - d * d)
+
+
+def check_difference_method(method, bootstrap: str):
+    method = check_method(
+        method, NET_BENEFIT_METHODS, NET_BENEFIT_DIFFERENCE_PROTOCOL, "net benefit interval method"
+    )
+    if method == "percentile" and bootstrap != "stratified":
+        raise ValueError(
+            "method='percentile' for NB1 - NB2 needs bootstrap='stratified' (under the full "
+            "bootstrap its law is computed to its moments only: use method='wald')"
+        )
+    return method
+
+
+# --- intervals ----------------------------------------------------------------------------------
+
+
+class _ClippedToLaw(Interval):
+    """An interval clipped to the range of its law at each threshold (``law.bounds``)."""
+
+    @classmethod
+    def from_bounds(cls, law, low, high, confidence_level: float, method: str):
+        low, high, clipped = clip_bounds(low, high, law.bounds)  # per threshold
+        return cls(law, low, high, confidence_level, method, clipped)
+
+
+@dataclass(frozen=True, repr=False)
+class NetBenefitCI(_ClippedToLaw):
     """Intervals of the net benefit at each threshold probability, on its exact law
     (:func:`net_benefit_ci`); bounds clipped to the range of ``NB*``."""
 
@@ -347,13 +530,26 @@ class NetBenefitCI(Interval):
     _columns = ("thresholds", "net_benefit", "mean", "var", "low", "high", "clipped")
     _settings = ("confidence_level", "method")
 
-    @classmethod
-    def from_bounds(cls, law, low, high, confidence_level: float, method: str):
-        low, high, clipped = clip_bounds(low, high, law.bounds)  # per threshold
-        return cls(law, low, high, confidence_level, method, clipped)
-
     def _summary(self) -> str:
         return f"net benefit at {self.thresholds.size} thresholds ({self._level_and_method()})"
+
+
+@dataclass(frozen=True, repr=False)
+class NetBenefitDifferenceCI(_ClippedToLaw):
+    """Intervals of ``NB1 - NB2`` at each threshold probability on its exact law; bounds
+    clipped to its range."""
+
+    thresholds = from_law("thresholds")
+    net_benefit1 = from_law("net_benefit1")
+    net_benefit2 = from_law("net_benefit2")
+    difference = from_law("difference")
+    var = from_law("var")
+
+    _columns = ("thresholds", "net_benefit1", "net_benefit2", "difference", "var", "low", "high")
+    _settings = ("confidence_level", "method")
+
+    def _summary(self) -> str:
+        return f"NB1 - NB2 at {self.thresholds.size} thresholds ({self._level_and_method()})"
 
 
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact law of the
@@ -366,7 +562,24 @@ def _probe():
     return (law, PROBE_LEVEL), (3,)
 
 
+def _difference_probe():
+    law = net_benefit_difference_distribution(
+        [0.9, 0.8, 0.3, 0.6],
+        [0.7, 0.85, 0.5, 0.4],
+        [0.7, 0.5, 0.2, 0.1],
+        [0.6, 0.3, 0.4, 0.2],
+        [0.25, 0.5, 0.75],
+    )
+    return (law, PROBE_LEVEL), (3,)
+
+
 #: How a net-benefit interval method is called: on the exact law at each threshold.
 NET_BENEFIT_PROTOCOL = MethodProtocol(
     "net_benefit", "f(law, confidence_level) -> (low, high)", _probe
+)
+
+
+#: How a method for ``NB1 - NB2`` is called: on its exact law (mean, var, quantile).
+NET_BENEFIT_DIFFERENCE_PROTOCOL = MethodProtocol(
+    "net_benefit_difference", "f(law, confidence_level) -> (low, high)", _difference_probe
 )
