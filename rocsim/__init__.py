@@ -13,8 +13,8 @@ scikit-learn's do (``from_predictions``, ``from_estimator``):
   ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``,
   ``NetBenefitComparison``
   (:mod:`rocsim.analysis`);
-- ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay`` and
-  ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
+- ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay``,
+  ``DecisionCurveDisplay`` and ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
 - planning a study: ``sample_size``, ``pilot_model``, ``binormal``; for the AUC,
   ``auc_sample_size`` (an interval's width or a test's power);
 - ``split_scores(y_true, y_score)``: the scores of each class, for the exact core.
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     )
     from rocsim.analysis.displays import (
         CostCurveDisplay,
+        DecisionCurveDisplay,
         PrecisionRecallBandDisplay,
         ROCBandDisplay,
         ROCComparisonDisplay,

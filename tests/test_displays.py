@@ -44,6 +44,11 @@ DISPLAYS = {
     ),
     "pr": (rocsim.PrecisionRecallBandDisplay, rocsim.pr_ci, {"confidence_level": 0.9}),
     "cost": (rocsim.CostCurveDisplay, rocsim.cost_curve_ci, {"w": [0.2, 0.5, 0.8]}),
+    "decision": (
+        rocsim.DecisionCurveDisplay,
+        rocsim.net_benefit_ci,
+        {"thresholds": [0.1, 0.3, 0.5]},
+    ),
 }
 
 
@@ -265,3 +270,27 @@ def test_a_new_figure_without_axes():
     )
     assert display.ax_.has_data() and display.chance_level_ is not None
     plt.close(display.figure_)
+
+
+def test_decision_curves_draw_their_references_and_share_the_axes(ax):
+    """Treat-all and treat-none once per axes, treat-all's band under the full bootstrap only,
+    and a second model keeps the room the first made."""
+    first = rocsim.DecisionCurveDisplay.from_estimator(LR, X[TEST], Y[TEST], ax=ax)
+    labels = [line.get_label() for line in ax.lines]
+    assert labels == ["LogisticRegression", "Treat all", "Treat none"]
+    assert first.chance_level_.get_label() == "Treat all"
+    assert not hasattr(first.chance_level_, "band")  # stratified: treat-all is fixed
+    top = ax.get_ylim()[1]
+    rocsim.DecisionCurveDisplay.from_estimator(NB, X[TEST], Y[TEST], ax=ax, bootstrap="full")
+    labels = [line.get_label() for line in ax.lines]
+    assert labels.count("Treat all") == 1 and labels.count("Treat none") == 1
+    assert ax.get_ylim()[1] >= top and ax.get_xlabel().startswith("Threshold probability")
+    assert ax.get_ylabel() == "Net benefit"
+
+
+def test_decision_curves_need_probabilities(ax):
+    svm = LinearSVC().fit(X[TRAIN], Y[TRAIN])
+    with pytest.raises(ValueError, match="has no predict_proba"):
+        rocsim.DecisionCurveDisplay.from_estimator(svm, X[TEST], Y[TEST], ax=ax)
+    with pytest.raises(ValueError, match="y_proba must hold probabilities"):
+        rocsim.DecisionCurveDisplay.from_predictions(Y[TEST], svm.decision_function(X[TEST]))

@@ -47,6 +47,7 @@ from matplotlib.patches import Rectangle
 from rocsim.analysis._input import scored
 from rocsim.analysis.auc import auc_ci, compare_auc
 from rocsim.analysis.cost import cost_curve_ci
+from rocsim.analysis.decision import net_benefit_ci
 from rocsim.analysis.pr import pr_ci
 from rocsim.analysis.roc import compare_roc, roc_ci
 from rocsim.core._validation import check_choice
@@ -749,6 +750,179 @@ class CostCurveDisplay(_BandDisplay):
         )
         display = cls.from_result(result, name=name, pos_label=_resolved_label(y_true, pos_label))
         return display.plot(ax, **kwargs)
+
+
+# --- decision curves -----------------------------------------------------------------------------
+
+
+class DecisionCurveDisplay(_BandDisplay):
+    """A model's decision curve, net benefit against the threshold probability, with its exact
+    bootstrap band, as :func:`rocsim.net_benefit_ci` computes it, beside treat-all's (with its
+    band under the full bootstrap) and treat-none's.
+
+    Parameters
+    ----------
+    threshold, net_benefit : array-like
+    net_benefit_low, net_benefit_high : array-like, optional
+        The band.
+    treat_all : array-like, optional
+        Treat-all's net benefit at ``threshold``; ``treat_all_low``, ``treat_all_high`` its
+        band.
+    prevalence : float, optional
+        The share of positives: the axes reach a little above it.
+    confidence_level, name, pos_label
+        As :class:`ROCBandDisplay`'s.
+
+    Attributes as :class:`ROCBandDisplay`'s (``result`` a ``NetBenefitCurve``,
+    ``chance_level_`` the treat-all and treat-none lines, drawn by default).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = make_classification(n_samples=400, weights=[0.8], random_state=0)
+    >>> clf = LogisticRegression().fit(X[:200], y[:200])
+    >>> display = DecisionCurveDisplay.from_estimator(clf, X[200:], y[200:])
+    >>> [line.get_label() for line in display.ax_.lines]
+    ['LogisticRegression', 'Treat all', 'Treat none']
+    """
+
+    _legend_loc = "upper right"
+    _rates_on_y = False
+    _xlabel, _ylabel = "Threshold probability", "Net benefit"
+
+    def __init__(
+        self,
+        *args,
+        threshold=None,
+        net_benefit=None,
+        net_benefit_low=None,
+        net_benefit_high=None,
+        treat_all=None,
+        treat_all_low=None,
+        treat_all_high=None,
+        prevalence: float | None = None,
+        confidence_level: float = 0.95,
+        name: str | None = None,
+        pos_label=None,
+    ) -> None:
+        _refuse_positional(type(self), args, "threshold=..., net_benefit=...")
+        _required(type(self), threshold=threshold, net_benefit=net_benefit)
+        super().__init__(name, pos_label, confidence_level)
+        self.threshold = np.asarray(threshold, float)
+        self.net_benefit = np.asarray(net_benefit, float)
+        self.net_benefit_low, self.net_benefit_high = net_benefit_low, net_benefit_high
+        self.treat_all = treat_all
+        self.treat_all_low, self.treat_all_high = treat_all_low, treat_all_high
+        self.prevalence = prevalence
+
+    def plot(self, ax=None, *, plot_chance_level: bool = True, **kwargs):
+        """:meth:`ROCBandDisplay.plot`'s drawing; the references (treat-all, treat-none) are
+        drawn unless ``plot_chance_level=False``."""
+        # another decision curve on these axes: keep the room it made
+        drawn = ax is not None and any(ln.get_label() == "Treat none" for ln in ax.lines)
+        self._room = ax.get_ylim() if drawn else None
+        return super().plot(ax, plot_chance_level=plot_chance_level, **kwargs)
+
+    def _curve(self):
+        return self.threshold, self.net_benefit, {"lw": 1.5}
+
+    def _draw_band(self, ax, color, band_kw):
+        if self.net_benefit_low is None:
+            return None
+        style = {"color": color, "alpha": plots.BAND_ALPHA, "lw": 0}
+        style["label"] = _hidden(f"{self.confidence_level:.0%} band")
+        return ax.fill_between(
+            self.threshold, self.net_benefit_low, self.net_benefit_high, **style | band_kw
+        )
+
+    def _draw_chance(self, ax, chance_kw):
+        """Treat-all's curve with its band, if known, and treat-none's zero line, each once per
+        axes (dcurves' references); returns the treat-all line, or treat-none's without it."""
+        line = None
+        if self.treat_all is not None:
+            line = next((ln for ln in ax.lines if ln.get_label() == "Treat all"), None)
+            line = line or self._draw_treat_all(ax, chance_kw)
+        none = self._chance_line(ax, self.threshold, 0 * self.threshold, "Treat none", chance_kw)
+        return line or none
+
+    def _draw_treat_all(self, ax, chance_kw):
+        style = {"color": "0.45", "lw": 1.0, "label": "Treat all"} | chance_kw
+        line = ax.plot(self.threshold, self.treat_all, **style)[0]
+        low, high = self.treat_all_low, self.treat_all_high
+        if low is not None and np.any(np.asarray(high) > np.asarray(low)):  # full bootstrap
+            band_style = {"color": line.get_color(), "alpha": plots.BAND_ALPHA / 2, "lw": 0}
+            band = ax.fill_between(
+                self.threshold, low, high, label=_hidden("treat all band"), **band_style
+            )
+            _banded(line, band)
+        return line
+
+    def _limits(self, ax) -> None:
+        """From a little below 0 (where treat-all plunges) to a little above the prevalence
+        and the bands, and the room other decision curves on the axes made."""
+        highs = [self.net_benefit, self.net_benefit_high, self.treat_all_high, [self.prevalence]]
+        top = max(float(np.max(h)) for h in highs if h is not None and h[0] is not None)
+        low, high = -0.05 * max(top, 0.1), 1.1 * top
+        if self._room is not None:
+            low, high = min(low, self._room[0]), max(high, self._room[1])
+        ax.set(xlim=(float(self.threshold.min()), float(self.threshold.max())))
+        ax.set_ylim(low, high)
+
+    @classmethod
+    def from_result(cls, result, *, name: str | None = None, pos_label=None):
+        """The display of a result of :func:`rocsim.net_benefit_ci`."""
+        display = cls(
+            threshold=result.threshold,
+            net_benefit=result.net_benefit,
+            net_benefit_low=result.net_benefit_low,
+            net_benefit_high=result.net_benefit_high,
+            treat_all=result.treat_all,
+            treat_all_low=result.treat_all_low,
+            treat_all_high=result.treat_all_high,
+            prevalence=result.n_pos / (result.n_pos + result.n_neg),
+            confidence_level=result.confidence_level,
+            name=name,
+            pos_label=pos_label,
+        )
+        display.result = result
+        return display
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_proba,
+        *,
+        pos_label=None,
+        name: str | None = None,
+        ax=None,
+        thresholds=None,
+        method: str | Callable = DEFAULT_METHODS["net_benefit"],
+        confidence_level: float = 0.95,
+        bootstrap: str = "stratified",
+        **kwargs,
+    ):
+        """Compute the curve (:func:`rocsim.net_benefit_ci`: ``thresholds``, ``method``,
+        ``confidence_level``, ``bootstrap``) and draw it with ``kwargs``, the drawing keywords
+        of :meth:`plot`."""
+        result = net_benefit_ci(
+            y_true,
+            y_proba,
+            thresholds=thresholds,
+            confidence_level=confidence_level,
+            method=method,
+            bootstrap=bootstrap,
+            pos_label=pos_label,
+        )
+        display = cls.from_result(result, name=name, pos_label=_resolved_label(y_true, pos_label))
+        return display.plot(ax, **kwargs)
+
+    @classmethod
+    def from_estimator(cls, estimator, X, y, *, response_method: str = "predict_proba", **kwargs):
+        """Predicted probabilities of a fitted binary classifier (``predict_proba``: a
+        decision curve treats by probability), then :meth:`from_predictions`."""
+        return super().from_estimator(estimator, X, y, response_method=response_method, **kwargs)
 
 
 # --- two classifiers -----------------------------------------------------------------------------
