@@ -7,12 +7,10 @@ instances), labels follow scikit-learn's rules (``pos_label``), and the displays
 scikit-learn's do (``from_predictions``, ``from_estimator``):
 
 - ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
-  ``compare_auc``; ``pr_ci``; ``net_benefit_ci``, ``compare_net_benefit`` (decision
-  curves); their results
-  ``ROCBands``, ``ROCComparison``, ``CostBands``, ``CostComparison``, ``AUCResult``,
-  ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``,
-  ``NetBenefitComparison``
-  (:mod:`rocsim.analysis`);
+  ``compare_auc``, ``compare_aucs`` (many models at once); ``pr_ci``; ``net_benefit_ci``,
+  ``compare_net_benefit`` (decision curves); their results ``ROCBands``, ``ROCComparison``,
+  ``CostBands``, ``CostComparison``, ``AUCResult``, ``PartialAUCResult``, ``AUCComparison``,
+  ``PRBands``, ``NetBenefitCurve``, ``NetBenefitComparison`` (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay``,
   ``DecisionCurveDisplay`` and ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
 - planning a study: ``sample_size``, ``pilot_model``, ``binormal``; for the AUC,
@@ -38,7 +36,7 @@ from rocsim.core._lazy import lazy_names
 # command, not printed as a traceback.
 if TYPE_CHECKING:
     from rocsim.analysis._input import DirectionWarning
-    from rocsim.analysis.auc import auc_ci, compare_auc
+    from rocsim.analysis.auc import auc_ci, compare_auc, compare_aucs
     from rocsim.analysis.cost import compare_cost, cost_curve_ci
     from rocsim.analysis.decision import (
         NetBenefitComparison,

@@ -19,7 +19,7 @@ exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to
 """
 
 from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
-from rocsim.analysis.auc import auc_ci, compare_auc
+from rocsim.analysis.auc import auc_ci, compare_auc, compare_aucs
 from rocsim.analysis.cost import compare_cost, cost_curve_ci
 from rocsim.analysis.decision import (
     NetBenefitComparison,
@@ -61,6 +61,7 @@ __all__ = [
     "ROCComparison",
     "auc_ci",
     "compare_auc",
+    "compare_aucs",
     "compare_cost",
     "compare_net_benefit",
     "compare_roc",

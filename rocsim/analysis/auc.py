@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 
 import numpy as np
@@ -17,6 +17,7 @@ from rocsim.analysis.results import (
 )
 from rocsim.core import area
 from rocsim.core.labels import split_by_class
+from rocsim.core.many_aucs import AUCsComparison, aucs_comparison
 from rocsim.core.multiclass import (
     MulticlassAUCCI,
     MulticlassAUCDifferenceCI,
@@ -408,3 +409,92 @@ def _partial_range(
                 raise ValueError(f"{name} must be a pair (lo, hi), got {value!r}")
             return focus, (float(value[0]), float(value[1]))
     return None
+
+
+def compare_aucs(
+    y_true,
+    scores,
+    *,
+    method: str = "delong",
+    reference=None,
+    adjust: str = "max-t",
+    confidence_level: float = 0.95,
+    pos_label=None,
+    random_state=0,
+) -> AUCsComparison:
+    """Several models' AUCs on the same instances compared at once: every pair, or each model
+    against a reference, with simultaneous intervals and adjusted p-values.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    scores : dict of name -> array-like of shape (n,), DataFrame, or array-like of shape (n, K)
+        The models' scores of the same instances (higher means positive); an array's models
+        are named ``"model 1"``, ... in the order of its columns.
+    method : {"delong", "exact_bootstrap"}, default "delong"
+        The joint covariance of the AUCs: DeLong et al.'s (1988), or the exact stratified
+        bootstrap's (the variance of each difference is :func:`compare_auc`'s with the same
+        method).
+    reference : name or int, optional
+        Compare each model with this one (a name of ``scores``, or a column index); default:
+        every pair.
+    adjust : {"max-t", "holm", "bonferroni", "none"}, default "max-t"
+        ``max-t``: the simultaneous intervals and adjusted p-values of the maximum of the
+        standardized differences on their joint normal law (computed by quasi-Monte Carlo:
+        approximate, see :mod:`rocsim.core.many_aucs`); ``holm``: Holm's adjusted p-values
+        and Bonferroni's intervals; ``bonferroni``; ``none``: marginal.
+    confidence_level : float, default 0.95
+        The family's.
+    pos_label : optional
+    random_state : int or numpy.random.Generator, default 0
+        Seeds the quasi-Monte Carlo points of ``max-t``.
+
+    Returns
+    -------
+    AUCsComparison
+        ``cov`` (K x K, in the order of ``scores``), ``auc``, and ``to_frame()`` a row per
+        pair: ``model1``, ``model2``, ``difference`` (AUC of ``model1`` minus ``model2``'s),
+        ``se``, ``low``, ``high``, ``p_value``, ``p_adjusted``.
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 1, 0, 0, 0, 0]
+    >>> scores = {"a": [0.9, 0.8, 0.4, 0.7, 0.7, 0.4, 0.1, 0.2],
+    ...           "b": [0.6, 0.8, 0.5, 0.3, 0.7, 0.2, 0.1, 0.6],
+    ...           "c": [0.5, 0.9, 0.6, 0.4, 0.3, 0.5, 0.2, 0.1]}
+    >>> r = compare_aucs(y, scores, reference="a", adjust="holm")
+    >>> r.to_frame()[["model1", "model2"]].values.tolist()
+    [['b', 'a'], ['c', 'a']]
+    """
+    names, arrays = _models(scores)
+    data = scored(y_true, *arrays, pos_label=pos_label, names=tuple(names))
+    by_class = [data.classes(k) for k in range(len(names))]
+    if reference is not None and not isinstance(reference, int | np.integer):
+        if reference not in names:
+            raise ValueError(f"reference {reference!r} is not a model of scores: {names}")
+        reference = names.index(reference)
+    return aucs_comparison(
+        [pos for pos, _ in by_class],
+        [neg for _, neg in by_class],
+        names=names,
+        method=method,
+        reference=reference,
+        adjust=adjust,
+        confidence_level=confidence_level,
+        random_state=random_state,
+    )
+
+
+def _models(scores) -> tuple[list[str], list]:
+    """The models' names and score arrays of ``scores`` (mapping, DataFrame or 2-D array)."""
+    if hasattr(scores, "columns"):  # a DataFrame
+        return [str(c) for c in scores.columns], [scores[c].to_numpy() for c in scores.columns]
+    if isinstance(scores, Mapping):
+        return [str(k) for k in scores], [np.asarray(v) for v in scores.values()]
+    table = np.asarray(scores)
+    if table.ndim != 2 or table.shape[1] < 2:
+        raise ValueError(
+            "scores must be a dict of name -> scores, a DataFrame, or an array of shape "
+            f"(n, K) with K >= 2 models, got shape {table.shape}"
+        )
+    return [f"model {k + 1}" for k in range(table.shape[1])], list(table.T)

@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     )
     from rocsim.core.kernel import KernelROC, kernel_roc_ci
     from rocsim.core.labels import positive_mask, split_by_class, split_scores
+    from rocsim.core.many_aucs import AUCsComparison, auc_covariance, aucs_comparison
     from rocsim.core.multiclass import (
         AVERAGES,
         MULTI_CLASS,
