@@ -8,9 +8,10 @@ scikit-learn's do (``from_predictions``, ``from_estimator``):
 
 - ``roc_ci``, ``compare_roc``; ``cost_curve_ci``, ``compare_cost``; ``auc_ci``,
   ``compare_auc``, ``compare_aucs`` (many models at once); ``pr_ci``; ``net_benefit_ci``,
-  ``compare_net_benefit`` (decision curves); their results ``ROCBands``, ``ROCComparison``,
-  ``CostBands``, ``CostComparison``, ``AUCResult``, ``PartialAUCResult``, ``AUCComparison``,
-  ``PRBands``, ``NetBenefitCurve``, ``NetBenefitComparison`` (:mod:`rocsim.analysis`);
+  ``compare_net_benefit`` (decision curves); ``operating_point_ci``; their results
+  ``ROCBands``, ``ROCComparison``, ``CostBands``, ``CostComparison``, ``AUCResult``,
+  ``PartialAUCResult``, ``AUCComparison``, ``PRBands``, ``NetBenefitCurve``,
+  ``NetBenefitComparison`` (:mod:`rocsim.analysis`);
 - ``ROCBandDisplay``, ``PrecisionRecallBandDisplay``, ``CostCurveDisplay``,
   ``DecisionCurveDisplay`` and ``ROCComparisonDisplay`` (:mod:`rocsim.analysis.displays`);
 - planning a study: ``sample_size``, ``pilot_model``, ``binormal``; for the AUC,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
         ROCBandDisplay,
         ROCComparisonDisplay,
     )
+    from rocsim.analysis.operating_point import operating_point_ci
     from rocsim.analysis.pr import pr_ci
     from rocsim.analysis.results import (
         AUCComparison,

@@ -27,6 +27,7 @@ from rocsim.analysis.decision import (
     compare_net_benefit,
     net_benefit_ci,
 )
+from rocsim.analysis.operating_point import operating_point_ci
 from rocsim.analysis.pr import PR_AVERAGING, pr_ci
 from rocsim.analysis.results import (
     AUCComparison,
@@ -67,6 +68,7 @@ __all__ = [
     "compare_roc",
     "cost_curve_ci",
     "net_benefit_ci",
+    "operating_point_ci",
     "pr_ci",
     "roc_ci",
 ]

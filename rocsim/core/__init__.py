@@ -98,6 +98,12 @@ if TYPE_CHECKING:
         multiclass_auc_ci,
         multiclass_auc_difference_ci,
     )
+    from rocsim.core.operating_point import (
+        MetricDistribution,
+        OperatingPointCI,
+        OperatingPointDistribution,
+        operating_point_distribution,
+    )
     from rocsim.core.paired_threshold import (
         ThresholdDifferenceCI,
         ThresholdDifferenceDistribution,

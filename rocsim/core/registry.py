@@ -122,6 +122,11 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
         M("percentile", f.equal_tailed),
         M("wald", f.wald_on_moments),
     ),
+    # a metric at one operating point on its exact law (rocsim.core.operating_point)
+    "operating_point": (
+        M("percentile", f.equal_tailed),
+        M("wald", f.wald_on_moments),
+    ),
     # the simultaneous band's pointwise shapes (rocsim.core.confidence_band)
     "confidence_band": (M("wald"), M("score")),
     # one AUC: f(AUCData) -> Pivot (rocsim.core.auc_methods)
@@ -166,6 +171,7 @@ DEFAULT_METHODS: dict[str, str] = {
     "cost": "agresti",
     "cost_difference": "agresti",
     "net_benefit": "percentile",
+    "operating_point": "percentile",
     "auc": "delong",
     "auc_difference": "delong",
 }

@@ -1,0 +1,113 @@
+"""Metrics at an operating point: each metric's exact law (conditional on it being defined)
+and its undefined share equal the enumeration of every stratified resample on tiny data, at a
+fixed threshold and at a fixed FPR or TPR (the threshold moving with the resample)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import rocsim
+from rocsim.core.operating_point import METRICS, metric_values, operating_point_distribution
+
+POS = np.array([0.9, 0.6, 0.45, 0.3])
+NEG = np.array([0.7, 0.2, 0.45, 0.5])
+
+
+def resamples():
+    """Every stratified resample of (POS, NEG), equally likely."""
+    for i in itertools.product(range(POS.size), repeat=POS.size):
+        for j in itertools.product(range(NEG.size), repeat=NEG.size):
+            yield POS[list(i)], NEG[list(j)]
+
+
+def counts_at(point: str, value: float, pos, neg):
+    """``(TP, FP)`` of a resample at the operating point."""
+    if point == "threshold":
+        return np.sum(pos >= value), np.sum(neg >= value)
+    if point == "fpr":  # the r-th largest resampled negative is the threshold
+        r = int(np.clip(np.rint(value * neg.size), 1, neg.size - 1))
+        t = np.sort(neg)[::-1][r - 1]
+        return np.sum(pos >= t), r
+    k = int(np.clip(np.rint(value * pos.size), 1, pos.size - 1))
+    t = np.sort(pos)[::-1][k - 1]  # the k-th largest resampled positive
+    return k, np.sum(neg >= t)
+
+
+@pytest.mark.parametrize(
+    ("point", "value"), [("threshold", 0.45), ("threshold", 0.65), ("fpr", 0.25), ("tpr", 0.5)]
+)
+@pytest.mark.parametrize("prevalence", [None, 0.1])
+def test_every_law_is_the_enumeration_of_every_resample(point, value, prevalence):
+    law = operating_point_distribution(POS, NEG, **{point: value}, prevalence=prevalence)
+    counts = np.array([counts_at(point, value, p, q) for p, q in resamples()])
+    for metric in METRICS:
+        values, defined = metric_values(
+            metric, counts[:, 0], counts[:, 1], POS.size, NEG.size, prevalence
+        )
+        mine = law[metric]
+        assert mine.undefined == pytest.approx(1 - defined.mean(), abs=1e-12), metric
+        kept = values[defined]
+        if not kept.size:
+            continue
+        assert mine.mean == pytest.approx(kept.mean(), abs=1e-12), metric
+        assert mine.var == pytest.approx(kept.var(), abs=1e-12), metric
+        for q in (0.025, 0.1, 0.5, 0.9, 0.975):
+            expected = np.sort(kept)[int(np.ceil(q * kept.size - 1e-9)) - 1]
+            assert mine.quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
+
+
+def test_the_data_s_values_and_the_frame():
+    y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
+    result = rocsim.operating_point_ci(y, np.r_[POS, NEG], threshold=0.45)
+    frame = result.to_frame()
+    assert list(frame.columns) == ["metric", "value", "low", "high", "undefined"]
+    assert list(frame["metric"]) == list(METRICS)
+    value = dict(zip(frame["metric"], frame["value"]))
+    tp, fp = 3, 3  # positives and negatives scoring >= 0.45
+    assert value["sensitivity"] == tp / 4 and value["specificity"] == 1 - fp / 4
+    assert value["ppv"] == tp / (tp + fp) and value["npv"] == 1 / 2  # TN = 1, FN = 1
+    assert value["lr_pos"] == pytest.approx((3 / 4) / (3 / 4))
+    assert value["youden"] == pytest.approx(0.0)
+    assert np.all(frame["low"] <= frame["high"])
+    ranges = rocsim.core.operating_point.RANGES
+    for metric, low, high in zip(frame["metric"], frame["low"], frame["high"]):
+        assert ranges[metric][0] <= low and high <= ranges[metric][1]
+    assert result.law["ppv"].mean == pytest.approx(
+        operating_point_distribution(POS, NEG, threshold=0.45)["ppv"].mean
+    )
+
+
+def test_a_seeded_monte_carlo_bootstrap_agrees_at_a_fixed_fpr():
+    rng = np.random.default_rng(7)
+    pos, neg = rng.normal(1.0, 1.0, 120), rng.normal(0.0, 1.0, 150)
+    law = operating_point_distribution(pos, neg, fpr=0.2)
+    draws, values = 4000, []
+    for _ in range(draws):
+        p, q = rng.choice(pos, pos.size), rng.choice(neg, neg.size)
+        tp, fp = counts_at("fpr", 0.2, p, q)
+        values.append(metric_values("ppv", tp, fp, pos.size, neg.size)[0])
+    values = np.array(values, dtype=float)
+    se = np.sqrt(law["ppv"].var / draws)
+    assert abs(values.mean() - law["ppv"].mean) < 4 * se
+    assert abs(values.var() / law["ppv"].var - 1) < 4 * np.sqrt(2 / draws)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({}, "give exactly one of threshold, fpr, tpr"),
+        ({"threshold": 0.5, "fpr": 0.1}, "got fpr, threshold"),
+        ({"fpr": 1.0}, "fpr must lie strictly between 0 and 1"),
+        ({"threshold": 0.5, "metrics": ["f1"]}, "unknown metric 'f1'"),
+        ({"threshold": 0.5, "bootstrap": "full"}, "full bootstrap is not built yet"),
+        ({"threshold": 0.5, "prevalence": 2}, "prevalence"),
+        ({"threshold": 0.5, "method": "nope"}, "unknown operating point method 'nope'"),
+    ],
+)
+def test_bad_input_names_the_argument(options, message):
+    y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
+    with pytest.raises(ValueError, match=message):
+        rocsim.operating_point_ci(y, np.r_[POS, NEG], **options)
