@@ -5,8 +5,11 @@ fixed threshold and at a fixed FPR or TPR (the threshold moving with the resampl
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import rocsim
@@ -111,3 +114,30 @@ def test_bad_input_names_the_argument(options, message):
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     with pytest.raises(ValueError, match=message):
         rocsim.operating_point_ci(y, np.r_[POS, NEG], **options)
+
+
+PROC = Path(__file__).parent / "data" / "proc"
+
+
+def test_metrics_at_thresholds_match_proc_ci_coords():
+    """pROC 1.18's ``ci.coords`` on aSAH's s100b (stored with the R call in
+    ``tests/data/proc/ci_coords.json``): the same point values, and each of pROC's B = 20000
+    replicate quantiles is a quantile of the exact law to within its Monte Carlo error (the
+    exact distribution function just below and at pROC's bound brackets the tail probability,
+    give or take 4 Monte Carlo standard errors)."""
+    stored = json.loads((PROC / "ci_coords.json").read_text())["s100b"]
+    data = pd.read_csv(PROC / "asah.csv")
+    positive = (data["outcome"] == "Poor").to_numpy()
+    pos, neg = data["s100b"].to_numpy()[positive], data["s100b"].to_numpy()[~positive]
+    se = {q: 4 * np.sqrt(q * (1 - q) / stored["boot_n"]) for q in (0.025, 0.975)}
+    for row, t in enumerate(stored["threshold"]):
+        law = operating_point_distribution(pos, neg, threshold=t)
+        for metric in ("sensitivity", "specificity", "ppv", "npv", "accuracy", "youden"):
+            theirs = stored[metric]
+            shift = 1.0 if metric == "youden" else 0.0  # pROC's youden is sens + spec
+            assert law[metric].value + shift == pytest.approx(theirs["value"][row], abs=1e-12)
+            for q, key in ((0.025, "lower_2.5"), (0.975, "upper_97.5")):
+                bound = theirs[key][row] - shift
+                below = law[metric].cdf(bound - 1e-9)
+                at = law[metric].cdf(bound + 1e-9)
+                assert below <= q + se[q] and at >= q - se[q], (t, metric, key, below, at)

@@ -11,7 +11,7 @@
 # appear in this file, in one R session; each bootstrap block sets its own seed first, so
 # its result depends only on the setup block and its own code.
 #
-# Output (next to this script): asah.csv, roc_curves.json, ci_se.json, bootstrap_se.json,
+# Output (next to this script): asah.csv, roc_curves.json, ci_se.json, bootstrap_se.json, ci_coords.json,
 # ci_sp.json, ci_thresholds.json, coords_conventions.json, direction.json, partial_auc.json,
 # interpolated_ties.json. See README.md there.
 
@@ -443,4 +443,33 @@ write_json(list(meta = meta,
                 s100b_sp_seed1 = interp_block("s100b", "sp", sp_grid, 307L),
                 s100b_sp_seed2 = interp_block("s100b", "sp", sp_grid, 308L)),
            "interpolated_ties.json")
+
+# ---------------------------------------------------------------------------------------
+# (h) ci.coords: metrics at fixed s100b thresholds (rocsim.operating_point_ci)
+# ---------------------------------------------------------------------------------------
+coords_ret <- c("sensitivity", "specificity", "ppv", "npv", "accuracy", "youden")
+ci_coords_code <- c('set.seed(801)',
+                    'ci_coords_s100b <- ci.coords(r_s100b, x = thr_s100b, input = "threshold", ret = c("sensitivity", "specificity", "ppv", "npv", "accuracy", "youden"), conf.level = 0.95, boot.n = 20000, boot.stratified = TRUE, progress = "none")')
+ci_coords <- run(ci_coords_code)
+point_code <- 'coords(r_s100b, x = thr_s100b, input = "threshold", ret = c("sensitivity", "specificity", "ppv", "npv", "accuracy", "youden"), transpose = FALSE)'
+point <- run(point_code)
+metric_block <- function(m) list(
+  value = col(point[[m]]),
+  lower_2.5 = col(ci_coords[[m]][, 1]), median = col(ci_coords[[m]][, 2]),
+  upper_97.5 = col(ci_coords[[m]][, 3]))
+write_json(list(meta = meta,
+                note = "ci.coords at fixed thresholds t of s100b (positive iff s >= t, direction '<'): quantiles (2.5%, 50%, 97.5%, type 7) of B = 20000 stratified bootstrap replicates of each metric; value: coords' point estimate. pROC's youden is sensitivity + specificity (rocsim's Youden's J is that minus 1). A replicate where a metric is undefined (ppv without a predicted positive) is NA in pROC and dropped by quantile(na.rm = TRUE).",
+                s100b = list(
+                  r_code_grid = thr_grid_code,
+                  threshold = col(thr_s100b),
+                  r_code = I(ci_coords_code),
+                  seed = 801L, boot_n = 20000L, boot_stratified = TRUE, conf_level = 0.95,
+                  coords_r_code = point_code,
+                  sensitivity = metric_block("sensitivity"),
+                  specificity = metric_block("specificity"),
+                  ppv = metric_block("ppv"),
+                  npv = metric_block("npv"),
+                  accuracy = metric_block("accuracy"),
+                  youden = metric_block("youden"))),
+           "ci_coords.json")
 cat("done\n")
