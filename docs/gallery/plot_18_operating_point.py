@@ -1,0 +1,61 @@
+"""
+A clinical operating point, reported with exact intervals
+=========================================================
+
+Once a threshold is chosen, a test is reported by its sensitivity and specificity, its
+predictive values and likelihood ratios. :func:`rocsim.operating_point_ci` gives each with an
+interval on its exact bootstrap law (no resampling): at a fixed threshold, or at a fixed
+specificity or sensitivity where the threshold moves with the resample. A metric undefined on
+some resamples (PPV without a predicted positive) has its law conditional on being defined, and
+the share where it is not is reported; PPV and NPV can be read at another prevalence.
+"""
+
+# %%
+import numpy as np
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import rocsim
+
+X, y = load_breast_cancer(return_X_y=True)
+y = 1 - y  # malignant = 1, the condition to detect
+X_train, X_test, y_train, y_test = train_test_split(
+    X, y, test_size=0.5, random_state=0, stratify=y
+)
+model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05))
+risk = model.fit(X_train, y_train).predict_proba(X_test)[:, 1]
+
+# %%
+# At a threshold of 0.3
+# ---------------------
+report = rocsim.operating_point_ci(y_test, risk, threshold=0.3)
+print(report)
+report.to_frame().round(3)
+
+# %%
+# At 95% specificity, and at a screening prevalence of 2%
+# --------------------------------------------------------
+# Holding specificity fixed, the threshold is the one each resample needs to keep it; PPV and
+# NPV at the prevalence of the population screened (Bayes' rule).
+screening = rocsim.operating_point_ci(
+    y_test,
+    risk,
+    fpr=0.05,
+    prevalence=0.02,
+    metrics=["sensitivity", "ppv", "npv"],
+)
+screening.to_frame().round(4)
+
+# %%
+# The laws behind the intervals
+# -----------------------------
+law = report.law["lr_pos"]
+print(
+    f"LR+ {law.value:.2f}: exact bootstrap mean {law.mean:.2f}, sd {np.sqrt(law.var):.2f}"
+)
+print(
+    f"undefined (no false positive) on {100 * law.undefined:.2f}% of resamples"
+)
