@@ -24,6 +24,7 @@ from rocsim.studies.auc import (
 )
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
+from rocsim.studies.decision import NetBenefitStudy
 from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
 from rocsim.studies.threshold import ThresholdStudy
 from rocsim.studies.vertical import VerticalStudy
@@ -41,6 +42,7 @@ KINDS = {
     "partial_auc": PartialAUCStudy(),
     "auc_methods": AUCMethodStudy(),
     "auc_tests": AUCTestStudy(),
+    "net_benefit": NetBenefitStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),
     "auc_paired_partial": PairedPartialAUCStudy(),

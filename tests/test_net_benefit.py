@@ -240,3 +240,21 @@ def test_the_full_bootstrap_difference_takes_wald():
     law = net_benefit_difference_distribution(POS, POS2, NEG, NEG2, [0.5], bootstrap="full")
     half = 1.959963984540054 * np.sqrt(law.var)
     np.testing.assert_allclose(cmp.low, law.difference - half, atol=1e-12)
+
+
+def test_agresti_adds_pseudo_counts_to_every_cell():
+    """By hand: TP = 2 of 3, FP = 1 of 2 at t = 0.5 (k = 1), two pseudo-counts per cell:
+    TPR' = 4/7, FPR' = 3/6, NB' = (3 TPR' - 2 FPR') / 5 and
+    Var = (9 TPR'(1 - TPR') / 7 + 4 FPR'(1 - FPR') / 6) / 25; none is Wald."""
+    law = net_benefit_distribution([0.9, 0.6, 0.3], [0.7, 0.2], [0.5])
+    ci = law.ci(0.9, "agresti")
+    tpr, fpr = 4 / 7, 3 / 6
+    assert ci.law.mean[0] == pytest.approx((3 * tpr - 2 * fpr) / 5, abs=1e-15)
+    var = (9 * tpr * (1 - tpr) / 7 + 4 * fpr * (1 - fpr) / 6) / 25
+    assert ci.law.var[0] == pytest.approx(var, abs=1e-15)
+    for bootstrap in ("stratified", "full"):
+        law = net_benefit_distribution(POS, NEG, THRESHOLDS, bootstrap=bootstrap)
+        none = law.ci(0.9, "agresti", pseudo_count=0)
+        np.testing.assert_allclose(none.low, law.ci(0.9, "wald").low, atol=1e-15)
+    with pytest.raises(ValueError, match="pseudo_count applies to method='agresti' only"):
+        law.ci(0.9, "wald", pseudo_count=1)

@@ -10,6 +10,7 @@ import numpy as np
 from rocsim.analysis._input import scored
 from rocsim.analysis.results import _Table
 from rocsim.core._validation import SCHEMES, check_choice, check_confidence_level
+from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import check_method, method_name
 from rocsim.core.net_benefit import (
     NET_BENEFIT_METHODS,
@@ -78,6 +79,7 @@ def net_benefit_ci(
     confidence_level: float = 0.95,
     method: str | Callable = DEFAULT_METHODS["net_benefit"],
     bootstrap: str = "stratified",
+    pseudo_count: float | None = None,
     pos_label=None,
 ) -> NetBenefitCurve:
     """The decision curve of a model, net benefit with exact bootstrap intervals, and
@@ -92,14 +94,19 @@ def net_benefit_ci(
         Threshold probabilities in [0, 1); default 0, 0.01, ..., 0.99 (dcurves'). An instance
         is treated when its probability is ``>= t`` and not 0 (dcurves' rule).
     confidence_level : float, default 0.95
-    method : {'percentile', 'wald'} or callable, default 'percentile'
+    method : {'percentile', 'wald', 'agresti'} or callable, default 'percentile'
         ``percentile``: the exact quantiles of the bootstrap law; ``wald``: ``NB -+ z sd`` on
-        its exact variance; a function ``f(law, confidence_level) -> (low, high)`` on a
-        :class:`~rocsim.core.net_benefit.NetBenefitDistribution` is a method of your own.
+        its exact variance; ``agresti``: Wald on the moments after adding ``pseudo_count`` to
+        every cell (each class's table under the stratified bootstrap, the whole table under
+        the full one), as the cost curves' default; a function ``f(law, confidence_level) ->
+        (low, high)`` on a :class:`~rocsim.core.net_benefit.NetBenefitDistribution` is a
+        method of your own.
     bootstrap : {"stratified", "full"}, default "stratified"
         ``full``: the instances resampled together, so that the prevalence varies as it does
         between samples (net benefit depends on it); treat-all then has an interval of its
-        own, which under ``stratified`` is its value.
+        own (its exact law's percentile interval), which under ``stratified`` is its value.
+    pseudo_count : float, optional
+        For ``agresti`` (default 2).
     pos_label : optional
 
     Returns
@@ -124,13 +131,16 @@ def net_benefit_ci(
     method = check_method(
         method, NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, "net benefit interval method"
     )
+    a = check_pseudo_count(method, pseudo_count, "net_benefit")
     check_choice(bootstrap, SCHEMES, "bootstrap")
     t = DEFAULT_THRESHOLDS if thresholds is None else check_threshold_probabilities(thresholds)
     data = scored(y_true, y_proba, pos_label=pos_label, names=("y_proba",))
     pos, neg = data.classes()
     _check_probabilities(np.concatenate([pos, neg]))
-    model = net_benefit_distribution(pos, neg, t, bootstrap=bootstrap)._interval(level, method)
-    everyone = _treat_all(pos.size, neg.size, t, bootstrap)._interval(level, method)
+    law = net_benefit_distribution(pos, neg, t, bootstrap=bootstrap)
+    model = law._interval(level, method, a)
+    # treat-all on its exact law: fixed under the stratified bootstrap, binomial under the full
+    everyone = _treat_all(pos.size, neg.size, t, bootstrap)._interval(level, "percentile")
     return _curve(model, everyone, level, method, bootstrap)
 
 

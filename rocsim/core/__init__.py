@@ -98,6 +98,17 @@ if TYPE_CHECKING:
         multiclass_auc_ci,
         multiclass_auc_difference_ci,
     )
+    from rocsim.core.net_benefit import (
+        NET_BENEFIT_METHODS,
+        NET_BENEFIT_PROTOCOL,
+        NetBenefitCI,
+        NetBenefitDifference,
+        NetBenefitDifferenceCI,
+        NetBenefitDistribution,
+        net_benefit,
+        net_benefit_difference_distribution,
+        net_benefit_distribution,
+    )
     from rocsim.core.operating_point import (
         MetricDistribution,
         OperatingPointCI,

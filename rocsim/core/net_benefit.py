@@ -34,7 +34,7 @@ markers. BMC Medical Informatics and Decision Making 8, 53.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import special
@@ -49,6 +49,7 @@ from rocsim.core._validation import (
 )
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
+from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.paired_threshold import _split_law
 from rocsim.core.registry import formulas
@@ -271,17 +272,44 @@ class NetBenefitDistribution(_CountLaw):
             return -k * self.n_neg / n, np.full(k.shape, self.n_pos / n)
         return -k, np.ones(k.shape)
 
-    def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "percentile",
+        *,
+        pseudo_count: float | None = None,
+    ) -> NetBenefitCI:
         """Intervals of the net benefit from this law (:func:`net_benefit_ci`)."""
         level = check_confidence_level(confidence_level)
         method = check_method(
             method, NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, "net benefit interval method"
         )
-        return self._interval(level, method)
+        a = check_pseudo_count(method, pseudo_count, "net_benefit")
+        return self._interval(level, method, a)
 
-    def _interval(self, level: float, method) -> NetBenefitCI:
-        low, high = call_method(method, NET_BENEFIT_METHODS, self, level)
-        return NetBenefitCI.from_bounds(self, low, high, level, method_name(method))
+    def _interval(self, level: float, method, a: float | None = None) -> NetBenefitCI:
+        law = self if a is None else self._with_pseudo_count(a)
+        low, high = call_method(method, NET_BENEFIT_METHODS, law, level)
+        return NetBenefitCI.from_bounds(law, low, high, level, method_name(method))
+
+    def _with_pseudo_count(self, a: float) -> NetBenefitDistribution:
+        """This law's moments after adding ``a`` to every cell: each class's 2x2 table of
+        treated and untreated (stratified; thesis Table 5.1, as the cost curves' ``agresti``),
+        or the four cells of the whole table (full), each rate read as a binomial share of
+        the adjusted size."""
+        n, k = self.n_pos + self.n_neg, odds(self.thresholds)
+        if self.bootstrap == "stratified":
+            size_pos, size_neg = self.n_pos + 2 * a, self.n_neg + 2 * a
+            tpr, fpr = (self._tp + a) / size_pos, (self._fp + a) / size_neg
+            mean = (self.n_pos * tpr - k * self.n_neg * fpr) / n
+            spread = self.n_pos**2 * tpr * (1 - tpr) / size_pos
+            var = (spread + k * k * self.n_neg**2 * fpr * (1 - fpr) / size_neg) / n**2
+        else:
+            size = n + 4 * a
+            hit, miss = (self._tp + a) / size, (self._fp + a) / size
+            mean = hit - k * miss
+            var = (hit * (1 - hit) + k * k * miss * (1 - miss) + 2 * k * hit * miss) / size
+        return replace(self, mean=mean, var=var)
 
     @property
     def _lattice(self) -> _Lattice:
@@ -424,7 +452,7 @@ class NetBenefitDifference(_CountLaw):
         return self._interval(level, check_difference_method(method, self.bootstrap))
 
     def _interval(self, level: float, method) -> NetBenefitDifferenceCI:
-        low, high = call_method(method, NET_BENEFIT_METHODS, self, level)
+        low, high = call_method(method, NET_BENEFIT_DIFFERENCE_METHODS, self, level)
         return NetBenefitDifferenceCI.from_bounds(self, low, high, level, method_name(method))
 
     @property
@@ -495,7 +523,10 @@ def _spread(b, c, m: int) -> np.ndarray:
 
 def check_difference_method(method, bootstrap: str):
     method = check_method(
-        method, NET_BENEFIT_METHODS, NET_BENEFIT_DIFFERENCE_PROTOCOL, "net benefit interval method"
+        method,
+        NET_BENEFIT_DIFFERENCE_METHODS,
+        NET_BENEFIT_DIFFERENCE_PROTOCOL,
+        "net benefit interval method",
     )
     if method == "percentile" and bootstrap != "stratified":
         raise ValueError(
@@ -555,6 +586,8 @@ class NetBenefitDifferenceCI(_ClippedToLaw):
 #: Method name -> interval ``(law, confidence_level) -> (low, high)`` on the exact law of the
 #: net benefit (:mod:`rocsim.core.registry`, kind ``net_benefit``).
 NET_BENEFIT_METHODS: dict[str, Callable] = formulas("net_benefit")
+#: The same for ``NB1 - NB2`` (kind ``net_benefit_difference``).
+NET_BENEFIT_DIFFERENCE_METHODS: dict[str, Callable] = formulas("net_benefit_difference")
 
 
 def _probe():

@@ -121,6 +121,12 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
     "net_benefit": (
         M("percentile", f.equal_tailed),
         M("wald", f.wald_on_moments),
+        M("agresti", f.wald_on_moments, pseudo_count=2.0),
+    ),
+    # NB1 - NB2 of two models on the same instances
+    "net_benefit_difference": (
+        M("percentile", f.equal_tailed, stratified_only=True),
+        M("wald", f.wald_on_moments),
     ),
     # a metric at one operating point on its exact law (rocsim.core.operating_point)
     "operating_point": (

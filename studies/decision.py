@@ -1,0 +1,71 @@
+"""Study kind of decision curves: do the net benefit's intervals hold the true net benefit?
+
+Test sets of ``2n`` instances with a share ``pi`` of positives (``sampling=stratified``: exactly
+``round(2 n pi)``; ``full``: ``Bin(2n, pi)``, a class never empty), scores binormal with equal
+variances (positives ``N(mu, 1)``, negatives ``N(0, 1)``, ``mu = sqrt(2) Phi^-1(auc)``) and
+the model's predicted probability the calibrated risk
+``r(s) = expit(mu s - mu^2 / 2 + logit(pi))``. At the threshold probability ``t`` the model
+treats ``s >= s_t``, ``s_t = (logit t - logit pi + mu^2 / 2) / mu``, so the true net benefit is
+
+    NB(t) = pi Phi(mu - s_t) - (1 - pi) Phi(-s_t) t / (1 - t).
+
+Each interval of :func:`rocsim.core.net_benefit_distribution` (its ``bootstrap`` and
+``method``) is judged on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from rocsim.core import NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, net_benefit_distribution
+from rocsim.sim import Setup, interval_outcome
+from rocsim.sim.conditions import Condition
+from rocsim.studies._common import BuiltinKind, class_sizes, grid_values, interval_method
+
+
+def calibrated_risk(scores: np.ndarray, mu: float, pi: float) -> np.ndarray:
+    """``Pr{positive | score}`` of the binormal model with prevalence ``pi``."""
+    return special.expit(mu * scores - mu * mu / 2 + special.logit(pi))
+
+
+def true_net_benefit(mu: float, pi: float, t: np.ndarray) -> np.ndarray:
+    """The population's net benefit of treating ``r(s) >= t`` (module docstring)."""
+    cut = (special.logit(t) - special.logit(pi) + mu * mu / 2) / mu
+    return pi * special.ndtr(mu - cut) - (1 - pi) * special.ndtr(-cut) * t / (1 - t)
+
+
+class NetBenefitStudy(BuiltinKind):
+    """generate / analyse for the net benefit's intervals at threshold probabilities."""
+
+    grid = "threshold"
+    methods = tuple(NET_BENEFIT_METHODS)
+    protocol = NET_BENEFIT_PROTOCOL
+
+    def setup(self, condition: Condition) -> Setup:
+        s = condition.settings
+        mu = float(np.sqrt(2.0) * special.ndtri(float(condition.params["auc"])))
+        t = grid_values(s["grid"])
+        if np.any(t <= 0) or np.any(t >= 1):
+            raise ValueError(f"threshold probabilities must lie in (0, 1), got {t.tolist()}")
+        pi = float(s["pi"])
+        return Setup(x=t, target=true_net_benefit(mu, pi, t), payload=(mu, pi))
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        s = condition.settings
+        mu, pi = setup.payload
+        n_pos, n_neg = class_sizes(s["n"], pi)
+        if s["sampling"] == "full":
+            total = n_pos + n_neg
+            n_pos = int(rng.binomial(total, pi))
+            while n_pos in (0, total):  # a class never empty: drawn again
+                n_pos = int(rng.binomial(total, pi))
+            n_neg = total - n_pos
+        pos, neg = rng.normal(mu, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)
+        return calibrated_risk(pos, mu, pi), calibrated_risk(neg, mu, pi)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s = condition.settings
+        law = net_benefit_distribution(*data, setup.x, bootstrap=s["bootstrap"])
+        ci = law.ci(s["confidence_level"], interval_method(s))
+        return interval_outcome(setup.target, ci.low, ci.high)
