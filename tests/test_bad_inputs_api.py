@@ -410,7 +410,7 @@ CASES = [
     case(lambda: rocsim.net_benefit_ci(Y, S1, bootstrap="nope"), r"^unknown bootstrap 'nope'"),
     case(
         lambda: rocsim.net_benefit_ci(Y, S1, method="nope"),
-        r"^unknown net benefit interval method 'nope'; valid: percentile, wald",
+        r"^unknown net benefit interval method 'nope'; valid: agresti, percentile, wald",
     ),
     case(lambda: rocsim.net_benefit_ci(Y, S1[:-1]), r"y_proba"),
     case(lambda: rocsim.net_benefit_ci(Y, S1, confidence_level=2), r"^confidence_level"),

@@ -275,7 +275,9 @@ def test_a_new_figure_without_axes():
 def test_decision_curves_draw_their_references_and_share_the_axes(ax):
     """Treat-all and treat-none once per axes, treat-all's band under the full bootstrap only,
     and a second model keeps the room the first made."""
-    first = rocsim.DecisionCurveDisplay.from_estimator(LR, X[TEST], Y[TEST], ax=ax)
+    first = rocsim.DecisionCurveDisplay.from_estimator(
+        LR, X[TEST], Y[TEST], ax=ax, bootstrap="stratified"
+    )
     labels = [line.get_label() for line in ax.lines]
     assert labels == ["LogisticRegression", "Treat all", "Treat none"]
     assert first.chance_level_.get_label() == "Treat all"

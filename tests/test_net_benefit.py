@@ -218,8 +218,9 @@ def test_compare_net_benefit_reads_the_difference_law():
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     p1, p2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
     cmp = rocsim.compare_net_benefit(y, p1, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9)
-    one = rocsim.net_benefit_ci(y, p1, thresholds=THRESHOLDS[1:], confidence_level=0.9)
-    two = rocsim.net_benefit_ci(y, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9)
+    options = dict(thresholds=THRESHOLDS[1:], confidence_level=0.9, bootstrap="stratified")
+    one = rocsim.net_benefit_ci(y, p1, method="percentile", **options)
+    two = rocsim.net_benefit_ci(y, p2, method="percentile", **options)
     np.testing.assert_allclose(cmp.difference, one.net_benefit - two.net_benefit, atol=1e-15)
     law = net_benefit_difference_distribution(POS, POS2, NEG, NEG2, THRESHOLDS[1:])
     np.testing.assert_array_equal(cmp.low, law.ci(0.9).low)

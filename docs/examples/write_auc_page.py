@@ -48,7 +48,8 @@ def pooled(part: pd.DataFrame) -> str:
 
 def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
     """Coverage per ``keys`` (method, n, ...), averaged over the other axes, with the lowest
-    and highest cells, the mean width and the share of zero-width intervals."""
+    and highest cells, the mean width and the share of zero-width intervals (where the
+    study records them)."""
     rows = []
     for values, part in table.groupby(keys, sort=False):
         rows.append(
@@ -58,8 +59,8 @@ def by_method_and_n(table: pd.DataFrame, keys: list[str]) -> list[str]:
                 "lowest cell": f"{part['coverage'].min():.3f}",
                 "highest cell": f"{part['coverage'].max():.3f}",
                 "mean width": f"{part['mean_width'].mean():.3f}",
-                "zero width": f"{part['degenerate'].mean():.3f}",
             }
+            | ({"zero width": f"{part['degenerate'].mean():.3f}"} if "degenerate" in part else {})
         )
     return markdown(pd.DataFrame(rows))
 
@@ -180,6 +181,15 @@ def copy_tables(results: Path, studies: tuple[str, ...] = STUDIES) -> None:
             for table in TABLES:
                 shutil.copyfile(results / name / table, DATA / name / table)
             shrink(results / name / "coverage.png", FIGURES / f"{name}.png")
+
+
+def write_results(name: str, page: Path, start: str, end: str, section) -> None:
+    """The results section of one study's ``page``: its run's tables copied from the results
+    folder given on the command line (default ``results``), then ``section`` of the copies."""
+    results = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results")
+    copy_tables(results, (name,))
+    replace_section(page, start, end, section(DATA / name))
+    print(f"wrote the results of {results / name} into {page} (tables in {DATA / name})")
 
 
 def main() -> None:

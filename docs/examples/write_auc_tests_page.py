@@ -12,17 +12,18 @@ Usage: ``python docs/examples/write_auc_tests_page.py [results_dir]`` (default `
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pandas as pd
-from study_pages import markdown, replace_section
-from write_auc_page import DATA, claims_lines, copy_tables, run_line
+from study_pages import markdown
+from write_auc_page import DATA, claims_lines, run_line, write_results
 
 NAME = "auc_tests"
 PAGE = Path(__file__).resolve().parents[1] / "auc_tests_study.md"
 START = "<!-- results: written by docs/examples/write_auc_tests_page.py -->"
 END = "<!-- end of results -->"
+#: The committed tables the page is written from (and its test reads).
+TABLES = DATA / NAME
 
 
 def with_mcse(table: pd.DataFrame, measure: str, digits: int = 3) -> pd.Series:
@@ -91,10 +92,7 @@ def section(folder: Path) -> list[str]:
 
 
 def main() -> None:
-    results = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results")
-    copy_tables(results, (NAME,))
-    replace_section(PAGE, START, END, section(DATA / NAME))
-    print(f"wrote the results of {results / NAME} into {PAGE} (tables in {DATA / NAME})")
+    write_results(NAME, PAGE, START, END, section)
 
 
 if __name__ == "__main__":

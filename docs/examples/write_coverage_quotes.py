@@ -33,6 +33,7 @@ FILES = {
     "roc_ci": ROOT / "rocsim" / "analysis" / "roc.py",
     "compare_roc": ROOT / "rocsim" / "analysis" / "roc.py",
     "auc_ci": ROOT / "rocsim" / "analysis" / "auc.py",
+    "net_benefit_ci": ROOT / "rocsim" / "analysis" / "decision.py",
 }
 
 
@@ -133,6 +134,15 @@ def quotes() -> dict[str, str]:
             + "; ".join(differences)
             + "."
         )
+    matched = matched_net_benefit()
+    if matched:
+        out["net_benefit_ci"] = (
+            "Measured coverage of the true net benefit at level 0.95 (:doc:`/net_benefit_study`; "
+            "the bootstrap matching how the test sets were drawn, mean over the prevalences, "
+            "AUCs and threshold probabilities per n and sampling, lowest and highest of those "
+            "means, and the lowest condition and threshold): "
+            f"{sentence(summary(matched, ['n', 'sampling']))}."
+        )
     if parts:
         out["auc_ci"] = (
             "Measured coverage of the true AUC at level 0.95 (mean over the models and AUCs "
@@ -142,6 +152,11 @@ def quotes() -> dict[str, str]:
             + size_sentence(studies("auc_tests"))
         )
     return out
+
+
+def matched_net_benefit() -> list[pd.DataFrame]:
+    """The net benefit study's cells where the bootstrap matches the sampling."""
+    return [t[t["sampling"] == t["bootstrap"]] for t in studies("net_benefit")]
 
 
 def size_sentence(tests: list[pd.DataFrame]) -> str:
@@ -189,8 +204,14 @@ def method_tables() -> list[str]:
             ("partial_auc_percentile",),
             ["n"],
         ),
+        (
+            "`net_benefit_ci(method=...)`: the true net benefit, the bootstrap matching the "
+            "sampling",
+            ("net_benefit",),
+            ["n", "sampling"],
+        ),
     ):
-        found = studies(*names)
+        found = matched_net_benefit() if names == ("net_benefit",) else studies(*names)
         lines += [f"## {title}", ""]
         if not found:
             lines += ["Not run.", ""]

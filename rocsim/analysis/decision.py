@@ -78,7 +78,7 @@ def net_benefit_ci(
     thresholds=None,
     confidence_level: float = 0.95,
     method: str | Callable = DEFAULT_METHODS["net_benefit"],
-    bootstrap: str = "stratified",
+    bootstrap: str = "full",
     pseudo_count: float | None = None,
     pos_label=None,
 ) -> NetBenefitCurve:
@@ -94,17 +94,21 @@ def net_benefit_ci(
         Threshold probabilities in [0, 1); default 0, 0.01, ..., 0.99 (dcurves'). An instance
         is treated when its probability is ``>= t`` and not 0 (dcurves' rule).
     confidence_level : float, default 0.95
-    method : {'percentile', 'wald', 'agresti'} or callable, default 'percentile'
-        ``percentile``: the exact quantiles of the bootstrap law; ``wald``: ``NB -+ z sd`` on
-        its exact variance; ``agresti``: Wald on the moments after adding ``pseudo_count`` to
-        every cell (each class's table under the stratified bootstrap, the whole table under
-        the full one), as the cost curves' default; a function ``f(law, confidence_level) ->
-        (low, high)`` on a :class:`~rocsim.core.net_benefit.NetBenefitDistribution` is a
-        method of your own.
-    bootstrap : {"stratified", "full"}, default "stratified"
+    method : {'agresti', 'percentile', 'wald'} or callable, default 'agresti'
+        ``agresti``: Wald on the moments after adding ``pseudo_count`` to every cell (each
+        class's table under the stratified bootstrap, the whole table under the full one),
+        as the cost curves' default, and the method the ``net_benefit`` study found to hold
+        its level (Notes); ``percentile``: the exact quantiles of the bootstrap law;
+        ``wald``: ``NB -+ z sd`` on its exact variance (both collapse where a rate nears 0 or
+        1); a function ``f(law, confidence_level) -> (low, high)`` on a
+        :class:`~rocsim.core.net_benefit.NetBenefitDistribution` is a method of your own.
+    bootstrap : {"full", "stratified"}, default "full"
         ``full``: the instances resampled together, so that the prevalence varies as it does
-        between samples (net benefit depends on it); treat-all then has an interval of its
-        own (its exact law's percentile interval), which under ``stratified`` is its value.
+        between samples (net benefit depends on it: a cohort); treat-all then has an interval
+        of its own (its exact law's percentile interval). ``stratified``: the class sizes kept
+        (a case-control design, or class sizes fixed by design), treat-all fixed. On test sets
+        whose prevalence is random the stratified bootstrap's intervals miss the true net
+        benefit too often (:doc:`/net_benefit_study`).
     pseudo_count : float, optional
         For ``agresti`` (default 2).
     pos_label : optional
@@ -114,6 +118,18 @@ def net_benefit_ci(
     NetBenefitCurve
         ``to_frame()``: ``threshold``, ``net_benefit``, ``net_benefit_low``,
         ``net_benefit_high``, ``treat_all``, ``treat_all_low``, ``treat_all_high``.
+
+    Notes
+    -----
+    .. coverage quote: net_benefit_ci
+
+    Measured coverage of the true net benefit at level 0.95 (:doc:`/net_benefit_study`; the
+    bootstrap matching how the test sets were drawn, mean over the prevalences, AUCs and threshold
+    probabilities per n and sampling, lowest and highest of those means, and the lowest condition
+    and threshold): ``agresti`` 0.961-0.971 (lowest 0.946); ``percentile`` 0.865-0.947 (lowest
+    0.618); ``wald`` 0.875-0.948 (lowest 0.618).
+
+    .. end of coverage quote
 
     References
     ----------
@@ -235,7 +251,7 @@ def compare_net_benefit(
     *,
     thresholds=None,
     confidence_level: float = 0.95,
-    method: str | Callable = DEFAULT_METHODS["net_benefit"],
+    method: str | Callable = DEFAULT_METHODS["net_benefit_difference"],
     bootstrap: str = "stratified",
     pos_label=None,
 ) -> NetBenefitComparison:

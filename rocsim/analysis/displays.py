@@ -900,7 +900,7 @@ class DecisionCurveDisplay(_BandDisplay):
         thresholds=None,
         method: str | Callable = DEFAULT_METHODS["net_benefit"],
         confidence_level: float = 0.95,
-        bootstrap: str = "stratified",
+        bootstrap: str = "full",
         **kwargs,
     ):
         """Compute the curve (:func:`rocsim.net_benefit_ci`: ``thresholds``, ``method``,

@@ -52,7 +52,7 @@ from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.paired_threshold import _split_law
-from rocsim.core.registry import formulas
+from rocsim.core.registry import DEFAULT_METHODS, formulas
 from rocsim.core.results import Interval, Result, clip_bounds, from_law
 
 #: The quantile search narrows its bracket to this width (in counts, the units of
@@ -275,7 +275,7 @@ class NetBenefitDistribution(_CountLaw):
     def ci(
         self,
         confidence_level: float = 0.95,
-        method: str | Callable = "percentile",
+        method: str | Callable = DEFAULT_METHODS["net_benefit"],
         *,
         pseudo_count: float | None = None,
     ) -> NetBenefitCI:

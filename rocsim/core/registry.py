@@ -119,9 +119,9 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
     ),
     # net benefit at fixed threshold probabilities on its exact law (rocsim.core.net_benefit)
     "net_benefit": (
+        M("agresti", f.wald_on_moments, pseudo_count=2.0),
         M("percentile", f.equal_tailed),
         M("wald", f.wald_on_moments),
-        M("agresti", f.wald_on_moments, pseudo_count=2.0),
     ),
     # NB1 - NB2 of two models on the same instances
     "net_benefit_difference": (
@@ -176,7 +176,8 @@ DEFAULT_METHODS: dict[str, str] = {
     "precision": "score",
     "cost": "agresti",
     "cost_difference": "agresti",
-    "net_benefit": "percentile",
+    "net_benefit": "agresti",
+    "net_benefit_difference": "percentile",
     "operating_point": "percentile",
     "auc": "delong",
     "auc_difference": "delong",

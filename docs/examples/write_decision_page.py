@@ -1,0 +1,54 @@
+"""Write the results section of ``docs/net_benefit_study.md`` from a run of the net benefit
+study (``rocsim study=net_benefit``): the page quotes this script's output, never typed
+numbers.
+
+The run's tables are copied to ``docs/data/net_benefit/`` and its figure to ``docs/figures/``;
+``tests/test_net_benefit_study.py`` checks that the page holds what this script writes from
+them.
+
+Usage: ``python docs/examples/write_decision_page.py [results_dir]`` (default ``results``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from write_auc_page import DATA, by_method_and_n, claims_lines, figure, run_line, write_results
+
+NAME = "net_benefit"
+PAGE = Path(__file__).resolve().parents[1] / "net_benefit_study.md"
+START = "<!-- results: written by docs/examples/write_decision_page.py -->"
+END = "<!-- end of results -->"
+#: The committed tables the page is written from (and its test reads).
+TABLES = DATA / NAME
+
+
+def section(folder: Path) -> list[str]:
+    if not (folder / "coverage.csv").exists():
+        return ["Not run.", ""]
+    table = pd.read_csv(folder / "coverage.csv")
+    matched = table[table["sampling"] == table["bootstrap"]]
+    return [
+        run_line(table, folder),
+        "",
+        *figure(NAME),
+        "Per method and bootstrap, each against both ways of drawing the test sets, over the "
+        "prevalences, AUCs, sizes and threshold probabilities:",
+        "",
+        *by_method_and_n(table, ["sampling", "bootstrap", "method"]),
+        "",
+        "Where the bootstrap matches the sampling, per method, prevalence and size:",
+        "",
+        *by_method_and_n(matched, ["method", "pi", "n"]),
+        "",
+        *claims_lines(folder),
+    ]
+
+
+def main() -> None:
+    write_results(NAME, PAGE, START, END, section)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The net benefit study: its truth is the population's net benefit, its kind runs on the
+public base, and its page quotes the committed run (computed, never typed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import integrate, special
+
+from rocsim.sim.conditions import expand_conditions
+from rocsim.sim.runner import run_conditions
+from rocsim.studies import get_kind
+from rocsim.studies.decision import calibrated_risk, true_net_benefit
+
+
+@pytest.mark.parametrize(("auc", "pi", "t"), [(0.75, 0.3, 0.2), (0.9, 0.1, 0.05)])
+def test_the_truth_is_the_population_s_net_benefit(auc, pi, t):
+    """By integration over the scores: ``pi Pr{r(S+) >= t} - (1 - pi) Pr{r(S-) >= t} t/(1-t)``
+    with ``r`` the calibrated risk."""
+    mu = np.sqrt(2) * special.ndtri(auc)
+
+    def treated(mean):
+        density = lambda s: np.exp(-0.5 * (s - mean) ** 2) / np.sqrt(2 * np.pi)  # noqa: E731
+        return integrate.quad(
+            lambda s: density(s) * (calibrated_risk(np.array(s), mu, pi) >= t),
+            -12,
+            12,
+            points=[(special.logit(t) - special.logit(pi) + mu * mu / 2) / mu],
+            limit=200,
+        )[0]
+
+    expected = pi * treated(mu) - (1 - pi) * treated(0.0) * t / (1 - t)
+    assert true_net_benefit(mu, pi, np.array([t]))[0] == pytest.approx(expected, abs=1e-8)
+
+
+def test_the_kind_runs_both_samplings_and_reports_coverage():
+    kind = get_kind("net_benefit")
+    axes = {"sampling": ["stratified", "full"], "auc": [0.8], "bootstrap": ["full"]}
+    base = {
+        "confidence_level": 0.9,
+        "method": "agresti",
+        "n": 60,
+        "pi": 0.3,
+        "grid": {"name": "threshold", "start": 0.1, "stop": 0.4, "num": 4},
+        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
+    }
+    table = run_conditions(
+        kind,
+        expand_conditions("net_benefit", axes, base),
+        replications=60,
+        seed=3,
+        progress=False,
+    ).table
+    assert np.allclose(table["x"], np.tile([0.1, 0.2, 0.3, 0.4], 2)) and len(table) == 8
+    assert table["coverage"].between(0.6, 1.0).all()
+
+
+def test_the_net_benefit_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_decision_page")
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert {"sampling", "bootstrap", "method", "coverage", "mcse"} <= set(table.columns)
+    assert "Claims:" in written
