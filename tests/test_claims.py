@@ -182,8 +182,9 @@ def test_claims_quote_the_thesis_and_the_configs_type_no_measured_result():
             text = claim["thesis"]
             if name.startswith("fig"):  # the thesis, in French, translated in parentheses
                 assert "«" in text and "(" in text, (name, claim["claim"])
-            else:  # the literature: a quotation and its source with its year
-                assert text.count('"') >= 2, (name, claim["claim"])
+            else:  # the literature (or the thesis): a quotation and its source with its year
+                quoted = text.count('"') >= 2 or ("«" in text and "»" in text)
+                assert quoted, (name, claim["claim"])
                 assert re.search(r"\((?:[^)]*\b)?(19|20)\d\d\)|documentation", text), (
                     name,
                     claim["claim"],

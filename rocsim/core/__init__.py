@@ -105,7 +105,6 @@ if TYPE_CHECKING:
         NetBenefitDifference,
         NetBenefitDifferenceCI,
         NetBenefitDistribution,
-        net_benefit,
         net_benefit_difference_distribution,
         net_benefit_distribution,
     )
