@@ -25,6 +25,7 @@ from rocsim.studies.auc import (
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.decision import NetBenefitStudy
+from rocsim.studies.many import AUCFamilyStudy
 from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
 from rocsim.studies.threshold import ThresholdStudy
 from rocsim.studies.vertical import VerticalStudy
@@ -43,6 +44,7 @@ KINDS = {
     "auc_methods": AUCMethodStudy(),
     "auc_tests": AUCTestStudy(),
     "net_benefit": NetBenefitStudy(),
+    "auc_family": AUCFamilyStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),
     "auc_paired_partial": PairedPartialAUCStudy(),

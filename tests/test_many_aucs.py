@@ -158,3 +158,36 @@ def test_compare_aucs_takes_a_dict_a_frame_or_an_array():
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_family_kind_reports_coverage_and_rejection():
+    """Every AUC equal: the family's coverage and its rejection rate (the smallest adjusted
+    p-value below 0.05) add up to one for an adjustment whose intervals and p-values agree."""
+    from rocsim.sim.conditions import expand_conditions
+    from rocsim.sim.runner import run_conditions
+    from rocsim.studies import get_kind
+
+    axes = {"delta": [0.0], "models": [3], "auc": [0.75], "rho": [0.5], "adjust": ["bonferroni"]}
+    base = {
+        "confidence_level": 0.95,
+        "method": "delong",
+        "n": 60,
+        "pi": 0.5,
+        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
+    }
+    table = run_conditions(
+        get_kind("auc_family"),
+        expand_conditions("auc_family", axes, base),
+        replications=200,
+        seed=4,
+        progress=False,
+    ).table
+    (row,) = table.itertuples()
+    assert row.coverage + row.rejection == pytest.approx(1.0)
+    assert row.x == 3 and row.target == 0.0 and row.rejection_mcse > 0
+
+
+def test_the_family_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_auc_family_page")
+    assert written.strip() == "\n".join(writer.section(writer.TABLES)).strip()
+    assert "**Family-wise error rate**" in written and " ± " in written

@@ -34,6 +34,7 @@ FILES = {
     "compare_roc": ROOT / "rocsim" / "analysis" / "roc.py",
     "auc_ci": ROOT / "rocsim" / "analysis" / "auc.py",
     "net_benefit_ci": ROOT / "rocsim" / "analysis" / "decision.py",
+    "compare_aucs": ROOT / "rocsim" / "analysis" / "auc.py",
 }
 
 
@@ -134,6 +135,14 @@ def quotes() -> dict[str, str]:
             + "; ".join(differences)
             + "."
         )
+    family = family_by_adjust()
+    if family:
+        out["compare_aucs"] = (
+            "Measured coverage of every pair's true difference at once at level 0.95 "
+            "(:doc:`/auc_family_study`; each ``adjust``, mean over the covariances, numbers of "
+            "models and AUC gaps per n, lowest and highest of those means, and the lowest "
+            f"condition): {sentence(summary(family, ['n']))}."
+        )
     matched = matched_net_benefit()
     if matched:
         out["net_benefit_ci"] = (
@@ -152,6 +161,15 @@ def quotes() -> dict[str, str]:
             + size_sentence(studies("auc_tests"))
         )
     return out
+
+
+def family_by_adjust() -> list[pd.DataFrame]:
+    """The ``auc_family`` study's tables with its adjustments as the methods (its ``method``
+    axis is the covariance, averaged over)."""
+    return [
+        t.drop(columns="method").rename(columns={"adjust": "method"})
+        for t in studies("auc_family")
+    ]
 
 
 def matched_net_benefit() -> list[pd.DataFrame]:
@@ -205,13 +223,19 @@ def method_tables() -> list[str]:
             ["n"],
         ),
         (
+            "`compare_aucs(adjust=...)`: every pair's true difference at once (`auc_family`)",
+            ("auc_family",),
+            ["n"],
+        ),
+        (
             "`net_benefit_ci(method=...)`: the true net benefit, the bootstrap matching the "
             "sampling",
             ("net_benefit",),
             ["n", "sampling"],
         ),
     ):
-        found = matched_net_benefit() if names == ("net_benefit",) else studies(*names)
+        special = {("net_benefit",): matched_net_benefit, ("auc_family",): family_by_adjust}
+        found = special[names]() if names in special else studies(*names)
         lines += [f"## {title}", ""]
         if not found:
             lines += ["Not run.", ""]

@@ -456,6 +456,18 @@ def compare_aucs(
         pair: ``model1``, ``model2``, ``difference`` (AUC of ``model1`` minus ``model2``'s),
         ``se``, ``low``, ``high``, ``p_value``, ``p_adjusted``.
 
+    Notes
+    -----
+    .. coverage quote: compare_aucs
+
+    Measured coverage of every pair's true difference at once at level 0.95
+    (:doc:`/auc_family_study`; each ``adjust``, mean over the covariances, numbers of models and
+    AUC gaps per n, lowest and highest of those means, and the lowest condition): ``max-t``
+    0.947-0.953 (lowest 0.945); ``holm`` 0.958-0.960 (lowest 0.954); ``bonferroni`` 0.958-0.960
+    (lowest 0.954); ``none`` 0.808-0.817 (lowest 0.721).
+
+    .. end of coverage quote
+
     Examples
     --------
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]

@@ -31,6 +31,7 @@ Journal of Statistics 6, 65-70.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -247,6 +248,29 @@ def _adjusted(adjust: str, z, p_value, contrasts, cov, level: float, random_stat
     return critical, p_adjusted
 
 
+def _normal_points(dimension: int, random_state) -> np.ndarray:
+    """:data:`MAX_T_POINTS` scrambled Sobol points of the standard normal law in
+    ``dimension`` dimensions, from ``random_state``; kept for an integer seed (the same
+    points serve every call with it: a study's thousands of data sets)."""
+    if isinstance(random_state, int | np.integer):
+        return _seeded_normal_points(dimension, int(random_state))
+    return _sobol_normal(dimension, np.random.default_rng(random_state))
+
+
+@functools.lru_cache(maxsize=8)
+def _seeded_normal_points(dimension: int, seed: int) -> np.ndarray:
+    points = _sobol_normal(dimension, np.random.default_rng(seed))
+    points.flags.writeable = False  # shared by every call with this seed
+    return points
+
+
+def _sobol_normal(dimension: int, rng: np.random.Generator) -> np.ndarray:
+    from scipy.stats import qmc  # only max-t needs it (importing scipy.stats is slow)
+
+    sobol = qmc.Sobol(d=dimension, scramble=True, seed=rng)
+    return special.ndtri(np.clip(sobol.random(MAX_T_POINTS), 1e-16, 1 - 1e-16))
+
+
 def _holm(p_value: np.ndarray) -> np.ndarray:
     """Holm's (1979) step-down adjusted p-values."""
     m = p_value.size
@@ -260,14 +284,9 @@ def _holm(p_value: np.ndarray) -> np.ndarray:
 def _max_abs_normal(contrasts: np.ndarray, cov: np.ndarray, random_state) -> np.ndarray:
     """``max_l |Z_l|`` at :data:`MAX_T_POINTS` scrambled Sobol points of ``Z = C W / sd``,
     ``W ~ N(0, cov)`` (the contrasts standardized; a contrast without spread left out)."""
-    from scipy.stats import qmc  # only max-t needs it (importing scipy.stats is slow)
-
     values, vectors = np.linalg.eigh(cov)
     root = vectors * np.sqrt(np.clip(values, 0.0, None))  # cov = root @ root.T, PSD allowed
-    seed = np.random.default_rng(random_state)
-    sobol = qmc.Sobol(d=cov.shape[0], scramble=True, seed=seed)
-    normal = special.ndtri(np.clip(sobol.random(MAX_T_POINTS), 1e-16, 1 - 1e-16))
-    z = normal @ (contrasts @ root).T  # (points, contrasts)
+    z = _normal_points(cov.shape[0], random_state) @ (contrasts @ root).T  # (points, contrasts)
     sd = np.sqrt(np.einsum("lk,km,lm->l", contrasts, cov, contrasts))
     kept = sd > 0
     return np.max(np.abs(z[:, kept] / sd[kept]), axis=1) if kept.any() else np.zeros(len(z))
