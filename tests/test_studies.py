@@ -21,9 +21,10 @@ def test_every_study_runs_small(small_study, tmp_path, name):
     output = run_and_draw(small_study(name, *overrides), tmp_path / name)
     table = output.table
     # a band is judged at all its FPRs at once (one row per condition, its target the
-    # curve), an AUC interval once (one row per condition, x the true AUC)
+    # curve), an AUC interval once (one row per condition, x the true AUC), a family of AUC
+    # differences once (x the number of models)
     band = table["grid"] == "band"
-    single = band | (table["grid"] == "auc")
+    single = band | table["grid"].isin(["auc", "models"])
     assert (table.groupby("condition")["x"].size() == (1 if single.all() else 9)).all()
     assert np.isfinite(table.loc[~band, "target"]).all() and (table["mean_width"] >= 0).all()
     # the table is the mean of the per-replication outcomes it was written with
