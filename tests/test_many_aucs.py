@@ -85,8 +85,8 @@ def genz_critical(correlation: np.ndarray, level: float) -> float:
 
 def test_max_t_against_genz_s_integration():
     """Each model against a reference: the contrasts' correlation is full rank, so the
-    simultaneous critical value is a box probability of the normal law. The quasi-Monte Carlo
-    value is within 0.005 of Genz's; one contrast gives the normal quantile."""
+    simultaneous critical value is a box probability of the normal law. The Monte Carlo
+    value is within 0.01 of Genz's; one contrast gives the normal quantile."""
     result = aucs_comparison(POS, NEG, reference=3, adjust="max-t", confidence_level=0.95)
     contrasts = np.zeros((K - 1, K))
     for row in range(K - 1):
@@ -94,7 +94,9 @@ def test_max_t_against_genz_s_integration():
     spread = contrasts @ result.cov @ contrasts.T
     sd = np.sqrt(np.diag(spread))
     exact = genz_critical(spread / np.outer(sd, sd), 0.95)
-    assert abs(result.critical_value - exact) < 0.005
+    for seed in range(5):  # the Monte Carlo critical value, whatever the seed
+        again = aucs_comparison(POS, NEG, reference=3, random_state=seed)
+        assert abs(again.critical_value - exact) < 0.01, seed
     two = aucs_comparison(POS[:2], NEG[:2], adjust="max-t")
     assert two.critical_value == pytest.approx(special.ndtri(0.975), abs=0.005)
     assert two.p_adjusted[0] == pytest.approx(two.p_value[0], abs=0.005)

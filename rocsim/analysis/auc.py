@@ -440,14 +440,14 @@ def compare_aucs(
         every pair.
     adjust : {"max-t", "holm", "bonferroni", "none"}, default "max-t"
         ``max-t``: the simultaneous intervals and adjusted p-values of the maximum of the
-        standardized differences on their joint normal law (computed by quasi-Monte Carlo:
+        standardized differences on their joint normal law (computed by Monte Carlo:
         approximate, see :mod:`rocsim.core.many_aucs`); ``holm``: Holm's adjusted p-values
         and Bonferroni's intervals; ``bonferroni``; ``none``: marginal.
     confidence_level : float, default 0.95
         The family's.
     pos_label : optional
     random_state : int or numpy.random.Generator, default 0
-        Seeds the quasi-Monte Carlo points of ``max-t``.
+        Seeds the Monte Carlo draws of ``max-t``.
 
     Returns
     -------
@@ -463,7 +463,7 @@ def compare_aucs(
     Measured coverage of every pair's true difference at once at level 0.95
     (:doc:`/auc_family_study`; each ``adjust``, mean over the covariances, numbers of models and
     AUC gaps per n, lowest and highest of those means, and the lowest condition): ``max-t``
-    0.947-0.953 (lowest 0.945); ``holm`` 0.958-0.960 (lowest 0.954); ``bonferroni`` 0.958-0.960
+    0.948-0.953 (lowest 0.945); ``holm`` 0.958-0.960 (lowest 0.954); ``bonferroni`` 0.958-0.960
     (lowest 0.954); ``none`` 0.808-0.817 (lowest 0.721).
 
     .. end of coverage quote
