@@ -18,7 +18,13 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from rocsim.core import NET_BENEFIT_METHODS, NET_BENEFIT_PROTOCOL, net_benefit_distribution
+from rocsim.core import (
+    NET_BENEFIT_METHODS,
+    NET_BENEFIT_PROTOCOL,
+    OPERATING_POINT_METHODS,
+    net_benefit_distribution,
+    operating_point_distribution,
+)
 from rocsim.sim import Setup, interval_outcome
 from rocsim.sim.conditions import Condition
 from rocsim.studies._common import BuiltinKind, class_sizes, grid_values, interval_method
@@ -69,3 +75,49 @@ class NetBenefitStudy(BuiltinKind):
         law = net_benefit_distribution(*data, setup.x, bootstrap=s["bootstrap"])
         ci = law.ci(s["confidence_level"], interval_method(s))
         return interval_outcome(setup.target, ci.low, ci.high)
+
+
+def true_metric(metric: str, mu: float, pi: float, t: np.ndarray) -> np.ndarray:
+    """The metric's true value for the binormal model at score thresholds ``t`` (``mu`` the
+    positives' mean, ``pi`` the prevalence), as
+    :func:`rocsim.core.operating_point.metric_values` computes it from counts."""
+    sens, spec = special.ndtr(mu - t), special.ndtr(t)
+    values = {
+        "sensitivity": sens,
+        "specificity": spec,
+        "ppv": pi * sens / (pi * sens + (1 - pi) * (1 - spec)),
+        "npv": (1 - pi) * spec / ((1 - pi) * spec + pi * (1 - sens)),
+        "accuracy": pi * sens + (1 - pi) * spec,
+        "lr_pos": sens / (1 - spec),
+        "lr_neg": (1 - sens) / spec,
+        "youden": sens + spec - 1,
+    }
+    return values[metric]
+
+
+class OperatingPointStudy(BuiltinKind):
+    """generate / analyse for the intervals of one metric (axis ``metric``) at fixed score
+    thresholds (the grid), binormal test sets with class sizes fixed by the prevalence."""
+
+    grid = "threshold"
+    methods = tuple(OPERATING_POINT_METHODS)
+
+    def setup(self, condition: Condition) -> Setup:
+        s, p = condition.settings, condition.params
+        mu = float(np.sqrt(2.0) * special.ndtri(float(p["auc"])))
+        t = grid_values(s["grid"])
+        target = true_metric(p["metric"], mu, float(s["pi"]), t)
+        return Setup(x=t, target=target, payload=mu)
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        n_pos, n_neg = class_sizes(condition.settings["n"], condition.settings["pi"])
+        return rng.normal(setup.payload, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s, metric = condition.settings, condition.params["metric"]
+        low, high = np.empty(setup.x.size), np.empty(setup.x.size)
+        for k, t in enumerate(setup.x):
+            law = operating_point_distribution(*data, threshold=float(t), metrics=[metric])
+            row = law.ci(s["confidence_level"], interval_method(s)).bounds[metric]
+            low[k], high[k] = row
+        return interval_outcome(setup.target, low, high)

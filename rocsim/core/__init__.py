@@ -109,6 +109,7 @@ if TYPE_CHECKING:
         net_benefit_distribution,
     )
     from rocsim.core.operating_point import (
+        OPERATING_POINT_METHODS,
         MetricDistribution,
         OperatingPointCI,
         OperatingPointDistribution,
