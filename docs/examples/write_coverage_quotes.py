@@ -177,6 +177,10 @@ def matched_net_benefit() -> list[pd.DataFrame]:
     return [t[t["sampling"] == t["bootstrap"]] for t in studies("net_benefit")]
 
 
+#: Studies whose tables are read through a selection: the cells a method table compares.
+SELECTED = {"net_benefit": matched_net_benefit, "auc_family": family_by_adjust}
+
+
 def size_sentence(tests: list[pd.DataFrame]) -> str:
     """The measured size of each method's test (its rejection rate of a true null AUC),
     lowest and highest over the nulls, alternatives and n of the ``auc_tests`` study."""
@@ -234,8 +238,7 @@ def method_tables() -> list[str]:
             ["n", "sampling"],
         ),
     ):
-        special = {("net_benefit",): matched_net_benefit, ("auc_family",): family_by_adjust}
-        found = special[names]() if names in special else studies(*names)
+        found = [t for name in names for t in SELECTED.get(name, lambda n=name: studies(n))()]
         lines += [f"## {title}", ""]
         if not found:
             lines += ["Not run.", ""]

@@ -276,6 +276,12 @@ def compare_net_benefit(
     -------
     NetBenefitComparison
 
+    Notes
+    -----
+    No study has yet measured the coverage of the true difference by these intervals (the
+    ``net_benefit`` study measures one model's: there the plug-in percentile interval falls
+    short where a rate nears 0 or 1, :doc:`/net_benefit_study`).
+
     Examples
     --------
     >>> y = [1, 1, 1, 0, 0]

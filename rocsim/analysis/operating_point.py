@@ -66,6 +66,13 @@ def operating_point_ci(
         ``undefined`` (the share of resamples on which the metric is undefined: its law is
         conditional on it being defined); the laws at ``.law[metric]`` (``.mean``, ``.var``).
 
+    Notes
+    -----
+    No study has yet measured these intervals' coverage of the true metrics: the
+    ``operating_point`` study's kind is in place (``rocsim study=operating_point``), and its
+    first runs show the plug-in laws' intervals collapsing where a rate nears 0 or 1 (as the
+    net benefit's did, :doc:`/net_benefit_study`). Read intervals there with care.
+
     Examples
     --------
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]

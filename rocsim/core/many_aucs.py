@@ -13,11 +13,11 @@ Contrasts (all pairs, or each model against a reference) are tested together: ``
 level`` for ``Z`` normal with the contrasts' correlation, and adjusted p-values
 ``Pr{max_l |Z_l| >= |z_l|}``; that law has no closed form and is computed by Monte Carlo
 (:data:`MAX_T_POINTS` normal draws from ``random_state``): **approximate**, its critical value
-checked against Genz's integration of the normal law in ``tests/test_many_aucs.py`` (within
-0.01; scrambled Sobol points came about three times closer, but importing them costs a first
-call 0.7 s). ``holm`` and
-``bonferroni`` adjust the p-values (Holm 1979); their intervals are Bonferroni's (Holm's
-procedure has no simultaneous intervals of its own); ``none`` leaves both marginal.
+checked against Genz's integration of the normal law in ``tests/test_many_aucs.py`` (plain
+normal draws rather than scrambled Sobol points, whose import would slow a first call; the
+benchmark ``benchmarks/bench_decision.py`` measures it). ``holm`` and ``bonferroni``
+adjust the p-values (Holm 1979); their intervals are Bonferroni's (Holm's procedure has no
+simultaneous intervals of its own); ``none`` leaves both marginal.
 
 References
 ----------

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 from scipy import special
@@ -311,7 +312,7 @@ class NetBenefitDistribution(_CountLaw):
             var = (hit * (1 - hit) + k * k * miss * (1 - miss) + 2 * k * hit * miss) / size
         return replace(self, mean=mean, var=var)
 
-    @property
+    @cached_property
     def _lattice(self) -> _Lattice:
         n = self.n_pos + self.n_neg
         k = odds(self.thresholds)
@@ -455,7 +456,7 @@ class NetBenefitDifference(_CountLaw):
         low, high = call_method(method, NET_BENEFIT_DIFFERENCE_METHODS, self, level)
         return NetBenefitDifferenceCI.from_bounds(self, low, high, level, method_name(method))
 
-    @property
+    @cached_property
     def _lattice(self) -> _Lattice:
         if self.bootstrap != "stratified":
             raise NotImplementedError(
