@@ -17,7 +17,7 @@ from rocsim.analysis.results import (
 )
 from rocsim.core import area
 from rocsim.core.labels import split_by_class
-from rocsim.core.many_aucs import AUCsComparison, aucs_comparison
+from rocsim.core.many_aucs import AUCsComparison, aucs_comparison, multiclass_aucs_comparison
 from rocsim.core.multiclass import (
     MulticlassAUCCI,
     MulticlassAUCDifferenceCI,
@@ -351,9 +351,10 @@ def _is_multiclass(multi_class, y_score) -> bool:
     return multi_class is not None or np.ndim(y_score) == 2
 
 
-def _multiclass(y_true, scores, multi_class, partial, pos_label, direction, labels):
+def _multiclass(y_true, scores, multi_class, partial, pos_label, direction, labels, names=None):
     """The classes and each model's scores split by class, after the checks of a multiclass
-    AUC's arguments (:func:`rocsim.core.labels.split_by_class`)."""
+    AUC's arguments (:func:`rocsim.core.labels.split_by_class`); ``names``: the score
+    arguments' in the errors (default ``y_score``, or ``y_score1`` and ``y_score2``)."""
     if multi_class is None:
         raise ValueError(
             f"y_score has shape {np.shape(scores[0])}, a column per class: give "
@@ -373,7 +374,7 @@ def _multiclass(y_true, scores, multi_class, partial, pos_label, direction, labe
             f"direction={direction!r} is for binary scores; each column of a multiclass "
             "y_score is higher for the class it scores"
         )
-    names = ("y_score",) if len(scores) == 1 else ("y_score1", "y_score2")
+    names = names or (("y_score",) if len(scores) == 1 else ("y_score1", "y_score2"))
     return split_by_class(y_true, *scores, labels=labels, names=names)
 
 
@@ -420,21 +421,31 @@ def compare_aucs(
     adjust: str = "max-t",
     confidence_level: float = 0.95,
     pos_label=None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    multi_class: str | None = None,
+    average: str = "macro",
+    labels=None,
     random_state=0,
 ) -> AUCsComparison:
     """Several models' AUCs on the same instances compared at once: every pair, or each model
-    against a reference, with simultaneous intervals and adjusted p-values.
+    against a reference, with simultaneous intervals and adjusted p-values; or their partial
+    or multiclass AUCs.
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
     scores : dict of name -> array-like of shape (n,), DataFrame, or array-like of shape (n, K)
         The models' scores of the same instances (higher means positive); an array's models
-        are named ``"model 1"``, ... in the order of its columns.
+        are named ``"model 1"``, ... in the order of its columns. Multiclass: a dict of name
+        -> array-like of shape ``(n, n_classes)``, or an array of shape ``(n, n_classes, K)``.
     method : {"delong", "exact_bootstrap"}, default "delong"
         The joint covariance of the AUCs: DeLong et al.'s (1988), or the exact stratified
         bootstrap's (the variance of each difference is :func:`compare_auc`'s with the same
-        method).
+        method). Partial AUCs take ``delong`` only (the paired exact bootstrap law of two
+        partial areas is not built); multiclass AUCs either (the bootstrap resampling each
+        class separately).
     reference : name or int, optional
         Compare each model with this one (a name of ``scores``, or a column index); default:
         every pair.
@@ -446,15 +457,30 @@ def compare_aucs(
     confidence_level : float, default 0.95
         The family's.
     pos_label : optional
+    max_fpr, fpr_range, tpr_range : optional
+        The partial AUCs over that range, McClish-standardised, as in :func:`auc_ci` (at most
+        one of them): their covariance is DeLong's, of the placement values of the partial
+        areas (:func:`rocsim.core.partial_area.partial_auc_covariance`), so that each
+        ``difference`` and its variance are :func:`compare_auc`'s with ``method="delong"``.
+    multi_class : {"ovo", "ovr"}, optional
+        Multiclass AUCs, as in :func:`auc_ci`; required for scores of shape
+        ``(n, n_classes)``. Their covariance is read from the variances of each averaged AUC
+        and of each pair's difference, :func:`compare_auc`'s with the same ``method``
+        (:func:`rocsim.core.multiclass.multiclass_auc_covariance`).
+    average : {"macro", "weighted"}, default "macro"
+        Multiclass: as in :func:`auc_ci`.
+    labels : array-like, optional
+        Multiclass: the classes, sorted, one per score column, as in :func:`auc_ci`.
     random_state : int or numpy.random.Generator, default 0
         Seeds the Monte Carlo draws of ``max-t``.
 
     Returns
     -------
     AUCsComparison
-        ``cov`` (K x K, in the order of ``scores``), ``auc``, and ``to_frame()`` a row per
-        pair: ``model1``, ``model2``, ``difference`` (AUC of ``model1`` minus ``model2``'s),
-        ``se``, ``low``, ``high``, ``p_value``, ``p_adjusted``.
+        ``cov`` (K x K, in the order of ``scores``), ``auc``, ``kind`` (which AUCs), and
+        ``to_frame()`` a row per pair: ``model1``, ``model2``, ``difference`` (AUC of
+        ``model1`` minus ``model2``'s), ``se``, ``low``, ``high``, ``p_value``,
+        ``p_adjusted``.
 
     Notes
     -----
@@ -468,6 +494,9 @@ def compare_aucs(
 
     .. end of coverage quote
 
+    The study compares whole AUCs of two classes; for partial and multiclass AUCs the
+    family's coverage is not measured.
+
     Examples
     --------
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]
@@ -477,24 +506,45 @@ def compare_aucs(
     >>> r = compare_aucs(y, scores, reference="a", adjust="holm")
     >>> r.to_frame()[["model1", "model2"]].values.tolist()
     [['b', 'a'], ['c', 'a']]
+
+    The partial AUCs over FPR 0 to 0.5, each difference :func:`compare_auc`'s:
+
+    >>> r = compare_aucs(y, scores, max_fpr=0.5, adjust="none")
+    >>> r.kind, r.difference.round(4).tolist()
+    ('partial AUCs (FPR 0-0.5, McClish)', [0.2917, -0.0417, -0.3333])
     """
+    partial = _partial_range(max_fpr, fpr_range, tpr_range)
     names, arrays = _models(scores)
+    settings = {
+        "names": names,
+        "method": method,
+        "reference": _reference(reference, names),
+        "adjust": adjust,
+        "confidence_level": confidence_level,
+        "random_state": random_state,
+    }
+    if _is_multiclass(multi_class, arrays[0]):
+        given = tuple(f"scores[{name!r}]" for name in names)
+        classes, models = _multiclass(
+            y_true, arrays, multi_class, partial, pos_label, "higher", labels, given
+        )
+        return multiclass_aucs_comparison(
+            models, multi_class=multi_class, average=average, labels=classes, **settings
+        )
     data = scored(y_true, *arrays, pos_label=pos_label, names=tuple(names))
     by_class = [data.classes(k) for k in range(len(names))]
-    if reference is not None and not isinstance(reference, int | np.integer):
-        if reference not in names:
-            raise ValueError(f"reference {reference!r} is not a model of scores: {names}")
-        reference = names.index(reference)
-    return aucs_comparison(
-        [pos for pos, _ in by_class],
-        [neg for _, neg in by_class],
-        names=names,
-        method=method,
-        reference=reference,
-        adjust=adjust,
-        confidence_level=confidence_level,
-        random_state=random_state,
-    )
+    focus, rates = partial or ("fpr", None)
+    pos, neg = [p for p, _ in by_class], [q for _, q in by_class]
+    return aucs_comparison(pos, neg, rate_range=rates, focus=focus, **settings)
+
+
+def _reference(reference, names: list[str]) -> int | None:
+    """``reference`` as a model's index (a name of ``names``, or an index as given)."""
+    if reference is None or isinstance(reference, int | np.integer):
+        return reference
+    if reference not in names:
+        raise ValueError(f"reference {reference!r} is not a model of scores: {names}")
+    return names.index(reference)
 
 
 def _models(scores) -> tuple[list[str], list]:
@@ -504,9 +554,9 @@ def _models(scores) -> tuple[list[str], list]:
     if isinstance(scores, Mapping):
         return [str(k) for k in scores], [np.asarray(v) for v in scores.values()]
     table = np.asarray(scores)
-    if table.ndim != 2 or table.shape[1] < 2:
+    if table.ndim not in (2, 3) or table.shape[-1] < 2:
         raise ValueError(
             "scores must be a dict of name -> scores, a DataFrame, or an array of shape "
-            f"(n, K) with K >= 2 models, got shape {table.shape}"
+            f"(n, K) (multiclass: (n, n_classes, K)) with K >= 2 models, got shape {table.shape}"
         )
-    return [f"model {k + 1}" for k in range(table.shape[1])], list(table.T)
+    return [f"model {k + 1}" for k in range(table.shape[-1])], list(np.moveaxis(table, -1, 0))

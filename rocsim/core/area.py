@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from scipy import special
@@ -335,6 +336,27 @@ def _difference_kernel(pos1, pos2, neg1, neg2, method: str):
     cross = _cross_sum(pos1, pos2, neg1, neg2, k1, k2) if method == "exact_bootstrap" else 0
     diff = _Kernel(k1.rows - k2.rows, k1.cols - k2.cols, k1.quad + k2.quad - 2 * cross)
     return k1, k2, diff
+
+
+def polarized_covariance(
+    variances, difference_variance: Callable[[int, int], float]
+) -> np.ndarray:
+    """The ``K x K`` covariance of ``K`` statistics on the same data from their ``variances``
+    and each pair's ``difference_variance(i, j)``, the variance of statistic ``i`` minus
+    statistic ``j``: ``cov[i, j] = (var_i + var_j - var(i - j)) / 2``, exact for a variance
+    that is a quadratic form (DeLong's, the exact bootstrap's), and the variance of every
+    difference read from the matrix is the one given.
+
+    Examples
+    --------
+    >>> polarized_covariance([4.0, 1.0], lambda i, j: 3.0)
+    array([[4., 1.],
+           [1., 1.]])
+    """
+    cov = np.diag(np.asarray(variances, dtype=float))
+    for i, j in combinations(range(cov.shape[0]), 2):
+        cov[i, j] = cov[j, i] = (cov[i, i] + cov[j, j] - difference_variance(i, j)) / 2
+    return cov
 
 
 #: Up to this many (positive, negative) pairs, :func:`_cross_sum` sums over them all at once:

@@ -6,7 +6,11 @@ exact covariance over stratified bootstrap resamples of the instances (every mod
 an instance travels with it): both are bilinear forms in the kernels of :mod:`rocsim.core.area`,
 so that ``cov[i, j] = (var_i + var_j - var(AUC_i - AUC_j)) / 2`` with the variances of
 :func:`rocsim.core.auc_difference_ci`, and the variance of every difference read from the
-matrix is that function's.
+matrix is that function's. Partial AUCs (McClish-standardised) take DeLong's covariance of the
+placement values of their areas (:func:`rocsim.core.partial_area.partial_auc_covariance`;
+the paired exact bootstrap law of two partial areas is not built), multiclass AUCs either
+covariance of their averages (:func:`rocsim.core.multiclass.multiclass_auc_covariance`): each
+difference's variance is again the paired function's.
 
 Contrasts (all pairs, or each model against a reference) are tested together: ``max-t``
 (Hothorn, Bretz & Westfall 2008) takes the critical value ``c`` with ``Pr{max_l |Z_l| <= c} =
@@ -40,7 +44,9 @@ import numpy as np
 from scipy import special
 
 from rocsim.core._validation import check_choice, check_confidence_level, check_paired
-from rocsim.core.area import AUC_METHODS, _difference_kernel, _kernel
+from rocsim.core.area import AUC_METHODS, _difference_kernel, _kernel, polarized_covariance
+from rocsim.core.multiclass import multiclass_auc_covariance
+from rocsim.core.partial_area import partial_auc_covariance
 from rocsim.core.results import Result
 
 #: Ways :func:`aucs_comparison` adjusts for testing several contrasts.
@@ -67,13 +73,12 @@ def auc_covariance(
     """
     check_choice(method, AUC_METHODS, "method")
     kernels = [_kernel(p, q) for p, q in zip(pos_scores, neg_scores)]
-    variances = np.array([k.var(method) for k in kernels])
-    cov = np.diag(variances)
-    for i, j in combinations(range(len(kernels)), 2):
-        _, _, diff = _difference_kernel(
-            pos_scores[i], pos_scores[j], neg_scores[i], neg_scores[j], method
-        )
-        cov[i, j] = cov[j, i] = (variances[i] + variances[j] - diff.var(method)) / 2
+
+    def difference_variance(i: int, j: int) -> float:
+        pair = (pos_scores[i], pos_scores[j], neg_scores[i], neg_scores[j])
+        return _difference_kernel(*pair, method)[2].var(method)
+
+    cov = polarized_covariance([k.var(method) for k in kernels], difference_variance)
     return np.array([k.estimate() for k in kernels]), cov
 
 
@@ -94,6 +99,7 @@ class AUCsComparison(Result):
     names : tuple of str
         The models, in the order of :attr:`auc` and :attr:`cov`.
     auc : ndarray of shape (K,)
+        The models' AUCs (partial: McClish-standardised; multiclass: averaged).
     cov : ndarray of shape (K, K)
         Their joint covariance (``method``'s).
     model1, model2 : ndarray of str
@@ -103,6 +109,13 @@ class AUCsComparison(Result):
         (``adjust``'s), the marginal two-sided p-value and the adjusted one.
     critical_value : float
         The interval's normal critical value (``max-t``'s, Bonferroni's, or the marginal one).
+    n_pos, n_neg : int or None
+        The classes' sizes of binary AUCs (None for multiclass ones).
+    class_sizes : tuple of int
+        Multiclass AUCs: each class's size (empty for binary ones).
+    kind : str
+        Which AUCs: ``"AUCs"``, ``"partial AUCs (FPR 0-0.2, McClish)"``,
+        ``"multiclass AUCs (ovr, macro)"``, ...
     """
 
     names: tuple[str, ...]
@@ -120,17 +133,23 @@ class AUCsComparison(Result):
     confidence_level: float
     method: str
     adjust: str
-    n_pos: int
-    n_neg: int
+    n_pos: int | None
+    n_neg: int | None
+    class_sizes: tuple[int, ...] = ()
+    kind: str = "AUCs"
 
     _columns = ("model1", "model2", "difference", "se", "low", "high", "p_value", "p_adjusted")
-    _settings = ("confidence_level", "method", "adjust", "critical_value")
+    _settings = ("confidence_level", "method", "adjust", "critical_value", "kind")
 
     def _summary(self) -> str:
+        sizes = (
+            f"n+={self.n_pos}, n-={self.n_neg}"
+            if self.n_pos is not None
+            else f"n = {', '.join(str(n) for n in self.class_sizes)}"
+        )
         return (
-            f"{self.difference.size} differences of {len(self.names)} AUCs "
-            f"({self._level_and_method()}, {self.adjust} adjusted, n+={self.n_pos}, "
-            f"n-={self.n_neg})"
+            f"{self.difference.size} differences of {len(self.names)} {self.kind} "
+            f"({self._level_and_method()}, {self.adjust} adjusted, {sizes})"
         )
 
 
@@ -144,9 +163,11 @@ def aucs_comparison(
     adjust: str = "max-t",
     confidence_level: float = 0.95,
     random_state=0,
+    rate_range: tuple[float, float] | None = None,
+    focus: str = "fpr",
 ) -> AUCsComparison:
     """Differences of ``K`` models' AUCs on the same instances with simultaneous intervals
-    and adjusted p-values (module docstring).
+    and adjusted p-values (module docstring); or of their partial AUCs.
 
     Parameters
     ----------
@@ -154,6 +175,8 @@ def aucs_comparison(
         ``pos_scores[k][i]``: model ``k``'s score of positive ``i`` (likewise the negatives).
     names : sequence of K str, optional
     method : {"delong", "exact_bootstrap"}, default "delong"
+        A partial AUC takes ``delong`` only
+        (:func:`rocsim.core.partial_area.partial_auc_covariance`).
     reference : int, optional
         Compare each model with this one; default: every pair.
     adjust : {"max-t", "holm", "bonferroni", "none"}, default "max-t"
@@ -161,6 +184,11 @@ def aucs_comparison(
         The family's level (``none``: each contrast's).
     random_state : int or numpy.random.Generator, default 0
         Seeds the Monte Carlo draws of ``max-t``.
+    rate_range : (float, float), optional
+        The partial AUCs over this range of rates, McClish-standardised; default: the whole
+        AUCs.
+    focus : {"fpr", "tpr"}, default "fpr"
+        The axis of ``rate_range`` (:func:`rocsim.core.partial_area.partial_auc_ci`).
 
     Returns
     -------
@@ -174,15 +202,74 @@ def aucs_comparison(
     >>> r.to_frame()[["model1", "model2", "difference"]].round(4).values.tolist()[0]
     ['model 1', 'model 2', 0.2188]
     """
-    level = check_confidence_level(confidence_level)
-    check_choice(method, AUC_METHODS, "method")
-    check_choice(adjust, ADJUSTMENTS, "adjust")
-    pos, neg, names = _check_models(pos_scores, neg_scores, names)
-    if reference is not None and reference not in range(len(names)):
-        raise ValueError(
-            f"reference must be a model's index in 0..{len(names) - 1}, got {reference!r}"
-        )
-    aucs, cov = auc_covariance(pos, neg, method)
+    level = _check_settings(method, adjust, confidence_level)
+    pos, neg = _check_models(pos_scores, neg_scores)
+    names = _check_names(names, len(pos), reference)
+    if rate_range is None:
+        (aucs, cov), kind = auc_covariance(pos, neg, method), "AUCs"
+    else:
+        aucs, cov = partial_auc_covariance(pos, neg, rate_range, focus=focus, method=method)
+        lo, hi = (float(rate) for rate in rate_range)
+        kind = f"partial AUCs ({focus.upper()} {lo:g}-{hi:g}, McClish)"
+    sizes = {"n_pos": pos[0].size, "n_neg": neg[0].size, "kind": kind}
+    return _compared(aucs, cov, names, reference, adjust, level, random_state, method, sizes)
+
+
+def multiclass_aucs_comparison(
+    models,
+    *,
+    multi_class: str = "ovo",
+    average: str = "macro",
+    labels=None,
+    names=None,
+    method: str = "delong",
+    reference: int | None = None,
+    adjust: str = "max-t",
+    confidence_level: float = 0.95,
+    random_state=0,
+) -> AUCsComparison:
+    """Differences of ``K`` models' multiclass AUCs on the same instances with simultaneous
+    intervals and adjusted p-values: :func:`aucs_comparison` on the covariance of
+    :func:`rocsim.core.multiclass.multiclass_auc_covariance`.
+
+    Parameters
+    ----------
+    models : sequence of K sequences of array-like of shape (n_k, c)
+        ``models[m][k]``: model ``m``'s score rows of the instances of class ``k``.
+    multi_class, average, labels
+        As in :func:`rocsim.core.multiclass.multiclass_auc_ci`.
+    names, method, reference, adjust, confidence_level, random_state
+        As in :func:`aucs_comparison`.
+
+    Returns
+    -------
+    AUCsComparison
+
+    Examples
+    --------
+    Three models of three classes of four instances each:
+
+    >>> rng = np.random.default_rng(0)
+    >>> models = [[rng.random((4, 3)) for _ in range(3)] for _ in range(3)]
+    >>> r = multiclass_aucs_comparison(models, multi_class="ovr", adjust="holm")
+    >>> r.kind, r.to_frame()[["model1", "model2"]].values.tolist()[-1]
+    ('multiclass AUCs (ovr, macro)', ['model 2', 'model 3'])
+    """
+    level = _check_settings(method, adjust, confidence_level)
+    names = _check_names(names, len(models), reference)
+    aucs, cov, sizes = multiclass_auc_covariance(
+        models, multi_class=multi_class, average=average, method=method, labels=labels
+    )
+    fields = {"n_pos": None, "n_neg": None, "class_sizes": tuple(sizes)}
+    fields["kind"] = f"multiclass AUCs ({multi_class}, {average})"
+    return _compared(aucs, cov, names, reference, adjust, level, random_state, method, fields)
+
+
+def _compared(
+    aucs, cov, names, reference, adjust, level, random_state, method, fields
+) -> AUCsComparison:
+    """The contrasts of ``aucs`` with their joint covariance ``cov``, tested together;
+    ``fields``: the result's sizes and kind."""
     pairs = contrast_pairs(len(names), reference)
     contrasts = np.zeros((len(pairs), len(names)))
     for row, (i, j) in enumerate(pairs):
@@ -209,13 +296,20 @@ def aucs_comparison(
         level,
         method,
         adjust,
-        pos[0].size,
-        neg[0].size,
+        **fields,
     )
 
 
-def _check_models(pos_scores, neg_scores, names):
-    """Each model's scores of the same instances as float arrays, and the models' names."""
+def _check_settings(method: str, adjust: str, confidence_level: float) -> float:
+    """The level, after the checks of ``method`` and ``adjust``."""
+    level = check_confidence_level(confidence_level)
+    check_choice(method, AUC_METHODS, "method")
+    check_choice(adjust, ADJUSTMENTS, "adjust")
+    return level
+
+
+def _check_models(pos_scores, neg_scores) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Each model's scores of the same instances as float arrays."""
     if len(pos_scores) != len(neg_scores) or len(pos_scores) < 2:
         raise ValueError(
             "pos_scores and neg_scores must hold the same number of models, at least 2; got "
@@ -225,12 +319,18 @@ def _check_models(pos_scores, neg_scores, names):
     for k in range(1, len(pos_scores)):
         p0, pk, n0, nk = check_paired(pos_scores[0], pos_scores[k], neg_scores[0], neg_scores[k])
         pos, neg = (pos or [p0]) + [pk], (neg or [n0]) + [nk]
-    names = (
-        [f"model {k + 1}" for k in range(len(pos))] if names is None else [str(n) for n in names]
-    )
-    if len(names) != len(pos) or len(set(names)) != len(names):
-        raise ValueError(f"names must be {len(pos)} distinct names, got {names!r}")
-    return pos, neg, names
+    return pos, neg
+
+
+def _check_names(names, count: int, reference: int | None) -> list[str]:
+    """The ``count`` models' names (default ``model 1``, ...), after the check of
+    ``reference``."""
+    names = [f"model {k + 1}" for k in range(count)] if names is None else [str(n) for n in names]
+    if len(names) != count or len(set(names)) != len(names):
+        raise ValueError(f"names must be {count} distinct names, got {names!r}")
+    if reference is not None and reference not in range(count):
+        raise ValueError(f"reference must be a model's index in 0..{count - 1}, got {reference!r}")
+    return names
 
 
 def _adjusted(adjust: str, z, p_value, contrasts, cov, level: float, random_state):

@@ -60,6 +60,7 @@ from scipy import special
 from rocsim.core._deprecated import module_getattr
 from rocsim.core._validation import as_real_array, check_choice, check_confidence_level
 from rocsim.core.area import (
+    AUC_METHODS,
     Hypothesis,
     _cross_sum,
     _Kernel,
@@ -67,6 +68,7 @@ from rocsim.core.area import (
     _sum_sq_dev,
     check_hypothesis,
     hypothesis_summary,
+    polarized_covariance,
 )
 from rocsim.core.auc_methods import (
     Pivot,
@@ -796,11 +798,8 @@ def multiclass_auc_difference_ci(
     component_low, component_high, component_p = _tested(
         hypothesis, differences, variances, level, dfs
     )
-    whole = _Statistic.weighted_sum(
-        [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
-    )
-    auc1 = weighted_mean(np.array([c.auc for c in first]), weights)
-    auc2 = weighted_mean(np.array([d.auc for d in second]), weights)
+    whole = _paired(first, second, weights)
+    auc1, auc2 = _average(first, weights), _average(second, weights)
     difference, var, df = auc1 - auc2, whole.variance(variance), _df(whole, method)
     low, high = hypothesis.interval(difference, var, level, df)
     return MulticlassAUCDifferenceCI(
@@ -826,6 +825,79 @@ def multiclass_auc_difference_ci(
         hypothesis.alternative,
         hypothesis.null,
     )
+
+
+def _average(components: list[_Component], weights: np.ndarray) -> float:
+    """The multiclass AUC: the components' AUCs averaged with ``weights``."""
+    return weighted_mean(np.array([c.auc for c in components]), weights)
+
+
+def _paired(first: list[_Component], second: list[_Component], weights) -> _Statistic:
+    """The statistic of the difference of two models' averaged AUCs."""
+    return _Statistic.weighted_sum(
+        [c.statistic for c in first] + [d.statistic for d in second], [*weights, *(-weights)]
+    )
+
+
+def multiclass_auc_covariance(
+    models,
+    *,
+    multi_class: str = "ovo",
+    average: str = "macro",
+    method: str = "delong",
+    labels=None,
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """``K`` models' multiclass AUCs on the same instances, their ``K x K`` covariance and
+    the class sizes.
+
+    The covariance of two averaged AUCs is read from the variances of each and of their
+    difference (:func:`rocsim.core.area.polarized_covariance`; the variance is a
+    quadratic form in the kernels' coefficients), so that the variance of every difference
+    read from it is :func:`multiclass_auc_difference_ci`'s and each diagonal
+    :func:`multiclass_auc_ci`'s, with the same ``method``.
+
+    Parameters
+    ----------
+    models : sequence of K sequences of array-like of shape (n_k, c)
+        ``models[m][k]``: model ``m``'s score rows of the instances of class ``k``, the same
+        instances in the same order for every model.
+    multi_class, average, labels
+        As in :func:`multiclass_auc_ci`.
+    method : {"delong", "exact_bootstrap"}, default "delong"
+        The placement-value variance, or the exact one of the stratified bootstrap that
+        resamples each class separately (module docstring).
+
+    Returns
+    -------
+    aucs : ndarray of shape (K,)
+    cov : ndarray of shape (K, K)
+    sizes : list of int
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> models = [[rng.random((3, 3)) for _ in range(3)] for _ in range(2)]
+    >>> aucs, cov, sizes = multiclass_auc_covariance(models, method="exact_bootstrap")
+    >>> pair = multiclass_auc_difference_ci(*models, method="exact_bootstrap")
+    >>> bool(np.isclose(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1], pair.var)), sizes
+    (True, [3, 3, 3])
+    """
+    check_choice(method, AUC_METHODS, "multiclass AUC covariance method")
+    models, sizes, _, labels = _prepared(
+        models, multi_class, average, method, 0.95, labels, "multiclass_auc_difference"
+    )
+    components = [_components(by_class, multi_class, labels) for by_class in models]
+    weights = _weights(components[0], average)
+    aucs = np.array([_average(each, weights) for each in components])
+    variances = [
+        _Statistic.weighted_sum([c.statistic for c in each], weights).variance(method)
+        for each in components
+    ]
+    cov = polarized_covariance(
+        variances,
+        lambda i, j: _paired(components[i], components[j], weights).variance(method),
+    )
+    return aucs, cov, sizes
 
 
 # the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)

@@ -470,7 +470,7 @@ def partial_auc_ci(
     check_choice(method, PARTIAL_AUC_METHODS, "partial AUC method")
     hypothesis = check_hypothesis(alternative, null, 0.0, 1.0)
     # a TPR range: the FPR range of the classes exchanged, scores negated
-    first, second, a, b = (pos, neg, lo, hi) if focus == "fpr" else (-neg, -pos, 1 - hi, 1 - lo)
+    first, second, a, b = _in_fpr_terms(pos, neg, lo, hi, focus)
     area = partial_area(first, second, a, b)
     value = mcclish(area, a, b)
     if method in ("exact_bootstrap", "percentile"):
@@ -680,8 +680,28 @@ def welch_df(v10: float, v01: float, n_pos: int, in_range: float) -> float:
 
 
 def _delong(share: np.ndarray, influence: np.ndarray) -> float:
-    """``S10 / n+ + S01 / n-`` from the placement values."""
-    return float(share.var(ddof=1) / share.size + influence.var(ddof=1) / influence.size)
+    """``S10 / n+ + S01 / n-`` from the placement values of one area
+    (:func:`placement_covariance`)."""
+    return float(placement_covariance(share, influence)[0, 0])
+
+
+def placement_covariance(shares: np.ndarray, influences: np.ndarray) -> np.ndarray:
+    """DeLong et al.'s (1988) ``K x K`` covariance ``S10 / n+ + S01 / n-`` of ``K`` areas on
+    the same instances from their placement values (:func:`placement_values`; a row per area,
+    or one area's 1-D arrays): ``S10`` the sample covariance (``ddof=1``) of the positives'
+    shares, instance by instance, ``S01`` that of the negatives' influences.
+
+    Examples
+    --------
+    >>> share, influence = placement_values(np.array([0.9, 0.4]), np.array([0.6, 0.1]), 0, 1)
+    >>> placement_covariance(share, influence)
+    array([[0.125]])
+    """
+    shares, influences = np.atleast_2d(shares), np.atleast_2d(influences)
+    return (
+        np.atleast_2d(np.cov(shares)) / shares.shape[1]
+        + np.atleast_2d(np.cov(influences)) / influences.shape[1]
+    )
 
 
 def _need_two_each(n_pos: int, n_neg: int) -> None:
@@ -768,15 +788,8 @@ def partial_auc_difference_ci(
     check_choice(method, PARTIAL_AUC_DIFFERENCE_METHODS, "paired partial AUC method")
     hypothesis = check_hypothesis(alternative, null, -1.0, 1.0)
     _need_two_each(pos1.size, neg1.size)
-    if focus == "fpr":
-        first, second, a, b = (pos1, neg1), (pos2, neg2), lo, hi
-    else:  # the FPR range of the classes exchanged, scores negated
-        first, second, a, b = (-neg1, -pos1), (-neg2, -pos2), 1 - hi, 1 - lo
-    scale = mcclish_scale(a, b)
-    auc1 = mcclish(partial_area(*first, a, b), a, b)
-    auc2 = mcclish(partial_area(*second, a, b), a, b)
-    share1, influence1 = placement_values(*first, a, b)
-    share2, influence2 = placement_values(*second, a, b)
+    auc1, share1, influence1, scale = _placed(pos1, neg1, lo, hi, focus)
+    auc2, share2, influence2, _ = _placed(pos2, neg2, lo, hi, focus)
     share, influence = share1 - share2, influence1 - influence2
     var = _delong(share, influence) * scale**2
     df = np.inf
@@ -784,7 +797,7 @@ def partial_auc_difference_ci(
         v10, v01 = share.var(ddof=1) / share.size, influence.var(ddof=1) / influence.size
         # a negative's paired placement difference is non-zero when it lies inside the
         # range of either classifier: up to twice the (hi - lo) n- of one
-        df = welch_df(v10, v01, share.size, 2.0 * (b - a) * influence.size)
+        df = welch_df(v10, v01, share.size, 2.0 * (hi - lo) * influence.size)
     difference = auc1 - auc2
     low, high = hypothesis.interval(difference, var, level, df)
     return PartialAUCDifferenceCI(
@@ -805,6 +818,78 @@ def partial_auc_difference_ci(
         range_low=lo,
         range_high=hi,
     )
+
+
+def partial_auc_covariance(
+    pos_scores: list[np.ndarray],
+    neg_scores: list[np.ndarray],
+    rate_range: tuple[float, float],
+    *,
+    focus: str = "fpr",
+    method: str = "delong",
+) -> tuple[np.ndarray, np.ndarray]:
+    """The partial AUCs (McClish-standardised) of ``K`` classifiers scored on the same
+    instances, and their ``K x K`` covariance: DeLong's, of the placement values instance by
+    instance (:func:`placement_covariance`), so that the variance of every difference read
+    from it is :func:`partial_auc_difference_ci`'s and each diagonal :func:`partial_auc_ci`'s
+    (``method="delong"``).
+
+    Parameters
+    ----------
+    pos_scores, neg_scores : sequence of K ndarray
+        ``pos_scores[k][i]``: classifier ``k``'s score of positive ``i``, float arrays of one
+        length (likewise the negatives).
+    rate_range : (float, float)
+        As in :func:`partial_auc_ci`.
+    focus : {"fpr", "tpr"}, default "fpr"
+        As in :func:`partial_auc_ci`.
+    method : {"delong"}, default "delong"
+        The only one: the paired exact bootstrap law of two partial areas is not built.
+
+    Returns
+    -------
+    aucs : ndarray of shape (K,)
+    cov : ndarray of shape (K, K)
+
+    Examples
+    --------
+    >>> pos = [np.array([0.9, 0.8, 0.4]), np.array([0.6, 0.8, 0.5])]
+    >>> neg = [np.array([0.7, 0.4, 0.1]), np.array([0.7, 0.2, 0.1])]
+    >>> aucs, cov = partial_auc_covariance(pos, neg, (0.0, 0.5))
+    >>> round(float(aucs[0] - aucs[1]), 4)  # partial_auc_difference_ci's difference
+    0.0926
+    """
+    if method != "delong":
+        raise ValueError(
+            f"method={method!r} is not available for partial AUCs: the paired exact bootstrap "
+            "law of two partial areas is not built; their covariance is DeLong's "
+            "(method='delong')"
+        )
+    lo, hi = check_rate_range(*rate_range)
+    check_choice(focus, FOCI, "partial AUC focus")
+    _need_two_each(pos_scores[0].size, neg_scores[0].size)
+    placed = [_placed(pos, neg, lo, hi, focus) for pos, neg in zip(pos_scores, neg_scores)]
+    aucs, shares, influences, scales = (np.array(column) for column in zip(*placed))
+    return aucs, placement_covariance(shares, influences) * scales[0] ** 2
+
+
+def _in_fpr_terms(
+    pos: np.ndarray, neg: np.ndarray, lo: float, hi: float, focus: str
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """``(pos, neg, lo, hi)`` of the FPR range the partial area over ``[lo, hi]`` on
+    ``focus`` is: a TPR range is the FPR range ``[1 - hi, 1 - lo]`` of the classes
+    exchanged, scores negated."""
+    return (pos, neg, lo, hi) if focus == "fpr" else (-neg, -pos, 1 - hi, 1 - lo)
+
+
+def _placed(
+    pos: np.ndarray, neg: np.ndarray, lo: float, hi: float, focus: str
+) -> tuple[float, np.ndarray, np.ndarray, float]:
+    """McClish's standardised partial AUC over ``[lo, hi]`` on ``focus``, the placement
+    values of its raw area (in FPR terms, :func:`_in_fpr_terms`) and McClish's factor."""
+    first, second, a, b = _in_fpr_terms(pos, neg, lo, hi, focus)
+    share, influence = placement_values(first, second, a, b)
+    return mcclish(partial_area(first, second, a, b), a, b), share, influence, mcclish_scale(a, b)
 
 
 # the names these had before rocsim.core spoke one vocabulary (rocsim.core._deprecated)
