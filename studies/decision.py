@@ -120,4 +120,9 @@ class OperatingPointStudy(BuiltinKind):
             law = operating_point_distribution(*data, threshold=float(t), metrics=[metric])
             row = law.ci(s["confidence_level"], interval_method(s)).bounds[metric]
             low[k], high[k] = row
-        return interval_outcome(setup.target, low, high)
+        # a metric undefined on every resample (LR+ of a plug-in law without a false
+        # positive) has no interval: a miss, of width 0, counted apart
+        missing = np.isnan(low) | np.isnan(high)
+        outcome = interval_outcome(setup.target, low, high)
+        outcome["width"] = np.where(missing, 0.0, outcome["width"])
+        return outcome | {"no_interval": missing}

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import rocsim
 from rocsim.core.operating_point import METRICS, metric_values, operating_point_distribution
@@ -108,6 +109,8 @@ def test_a_seeded_monte_carlo_bootstrap_agrees_at_a_fixed_fpr():
         ({"threshold": 0.5, "bootstrap": "full"}, "full bootstrap is not built yet"),
         ({"threshold": 0.5, "prevalence": 2}, "prevalence"),
         ({"threshold": 0.5, "method": "nope"}, "unknown operating point method 'nope'"),
+        ({"threshold": 0.5, "method": "wald", "pseudo_count": 1}, "pseudo_count applies to"),
+        ({"threshold": 0.5, "method": "agresti", "pseudo_count": -1}, "pseudo_count must be"),
     ],
 )
 def test_bad_input_names_the_argument(options, message):
@@ -141,3 +144,109 @@ def test_metrics_at_thresholds_match_proc_ci_coords():
                 below = law[metric].cdf(bound - 1e-9)
                 at = law[metric].cdf(bound + 1e-9)
                 assert below <= q + se[q] and at >= q - se[q], (t, metric, key, below, at)
+
+
+def test_the_default_interval_holds_more_than_a_point_where_a_rate_is_1():
+    """Regression: with every positive above the threshold the plug-in law of sensitivity
+    (and of NPV, LR-) is a point mass, so its intervals were ``[1, 1]`` (``[0, 0]``) and missed
+    every true value below; the default reads the law after pseudo-counts."""
+    rng = np.random.default_rng(3)
+    pos, neg = rng.normal(3.0, 1.0, 50), rng.normal(0.0, 1.0, 100)
+    y, s = np.r_[np.ones(50), np.zeros(100)], np.r_[pos, neg]
+    frame = rocsim.operating_point_ci(y, s, threshold=pos.min()).to_frame().set_index("metric")
+    assert frame.loc["sensitivity", "value"] == 1.0
+    assert frame.loc["sensitivity", "low"] < 0.95 and frame.loc["sensitivity", "high"] == 1.0
+    assert frame.loc["npv", "low"] < 0.95 and frame.loc["lr_neg", "high"] > 0.01
+    plug_in = rocsim.operating_point_ci(y, s, threshold=pos.min(), method="percentile")
+    assert plug_in.to_frame().set_index("metric").loc["sensitivity", "low"] == 1.0
+
+
+@pytest.mark.parametrize("a", [0.5, 2.0])
+def test_a_pseudo_count_law_at_a_threshold_is_the_image_of_the_adjusted_binomials(a):
+    rng = np.random.default_rng(11)
+    pos, neg = rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 40)
+    t = 0.4
+    tp, fp = np.sum(pos >= t), np.sum(neg >= t)
+    law = operating_point_distribution(pos, neg, threshold=t, pseudo_count=a)
+    x, y = np.arange(31)[:, None], np.arange(41)[None, :]
+    weight = stats.binom.pmf(x, 30, (tp + a) / (30 + 2 * a)) * stats.binom.pmf(
+        y, 40, (fp + a) / (40 + 2 * a)
+    )
+    for metric in METRICS:
+        values, defined = metric_values(metric, x, y, 30, 40)
+        values, kept = values[defined], weight[defined]
+        assert law[metric].undefined == pytest.approx(1 - kept.sum(), abs=1e-12), metric
+        assert law[metric].mean == pytest.approx(values @ kept / kept.sum(), rel=1e-10)
+        # the data's value is the plug-in one, whatever the pseudo-count
+        assert law[metric].value == operating_point_distribution(pos, neg, threshold=t)[
+            metric
+        ].value or np.isnan(law[metric].value)
+
+
+def test_a_pseudo_count_law_at_a_fixed_fpr_averages_adjusted_binomials_over_resamples():
+    """At a fixed FPR the threshold is the r-th largest resampled negative: enumerate every
+    resample of the negatives, and given it the positives reaching the threshold are
+    ``Bin(n+, (n+ q + a) / (n+ + 2a))``, q the share of the data's positives reaching it."""
+    a, fpr = 2.0, 0.25
+    r = int(np.clip(np.rint(fpr * NEG.size), 1, NEG.size - 1))
+    pmf = np.zeros(POS.size + 1)
+    resamples_neg = list(itertools.product(NEG, repeat=NEG.size))
+    for neg in resamples_neg:
+        q = np.mean(POS >= np.sort(neg)[::-1][r - 1])
+        share = (POS.size * q + a) / (POS.size + 2 * a)
+        pmf += stats.binom.pmf(np.arange(POS.size + 1), POS.size, share)
+    pmf /= len(resamples_neg)
+    law = operating_point_distribution(POS, NEG, fpr=fpr, pseudo_count=a)["sensitivity"]
+    expected = np.arange(POS.size + 1) / POS.size
+    assert law.values.tolist() == pytest.approx(expected.tolist())
+    assert law.probs.tolist() == pytest.approx(pmf.tolist(), abs=1e-12)
+
+
+@pytest.mark.parametrize("point", [{"threshold": 0.45}, {"tpr": 0.5}])
+def test_an_agresti_interval_from_a_plug_in_law_builds_it_again(point):
+    y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
+    direct = rocsim.operating_point_ci(y, np.r_[POS, NEG], method="agresti", **point)
+    law = operating_point_distribution(POS, NEG, **point)
+    again = law.ci(method="agresti")
+    pd.testing.assert_frame_equal(direct.to_frame(), again.to_frame())
+    assert again.law.pseudo_count == 2.0 and law.pseudo_count == 0.0
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_the_study_s_truth_is_the_metric_of_the_population(metric):
+    """``true_metric`` against the metric of a very large binormal sample's counts (the same
+    function the laws use), within its sampling error."""
+    from rocsim.studies.decision import true_metric
+
+    mu, pi, t, n = 1.2, 0.3, 0.4, 4_000_000
+    rng = np.random.default_rng(5)
+    n_pos = int(pi * n)
+    tp = np.sum(rng.normal(mu, 1.0, n_pos) >= t)
+    fp = np.sum(rng.normal(0.0, 1.0, n - n_pos) >= t)
+    value, _ = metric_values(metric, tp, fp, n_pos, n - n_pos)
+    assert true_metric(metric, mu, pi, np.array([t]))[0] == pytest.approx(value, rel=5e-3)
+
+
+def test_the_operating_point_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_operating_point_page")
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert {"metric", "method", "n", "coverage", "mcse"} <= set(table.columns)
+    assert set(table["method"]) == set(rocsim.core.OPERATING_POINT_METHODS)
+    assert "Claims:" in written
+
+
+@pytest.mark.parametrize("t", [-0.5, 0.3, 1.9])
+def test_a_quantile_read_near_its_level_is_the_whole_sorted_law_s(t):
+    """Beyond a few thousand cells a quantile sorts only the cells about the normal
+    approximation's guess: the same support point as sorting every cell."""
+    rng = np.random.default_rng(8)
+    pos, neg = rng.normal(1.0, 1.0, 400), rng.normal(0.0, 1.0, 600)
+    law = operating_point_distribution(pos, neg, threshold=t, pseudo_count=2.0)
+    for metric in METRICS:
+        one = law[metric]
+        again = type(one)(one.metric, one.value, one.cells, one.weights, one.undefined)
+        for p in (1e-6, 0.025 - 1e-12, 0.1, 0.5, 0.9, 0.975 - 1e-12, 1 - 1e-6):
+            whole = again.values[np.searchsorted(np.cumsum(again.probs), p)]
+            assert one.quantile(p) == whole, (metric, p)
+        assert one.cells.size <= 4096 or "_sorted" not in one.__dict__, metric

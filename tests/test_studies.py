@@ -32,8 +32,10 @@ def test_every_study_runs_small(small_study, tmp_path, name):
     for label, part in table.groupby("condition", sort=False):
         assert outcomes[label].shape == (5, len(part))
         np.testing.assert_array_equal(part["coverage"], outcomes[label].mean(axis=0))
-    # a replication covers, or misses below, or above (a rectangle may miss on both sides)
+    # a replication covers, or misses below, or above (a rectangle may miss on both sides),
+    # or gives no interval (a metric undefined on every resample)
     total = table["coverage"] + table["miss_low"] + table["miss_high"]
+    total += table["no_interval"] if "no_interval" in table else 0.0
     rectangle = table["grid"] == "q"
     assert np.allclose(total[~rectangle], 1.0) and (total[rectangle] >= 1 - 1e-12).all()
     assert (output.directory / "coverage.png").exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 from study_pages import markdown
-from write_auc_page import DATA, claims_lines, figure, pooled, run_line, write_results
+from write_auc_page import DATA, pooled, study_section, write_results
 from write_auc_tests_page import by_method
 
 NAME = "auc_family"
@@ -23,9 +23,10 @@ TABLES = DATA / NAME
 
 
 def section(folder: Path) -> list[str]:
-    if not (folder / "coverage.csv").exists():
-        return ["Not run.", ""]
-    table = pd.read_csv(folder / "coverage.csv")
+    return study_section(folder, NAME, tables)
+
+
+def tables(table: pd.DataFrame) -> list[str]:
     by_adjust = table.rename(columns={"method": "covariance", "adjust": "method"})
     null = by_adjust[by_adjust["delta"] == 0]
     better = by_adjust[by_adjust["delta"] > 0]
@@ -34,9 +35,6 @@ def section(folder: Path) -> list[str]:
         for name, part in by_adjust.groupby("method", sort=False)
     ]
     return [
-        run_line(table, folder),
-        "",
-        *figure(NAME),
         "The family's coverage (every pair's interval holds its true difference), over the "
         "conditions, ± Monte Carlo SE:",
         "",
@@ -52,7 +50,6 @@ def section(folder: Path) -> list[str]:
         "",
         *by_method(better, "rejection", ["models", "covariance", "n"]),
         "",
-        *claims_lines(folder),
     ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +105,15 @@ def figure(name: str) -> list[str]:
         "```",
         "",
     ]
+
+
+def study_section(folder: Path, name: str, body: Callable[[pd.DataFrame], list[str]]) -> list[str]:
+    """A study page's results from its run in ``folder``: how it was run, its figure, the
+    ``body`` written from its coverage table, and its claims ("Not run." without a run)."""
+    if not (folder / "coverage.csv").exists():
+        return ["Not run.", ""]
+    table = pd.read_csv(folder / "coverage.csv")
+    return [run_line(table, folder), "", *figure(name), *body(table), *claims_lines(folder)]
 
 
 def section(results: Path) -> list[str]:

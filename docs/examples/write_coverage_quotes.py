@@ -35,6 +35,7 @@ FILES = {
     "auc_ci": ROOT / "rocsim" / "analysis" / "auc.py",
     "net_benefit_ci": ROOT / "rocsim" / "analysis" / "decision.py",
     "compare_aucs": ROOT / "rocsim" / "analysis" / "auc.py",
+    "operating_point_ci": ROOT / "rocsim" / "analysis" / "operating_point.py",
 }
 
 
@@ -152,6 +153,14 @@ def quotes() -> dict[str, str]:
             "means, and the lowest condition and threshold): "
             f"{sentence(summary(matched, ['n', 'sampling']))}."
         )
+    operating = studies("operating_point")
+    if operating:
+        out["operating_point_ci"] = (
+            "Measured coverage of each metric's true value at level 0.95 at fixed score "
+            "thresholds (:doc:`/operating_point_study`; mean over the thresholds per metric and "
+            "n, lowest and highest of those means, and the lowest condition and threshold): "
+            f"{sentence(summary(operating, ['n', 'metric']))}."
+        )
     if parts:
         out["auc_ci"] = (
             "Measured coverage of the true AUC at level 0.95 (mean over the models and AUCs "
@@ -236,6 +245,11 @@ def method_tables() -> list[str]:
             "sampling",
             ("net_benefit",),
             ["n", "sampling"],
+        ),
+        (
+            "`operating_point_ci(method=...)`: each metric's true value at a threshold",
+            ("operating_point",),
+            ["n", "metric"],
         ),
     ):
         found = [t for name in names for t in SELECTED.get(name, lambda n=name: studies(n))()]

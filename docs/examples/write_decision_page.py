@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from write_auc_page import DATA, by_method_and_n, claims_lines, figure, run_line, write_results
+from write_auc_page import DATA, by_method_and_n, study_section, write_results
 
 NAME = "net_benefit"
 PAGE = Path(__file__).resolve().parents[1] / "net_benefit_study.md"
@@ -25,14 +25,12 @@ TABLES = DATA / NAME
 
 
 def section(folder: Path) -> list[str]:
-    if not (folder / "coverage.csv").exists():
-        return ["Not run.", ""]
-    table = pd.read_csv(folder / "coverage.csv")
+    return study_section(folder, NAME, tables)
+
+
+def tables(table: pd.DataFrame) -> list[str]:
     matched = table[table["sampling"] == table["bootstrap"]]
     return [
-        run_line(table, folder),
-        "",
-        *figure(NAME),
         "Per method and bootstrap, each against both ways of drawing the test sets, over the "
         "prevalences, AUCs, sizes and threshold probabilities:",
         "",
@@ -42,7 +40,6 @@ def section(folder: Path) -> list[str]:
         "",
         *by_method_and_n(matched, ["method", "pi", "n"]),
         "",
-        *claims_lines(folder),
     ]
 
 

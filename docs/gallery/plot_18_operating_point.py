@@ -4,7 +4,10 @@ A clinical operating point, reported with exact intervals
 
 Once a threshold is chosen, a test is reported by its sensitivity and specificity, its
 predictive values and likelihood ratios. :func:`rocsim.operating_point_ci` gives each with an
-interval on its exact bootstrap law (no resampling): at a fixed threshold, or at a fixed
+interval read from an exact law (no resampling): by default the law whose binomials draw after
+two pseudo-counts in each class (``agresti_hull``, the method that held its level on the true
+metrics in :doc:`/operating_point_study`; the plug-in bootstrap law collapses where a rate nears
+0 or 1). At a fixed threshold, or at a fixed
 specificity or sensitivity where the threshold moves with the resample. A metric undefined on
 some resamples (PPV without a predicted positive) has its law conditional on being defined, and
 the share where it is not is reported; PPV and NPV can be read at another prevalence.
@@ -52,10 +55,13 @@ screening.to_frame().round(4)
 # %%
 # The laws behind the intervals
 # -----------------------------
-law = report.law["lr_pos"]
+# ``report.law`` is the law the intervals read (after the pseudo-counts);
+# ``with_pseudo_count(0)`` gives the exact bootstrap law itself.
+bootstrap = report.law.with_pseudo_count(0)["lr_pos"]
 print(
-    f"LR+ {law.value:.2f}: exact bootstrap mean {law.mean:.2f}, sd {np.sqrt(law.var):.2f}"
+    f"LR+ {bootstrap.value:.2f}: exact bootstrap mean {bootstrap.mean:.2f}, "
+    f"sd {np.sqrt(bootstrap.var):.2f}"
 )
 print(
-    f"undefined (no false positive) on {100 * law.undefined:.2f}% of resamples"
+    f"undefined (no false positive) on {100 * bootstrap.undefined:.2f}% of resamples"
 )

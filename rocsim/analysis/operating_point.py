@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from rocsim.analysis._input import scored
 from rocsim.core._validation import check_confidence_level
+from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.methods import check_method
 from rocsim.core.operating_point import (
     METRICS,
@@ -29,6 +30,7 @@ def operating_point_ci(
     method: str | Callable = DEFAULT_METHODS["operating_point"],
     bootstrap: str = "stratified",
     prevalence: float | None = None,
+    pseudo_count: float | None = None,
     pos_label=None,
     direction: str = "higher",
 ) -> OperatingPointCI:
@@ -48,14 +50,25 @@ def operating_point_ci(
         Among ``sensitivity``, ``specificity``, ``ppv``, ``npv``, ``accuracy``, ``lr_pos``,
         ``lr_neg``, ``youden``.
     confidence_level : float, default 0.95
-    method : {'percentile', 'wald'} or callable, default 'percentile'
-        ``percentile``: equal-tailed quantiles of the exact law (bounds inside each metric's
-        range); ``wald``: on its exact variance, clipped to the range; a function
-        ``f(law, confidence_level) -> (low, high)`` on a
+    method : str or callable, default 'agresti_hull'
+        ``agresti``: Wald on the moments of the law whose binomials draw with each class's
+        share after ``pseudo_count`` instances on either side of the threshold (Agresti &
+        Coull's adjustment; at a fixed FPR or TPR each share of the moving count's mixture);
+        ``agresti_percentile``: the equal-tailed quantiles of that law; ``agresti_hull``: the
+        hull of those two (Wald guards where the law is a near point mass at the edge of the
+        metric's range, the quantiles where it is skewed, as LR+ is when few negatives pass
+        the threshold); ``percentile``: equal-tailed quantiles of the exact bootstrap law;
+        ``wald``: on its exact variance. Bounds are clipped to each metric's range. A
+        function ``f(law, confidence_level) -> (low, high)`` on a
         :class:`~rocsim.core.operating_point.MetricDistribution` is a method of your own.
+        The plug-in laws (``percentile``, ``wald``) collapse to a point where a share is 0 or
+        1 (every positive above the threshold, say), and their intervals then miss every
+        true value inside (Notes).
     bootstrap : {"stratified"}, default "stratified"
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
+    pseudo_count : float, optional
+        For ``agresti``, ``agresti_percentile`` and ``agresti_hull`` (default 2).
     pos_label, direction
         As in :func:`rocsim.roc_ci`.
 
@@ -68,10 +81,22 @@ def operating_point_ci(
 
     Notes
     -----
-    No study has yet measured these intervals' coverage of the true metrics: the
-    ``operating_point`` study's kind is in place (``rocsim study=operating_point``), and its
-    first runs show the plug-in laws' intervals collapsing where a rate nears 0 or 1 (as the
-    net benefit's did, :doc:`/net_benefit_study`). Read intervals there with care.
+    .. coverage quote: operating_point_ci
+
+    Measured coverage of each metric's true value at level 0.95 at fixed score thresholds
+    (:doc:`/operating_point_study`; mean over the thresholds per metric and n, lowest and highest
+    of those means, and the lowest condition and threshold): ``agresti_hull`` 0.951-0.980 (lowest
+    0.940); ``agresti`` 0.933-0.979 (lowest 0.871); ``agresti_percentile`` 0.927-0.962 (lowest
+    0.786); ``percentile`` 0.750-0.952 (lowest 0.199); ``wald`` 0.754-0.961 (lowest 0.199).
+
+    .. end of coverage quote
+
+    At a fixed FPR or TPR the coverage is not measured (the study fixes score thresholds).
+
+    References
+    ----------
+    Agresti, A. & Coull, B. A. (1998). Approximate is better than "exact" for interval
+    estimation of binomial proportions. The American Statistician 52, 119-126.
 
     Examples
     --------
@@ -85,6 +110,7 @@ def operating_point_ci(
     method = check_method(
         method, OPERATING_POINT_METHODS, OPERATING_POINT_PROTOCOL, "operating point method"
     )
+    a = check_pseudo_count(method, pseudo_count, "operating_point")
     data = scored(y_true, y_score, pos_label=pos_label, direction=direction)
     pos, neg = data.classes()
     law = operating_point_distribution(
@@ -96,5 +122,6 @@ def operating_point_ci(
         metrics=metrics,
         bootstrap=bootstrap,
         prevalence=prevalence,
+        pseudo_count=a or 0.0,
     )
     return law._interval(level, method)

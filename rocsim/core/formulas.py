@@ -227,6 +227,16 @@ def equal_tailed(law, level: float):
     return law.quantile(tail - QUANTILE_SLACK), law.quantile(1 - tail - QUANTILE_SLACK)
 
 
+def wald_percentile_hull(law, level: float):
+    """The hull of :func:`wald_on_moments` and :func:`equal_tailed` on one law: each guards
+    where the other fails, Wald where the law is a near point mass at the edge of the range
+    (the percentile bound then sticks to the data's count), the quantiles where the law is
+    skewed (a ratio whose denominator nears 0)."""
+    wald_low, wald_high = wald_on_moments(law, level)
+    low, high = equal_tailed(law, level)
+    return np.minimum(wald_low, low), np.maximum(wald_high, high)
+
+
 def stratified_percentile(law, level: float):
     """Equal-tailed quantiles of the exact pmf (eq. 4.12), which only the stratified bootstrap
     has."""

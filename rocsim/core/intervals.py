@@ -150,6 +150,11 @@ def check_pseudo_count(
     if default is None:
         takes = " or ".join(f"method={name!r}" for name in pseudo_count_methods(kind))
         raise ValueError(f"pseudo_count applies to {takes} only, not {method_name(method)!r}")
+    return pseudo_count_value(pseudo_count)
+
+
+def pseudo_count_value(pseudo_count) -> float:
+    """``pseudo_count`` checked: a finite number in ``[0, MAX_PSEUDO_COUNT]``."""
     arr = as_real_array(pseudo_count, "pseudo_count")
     if arr.ndim != 0:
         raise ValueError(f"pseudo_count must be a number, got shape {arr.shape}")

@@ -15,18 +15,30 @@ positive, ...): its law is conditional on being defined, and the share of resamp
 is not is reported (``undefined``). With ``prevalence`` PPV and NPV are those of a population
 with that share of positives (Bayes' rule on sensitivity and specificity).
 
+With a pseudo-count ``a`` (the ``agresti`` methods) the binomials of the law draw with the
+data's shares after adding ``a`` instances on either side of the threshold in each class,
+``(TP + a) / (n+ + 2a)`` and ``(FP + a) / (n- + 2a)`` (each mixture component's share at a fixed
+FPR or TPR likewise), as Agresti & Coull's interval does for one proportion: the plug-in law
+collapses to a point where a share is 0 or 1, and its intervals then miss every true value
+inside (:doc:`/operating_point_study`).
+
 References
 ----------
 Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for Classification and
 Prediction. Oxford University Press (sections 2.2-2.3: the metrics, likelihood ratios).
+
+Agresti, A. & Coull, B. A. (1998). Approximate is better than "exact" for interval
+estimation of binomial proportions. The American Statistician, 52(2), 119-126.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
+from scipy import special
 
 from rocsim.core._validation import (
     check_choice,
@@ -36,7 +48,9 @@ from rocsim.core._validation import (
 )
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
+from rocsim.core.intervals import check_pseudo_count, pseudo_count_value
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
+from rocsim.core.mixture import mixture_pmf
 from rocsim.core.registry import formulas
 from rocsim.core.results import Result
 from rocsim.core.vertical import vertical_distribution
@@ -58,6 +72,8 @@ RANGES = {
 
 #: Counts are kept within their mean -+ this many standard deviations (plus 30 values).
 _TAIL_SD, _TAIL_ROOM = 12.0, 30
+#: Binomial probabilities below this share of the mode's are left out of a law's cells.
+_FLOOR = 1e-24
 
 
 def metric_values(
@@ -72,7 +88,9 @@ def metric_values(
     >>> values[defined].tolist(), defined.tolist()
     ([4.0], [True, False])
     """
-    tp, fp = np.broadcast_arrays(np.asarray(tp, dtype=float), np.asarray(fp, dtype=float))
+    # the counts broadcast in the metric's last operation only: on a grid of a row of TP and
+    # a column of FP the rates are computed once per count, not once per cell
+    tp, fp = np.asarray(tp, dtype=float), np.asarray(fp, dtype=float)
     sens, fpr = tp / n_pos, fp / n_neg
     spec = 1.0 - fpr
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -98,8 +116,9 @@ def metric_values(
             value = (1.0 - sens) / spec
         else:
             value = sens - fpr
+    value = np.broadcast_to(value, np.broadcast_shapes(tp.shape, fp.shape))
     defined = np.isfinite(value)
-    return np.where(defined, value, 0.0), defined
+    return (value if defined.all() else np.where(defined, value, 0.0)), defined
 
 
 def _predictive(rate, false_rate, prevalence, hits, false_hits):
@@ -113,7 +132,9 @@ def _predictive(rate, false_rate, prevalence, hits, false_hits):
 @dataclass(frozen=True, repr=False)
 class MetricDistribution(Result):
     """Exact bootstrap law of one metric at one operating point, conditional on the metric
-    being defined: its support ``values`` (ascending) with probabilities ``probs``.
+    being defined: the metric's value on each cell of the counts' law (``cells``, in no
+    order) with the cell's probability (``weights``, summing to 1); sorted on demand into its
+    support ``values`` (ascending) with probabilities ``probs``.
 
     Attributes
     ----------
@@ -128,22 +149,35 @@ class MetricDistribution(Result):
 
     metric: str
     value: float
-    values: np.ndarray = field(repr=False)
-    probs: np.ndarray = field(repr=False)
+    cells: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
     undefined: float
 
     _columns = ("metric", "value", "mean", "var", "undefined")
     _settings = ()
 
-    @property
-    def mean(self) -> float:
-        return float(self.values @ self.probs) if self.probs.size else np.nan
+    @cached_property
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        order = np.argsort(self.cells, kind="stable")
+        return self.cells[order], self.weights[order]
 
     @property
+    def values(self) -> np.ndarray:
+        return self._sorted[0]
+
+    @property
+    def probs(self) -> np.ndarray:
+        return self._sorted[1]
+
+    @cached_property
+    def mean(self) -> float:
+        return float(self.cells @ self.weights) if self.weights.size else np.nan
+
+    @cached_property
     def var(self) -> float:
-        if not self.probs.size:
+        if not self.weights.size:
             return np.nan
-        return float(np.square(self.values - self.mean) @ self.probs)
+        return float(np.square(self.cells - self.mean) @ self.weights)
 
     def _summary(self) -> str:
         return (
@@ -158,33 +192,65 @@ class MetricDistribution(Result):
         return np.minimum(cumulative[at], 1.0)
 
     def quantile(self, p: float) -> float:
-        """The smallest support value with ``Pr{metric* <= it | defined} >= p``."""
-        if not self.probs.size:
+        """The smallest support value with ``Pr{metric* <= it | defined} >= p``.
+
+        Only the cells near the quantile are sorted: a window about the normal
+        approximation's quantile, widened until it holds the level (the cells below it
+        summed, not sorted), or every cell."""
+        if not self.weights.size:
             return np.nan
-        cumulative = np.cumsum(self.probs)
-        at = np.searchsorted(cumulative, p * cumulative[-1], side="left")
-        return float(self.values[min(at, self.values.size - 1)])
+        if "_sorted" in self.__dict__ or self.cells.size <= _SORT_ALL:
+            return _support_quantile(*self._sorted, p, 0.0)
+        guess = self.mean + np.sqrt(self.var) * special.ndtri(np.clip(p, 1e-12, 1 - 1e-12))
+        half = max(np.sqrt(self.var), 1e-12) / 4
+        while half < np.inf:
+            low, high = guess - half, guess + half
+            below = float(self.weights[self.cells < low].sum())
+            inside = (self.cells >= low) & (self.cells <= high)
+            if below < p <= below + float(self.weights[inside].sum()):
+                cells, weights = self.cells[inside], self.weights[inside]
+                order = np.argsort(cells, kind="stable")
+                return _support_quantile(cells[order], weights[order], p, below)
+            half *= 8
+        return _support_quantile(*self._sorted, p, 0.0)
+
+
+#: Laws with at most this many cells are sorted whole for a quantile.
+_SORT_ALL = 4096
+
+
+def _support_quantile(values: np.ndarray, probs: np.ndarray, p: float, below: float) -> float:
+    """The first of the ascending ``values`` whose cumulative probability (after the mass
+    ``below`` them) reaches ``p``."""
+    cumulative = below + np.cumsum(probs)
+    at = np.searchsorted(cumulative, p, side="left")
+    return float(values[min(at, values.size - 1)])
 
 
 def _law(
     metric: str, value: float, values: np.ndarray, probs: np.ndarray, defined
 ) -> MetricDistribution:
     """The conditional law of ``values`` (weights ``probs``) where ``defined``."""
-    kept, weight = values[defined], probs[defined]
+    kept, weight = (values, probs) if defined.all() else (values[defined], probs[defined])
     total = float(weight.sum())
-    order = np.argsort(kept, kind="stable")
     undefined = max(0.0, 1.0 - total)
-    probs = weight[order] / total if total > 0 else weight[order]
-    return MetricDistribution(metric, value, kept[order], probs, undefined)
+    return MetricDistribution(
+        metric, value, kept, weight / total if total > 0 else weight, undefined
+    )
 
 
 def _window(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Values and probabilities of ``Bin(n, p)`` within its mean -+ 12 sd (+ 30)."""
+    """Values and probabilities of ``Bin(n, p)`` within its mean -+ 12 sd (+ 30), then
+    trimmed to the values whose probability is at least ``_FLOOR`` times the mode's: the
+    trimmed mass is below ``n _FLOOR``, which no quantile or moment of a law on the
+    product of two windows can feel, and the product's cells (the cost) shrink by half."""
     sd = np.sqrt(n * p * (1 - p))
     lo = int(max(0, np.floor(n * p - _TAIL_SD * sd) - _TAIL_ROOM))
     hi = int(min(n, np.ceil(n * p + _TAIL_SD * sd) + _TAIL_ROOM))
     x = np.arange(lo, hi + 1, dtype=float)
-    return x, binomial_pmf(x, n, p)
+    pmf = binomial_pmf(x, n, p)
+    kept = np.flatnonzero(pmf >= _FLOOR * pmf.max())
+    return x[kept[0] : kept[-1] + 1], pmf[kept[0] : kept[-1] + 1]
 
 
 @dataclass(frozen=True, repr=False)
@@ -196,6 +262,9 @@ class OperatingPointDistribution(Result):
     at : {"threshold", "fpr", "tpr"}
         What is held fixed; ``threshold``, ``fpr``, ``tpr`` the data's operating point.
     laws : dict of str -> MetricDistribution
+    pseudo_count : float
+        Added on either side of the threshold in each class before the law's binomials draw
+        (0: the bootstrap's law).
     """
 
     at: str
@@ -206,9 +275,11 @@ class OperatingPointDistribution(Result):
     n_neg: int
     bootstrap: str
     laws: dict
+    pseudo_count: float = 0.0
+    _source: tuple | None = field(default=None, repr=False, compare=False)
 
     _columns = ("metric", "value", "mean", "var", "undefined")
-    _settings = ("at", "bootstrap")
+    _settings = ("at", "bootstrap", "pseudo_count")
 
     def _column_values(self) -> dict:
         rows = list(self.laws.values())
@@ -230,15 +301,33 @@ class OperatingPointDistribution(Result):
             f"n-={self.n_neg})"
         )
 
-    def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
-        """Intervals of every metric from these laws (:func:`operating_point_ci`)."""
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "percentile",
+        *,
+        pseudo_count: float | None = None,
+    ) -> OperatingPointCI:
+        """Intervals of every metric from these laws (:func:`operating_point_ci`); a method
+        with a pseudo-count (``agresti``) reads the laws built again with it."""
         level = check_confidence_level(confidence_level)
         method = check_method(
             method, OPERATING_POINT_METHODS, OPERATING_POINT_PROTOCOL, "operating point method"
         )
-        return self._interval(level, method)
+        a = check_pseudo_count(method, pseudo_count, "operating_point")
+        law = self if a is None else self.with_pseudo_count(a)
+        return law._interval(level, method)
+
+    def with_pseudo_count(self, a: float) -> OperatingPointDistribution:
+        """These laws with pseudo-count ``a``, built again from the data they were built on."""
+        if a == self.pseudo_count:
+            return self
+        pos, neg, point, metrics, prevalence = self._source
+        build = _at_threshold if self.at == "threshold" else _at_rate
+        return build(pos, neg, self.at, point, metrics, prevalence, a)
 
     def _interval(self, level: float, method) -> OperatingPointCI:
+        """Intervals from these laws as they are (built with the method's pseudo-count)."""
         rows = {}
         for metric, law in self.laws.items():
             low, high = call_method(method, OPERATING_POINT_METHODS, law, level)
@@ -257,6 +346,7 @@ def operating_point_distribution(
     metrics=METRICS,
     bootstrap: str = "stratified",
     prevalence: float | None = None,
+    pseudo_count: float = 0.0,
 ) -> OperatingPointDistribution:
     """Exact bootstrap laws of ``metrics`` at a fixed threshold, FPR or TPR (one of them).
 
@@ -273,6 +363,9 @@ def operating_point_distribution(
         The full bootstrap's laws are not built yet.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
+    pseudo_count : float, default 0
+        Instances added on either side of the threshold in each class before the law's
+        binomials draw (the ``agresti`` methods; module docstring); 0 is the bootstrap's law.
 
     Examples
     --------
@@ -286,9 +379,9 @@ def operating_point_distribution(
     check_choice(bootstrap, ("stratified",), "bootstrap (the full bootstrap is not built yet)")
     if prevalence is not None:
         prevalence = check_probability(prevalence, "prevalence")
-    if at == "threshold":
-        return _at_threshold(pos, neg, point, metrics, prevalence)
-    return _at_rate(pos, neg, at, point, metrics, prevalence)
+    a = pseudo_count_value(pseudo_count)
+    build = _at_threshold if at == "threshold" else _at_rate
+    return build(pos, neg, at, point, metrics, prevalence, a)
 
 
 def _check_point(threshold, fpr, tpr) -> tuple[str, float]:
@@ -318,38 +411,49 @@ def _check_metrics(metrics) -> tuple[str, ...]:
     return metrics
 
 
-def _at_threshold(pos, neg, t: float, metrics, prevalence) -> OperatingPointDistribution:
+def _at_threshold(
+    pos, neg, at: str, t: float, metrics, prevalence, a: float
+) -> OperatingPointDistribution:
     n_pos, n_neg = pos.size, neg.size
     tp = float(count_at_or_above(pos, np.array([t]))[0])
     fp = float(count_at_or_above(neg, np.array([t]))[0])
-    x, px = _window(n_pos, tp / n_pos)
-    y, py = _window(n_neg, fp / n_neg)
-    grid_x, grid_y = x[:, None], y[None, :]
-    weights = (px[:, None] * py[None, :]).ravel()
+    x, px = _window(n_pos, (tp + a) / (n_pos + 2 * a))
+    y, py = _window(n_neg, (fp + a) / (n_neg + 2 * a))
+    # sensitivity and specificity read one count: their laws are one binomial's, not the
+    # product's
+    cells = {
+        "sensitivity": (x, fp, px),
+        "specificity": (tp, y, py),
+        None: (x[:, None], y[None, :], (px[:, None] * py[None, :]).ravel()),
+    }
     laws = {}
     for metric in metrics:
-        values, defined = metric_values(metric, grid_x, grid_y, n_pos, n_neg, prevalence)
+        at_x, at_y, weights = cells.get(metric, cells[None])
+        values, defined = metric_values(metric, at_x, at_y, n_pos, n_neg, prevalence)
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
         laws[metric] = _law(metric, value, values.ravel(), weights, defined.ravel())
+    source = (pos, neg, t, metrics, prevalence)
     return OperatingPointDistribution(
-        "threshold", t, fp / n_neg, tp / n_pos, n_pos, n_neg, "stratified", laws
+        at, t, fp / n_neg, tp / n_pos, n_pos, n_neg, "stratified", laws, a, source
     )
 
 
-def _at_rate(pos, neg, at: str, rate: float, metrics, prevalence) -> OperatingPointDistribution:
+def _at_rate(
+    pos, neg, at: str, rate: float, metrics, prevalence, a: float
+) -> OperatingPointDistribution:
     """At a fixed FPR (or TPR): the exact law of TP* (FP*) on the other count fixed."""
     n_pos, n_neg = pos.size, neg.size
     if at == "fpr":
         r = int(np.clip(np.rint(rate * n_neg), 1, n_neg - 1))
         law = vertical_distribution(pos, neg, [r])
-        moving, pmf = np.arange(n_pos + 1, dtype=float), law.pmf[0]
+        moving, pmf = np.arange(n_pos + 1, dtype=float), _moving_pmf(law, n_pos, a)
         tp, fp, fixed_t = moving, float(r), np.sort(neg)[::-1][r - 1]
         data_tp, data_fp = float(law.tpr[0] * n_pos), float(r)
     else:
         k = int(np.clip(np.rint(rate * n_pos), 1, n_pos - 1))
         law = vertical_distribution(-neg, -pos, [n_pos - k], side="upper")
-        moving, pmf = np.arange(n_neg + 1, dtype=float), law.pmf[0]
+        moving, pmf = np.arange(n_neg + 1, dtype=float), _moving_pmf(law, n_neg, a)
         tp, fp, fixed_t = float(k), n_neg - moving, np.sort(pos)[::-1][k - 1]
         data_tp, data_fp = float(k), float(n_neg - law.tpr[0] * n_neg)
     laws = {}
@@ -358,9 +462,28 @@ def _at_rate(pos, neg, at: str, rate: float, metrics, prevalence) -> OperatingPo
         data, ok = metric_values(metric, data_tp, data_fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
         laws[metric] = _law(metric, value, values, pmf, defined)
+    source = (pos, neg, rate, metrics, prevalence)
     return OperatingPointDistribution(
-        at, float(fixed_t), data_fp / n_neg, data_tp / n_pos, n_pos, n_neg, "stratified", laws
+        at,
+        float(fixed_t),
+        data_fp / n_neg,
+        data_tp / n_pos,
+        n_pos,
+        n_neg,
+        "stratified",
+        laws,
+        a,
+        source,
     )
+
+
+def _moving_pmf(law, size: int, a: float) -> np.ndarray:
+    """The pmf of the moving count: the vertical law's mixture of ``Bin(size, q)``, each share
+    ``q`` moved to ``(size q + a) / (size + 2a)`` by the pseudo-count."""
+    if not a:
+        return law.pmf[0]
+    q = (law._q * size + a) / (size + 2 * a)
+    return mixture_pmf(q, law._w, size)[0]
 
 
 @dataclass(frozen=True, repr=False)

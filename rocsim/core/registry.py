@@ -130,6 +130,9 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
     ),
     # a metric at one operating point on its exact law (rocsim.core.operating_point)
     "operating_point": (
+        M("agresti", f.wald_on_moments, pseudo_count=2.0),
+        M("agresti_percentile", f.equal_tailed, pseudo_count=2.0),
+        M("agresti_hull", f.wald_percentile_hull, pseudo_count=2.0),
         M("percentile", f.equal_tailed),
         M("wald", f.wald_on_moments),
     ),
@@ -178,7 +181,7 @@ DEFAULT_METHODS: dict[str, str] = {
     "cost_difference": "agresti",
     "net_benefit": "agresti",
     "net_benefit_difference": "percentile",
-    "operating_point": "percentile",
+    "operating_point": "agresti_hull",
     "auc": "delong",
     "auc_difference": "delong",
 }

@@ -129,7 +129,9 @@ def plot_coverage(
         below.xaxis.set_tick_params(labelbottom=True)
         below.set_xlabel(GRID_LABELS.get(grid, grid))
     if title:
-        fig.suptitle(title, fontsize=11)
+        # a fixed distance from the top edge: matplotlib's default (2% of the height) drops
+        # the title into the first panels' titles on a figure of many rows
+        fig.suptitle(title, fontsize=11, y=1 - _TITLE_TOP / fig.get_size_inches()[1])
     two_lines = len(keys) >= 3 and "model_label" in table.columns  # as _panel_title has it
     _lay_out(
         fig, rows, cols, title, hidden=len(panel_values) < rows * cols, panel_lines=1 + two_lines
@@ -142,6 +144,7 @@ def plot_coverage(
 # because tight_layout lays every text out once more before each save draws it again.
 _LEFT, _RIGHT, _BOTTOM, _WIDTH_GAP = 0.66, 0.15, 0.59, 0.20
 _TITLE_LINE, _PANEL_TITLE = 0.33, 0.20
+_TITLE_TOP = 0.08  # from the top edge to the suptitle's first line
 _HEIGHT_GAP, _HEIGHT_GAP_LABELLED = 0.43, 0.59  # the latter: x tick labels above an empty cell
 
 
