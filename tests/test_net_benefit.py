@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import rocsim
 from rocsim.core.net_benefit import (
@@ -65,6 +67,51 @@ def test_the_law_is_the_enumeration_of_every_resample(bootstrap):
         for q in (0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999):
             expected = np.sort(values)[int(np.ceil(q * values.size - 1e-9)) - 1]
             assert law.quantile(q)[row] == pytest.approx(expected, abs=1e-12), (row, q)
+
+
+def sorted_support_quantiles(tp, fp, n_pos, n_neg, t, bootstrap, levels):
+    """The quantiles of ``n NB* = TP* - k FP*`` by brute force: every support point ``(x, y)``
+    with its probability (scipy's binomial pmf), sorted, and for each level the first point
+    whose running sum (exact: ``math.fsum``) reaches it."""
+    n, k = n_pos + n_neg, t / (1 - t)
+    if bootstrap == "stratified":
+        x, y = np.meshgrid(np.arange(n_pos + 1), np.arange(n_neg + 1), indexing="ij")
+        p = stats.binom.pmf(x, n_pos, tp / n_pos) * stats.binom.pmf(y, n_neg, fp / n_neg)
+    else:  # FP* ~ Bin(n, fp/n), TP* | FP* = y ~ Bin(n - y, tp / (n - fp))
+        x, y = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+        given = stats.binom.pmf(x, np.maximum(n - y, 0), tp / (n - fp))
+        p = np.where(x + y <= n, given, 0.0) * stats.binom.pmf(y, n, fp / n)
+    held = p.ravel() > 0
+    values, p = (x - k * y).ravel()[held], p.ravel()[held]
+    order = np.argsort(values, kind="stable")
+    values, p = values[order], p[order]
+    rough = np.cumsum(p)
+    found = []
+    for q in levels:
+        j = int(np.searchsorted(rough, q))
+        while j > 0 and math.fsum(p[:j]) >= q:  # the rough running sum's rounding, undone
+            j -= 1
+        while math.fsum(p[: j + 1]) < q:
+            j += 1
+        found.append(values[j])
+    return np.array(found)
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_the_quantiles_are_the_sorted_support_s_on_a_mid_size_case(bootstrap):
+    """A few hundred instances per class, thresholds down to 0.01 and up to 0.99: every
+    quantile is the brute force's support point, at the intervals' levels and in the tails."""
+    rng = np.random.default_rng(20260512)
+    pos = 1 / (1 + np.exp(-rng.normal(1.0, 1.2, 150)))
+    neg = 1 / (1 + np.exp(-rng.normal(-1.0, 1.2, 220)))
+    t = np.array([0.01, 0.02, 0.1, 1 / 3, 0.5, 0.7, 0.95, 0.98, 0.99])
+    law = net_benefit_distribution(pos, neg, t, bootstrap=bootstrap)
+    levels = (0.001, 0.025, 0.025 - 1e-12, 0.3, 0.5, 0.975, 0.975 - 1e-12, 0.999)
+    ours = np.array([law.quantile(q) for q in levels]).T * (pos.size + neg.size)
+    for row, tr in enumerate(t):
+        tp, fp = np.sum(pos >= tr), np.sum(neg >= tr)
+        expected = sorted_support_quantiles(tp, fp, pos.size, neg.size, tr, bootstrap, levels)
+        np.testing.assert_allclose(ours[row], expected, rtol=0, atol=1e-9, err_msg=f"t={tr}")
 
 
 def test_the_data_s_net_benefit_is_dcurves_formula():

@@ -245,8 +245,19 @@ def test_a_quantile_read_near_its_level_is_the_whole_sorted_law_s(t):
     law = operating_point_distribution(pos, neg, threshold=t, pseudo_count=2.0)
     for metric in METRICS:
         one = law[metric]
-        again = type(one)(one.metric, one.value, one.cells, one.weights, one.undefined)
+        again = type(one)(one.metric, one.value, one.cells, one.weights, one.undefined, one.total)
         for p in (1e-6, 0.025 - 1e-12, 0.1, 0.5, 0.9, 0.975 - 1e-12, 1 - 1e-6):
             whole = again.values[np.searchsorted(np.cumsum(again.probs), p)]
             assert one.quantile(p) == whole, (metric, p)
         assert one.cells.size <= 4096 or "_sorted" not in one.__dict__, metric
+
+
+def test_a_metric_defined_on_every_cell_has_no_undefined_share():
+    """Regression: the undefined share was ``1 - (sum of the cells' probabilities)``, a
+    rounding residue (``1e-15``) where the metric is defined everywhere; it is the mass of the
+    cells where it is not, so exactly 0 there."""
+    rng = np.random.default_rng(2)
+    law = operating_point_distribution(
+        rng.normal(1.0, 1.0, 3000), rng.normal(0.0, 1.0, 3000), threshold=0.5
+    )
+    assert all(law[metric].undefined == 0.0 for metric in METRICS)

@@ -14,10 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 try:  # Boost's binomial functions: the ufuncs behind scipy.stats.binom, without its checks
+    from scipy.special._ufuncs import _binom_cdf as boost_binomial_cdf
     from scipy.special._ufuncs import _binom_pmf as boost_binomial_pmf
     from scipy.special._ufuncs import _binom_ppf as boost_binomial_ppf
 except ImportError:  # pragma: no cover - private names, may move in a later scipy
     from scipy import stats
+
+    def boost_binomial_cdf(x, trials, p):
+        return stats.binom.cdf(x, trials, p)
 
     def boost_binomial_pmf(x, trials, p):
         return stats.binom.pmf(x, trials, p)

@@ -14,7 +14,6 @@ once: the weights (:func:`rank_weights`), the pmf (:func:`mixture_pmf`), the mom
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -23,6 +22,7 @@ from scipy import special
 
 from rocsim.core import _mixture
 from rocsim.core.binomial import boost_binomial_pmf
+from rocsim.core.scratch import scratch as _scratch
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
 WEIGHT_FLOOR = 1e-17
@@ -178,21 +178,6 @@ _AROUND, _WINDOWS = 1, (8, 64)
 _TABLE_LIMIT = 2**20
 _EPS = float(np.finfo(float).eps)
 _GAUSS_ONES = np.ones(_GAUSS_X.size)
-#: Reusable work arrays of this thread (see :func:`_scratch`), at most this many values each.
-_SCRATCH, _SCRATCH_LIMIT = threading.local(), 2**20
-
-
-def _scratch(shape: tuple[int, ...], slot: str, dtype: type = float) -> np.ndarray:
-    """An uninitialised array of ``shape``, reused from call to call (``slot`` of this
-    thread): a fresh big array costs a page fault per 4 kB on first touch, more than the
-    arithmetic on it."""
-    size = int(np.prod(shape))
-    if size > _SCRATCH_LIMIT:
-        return np.empty(shape, dtype)
-    buffers = _SCRATCH.__dict__.setdefault("buffers", {})
-    if slot not in buffers or buffers[slot].size < size:
-        buffers[slot] = np.empty(max(size, 1024), dtype)
-    return buffers[slot][:size].reshape(shape)
 
 
 class BinomialMixture:

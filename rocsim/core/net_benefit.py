@@ -17,7 +17,10 @@ thesis's chapter 5) ``(TP*, FP*)`` is multinomial, ``FP* ~ Bin(n, FP/n)`` and ``
 ``FP* = y`` is ``Bin(n - y, TP / (n - FP))``. Either way ``n NB* = TP* - k FP*`` with
 ``k = t / (1 - t)``, whose distribution function is the sum over ``y`` of
 ``Pr{FP* = y} Pr{TP* <= s + k y | FP* = y}`` (binomial distribution functions): the law is
-computed without enumerating resamples, its quantiles are exact support points. Under the full
+computed without enumerating resamples, its quantiles are exact support points (read off a
+window of support points around a first guess, :class:`Lattice`; under the full bootstrap
+sliced by the treated count ``TP* + FP*`` instead, so that each slice's distribution function
+follows a recurrence, :mod:`rocsim.core.lattice`). Under the full
 bootstrap every resample counts (net benefit is defined on all of them), and treat-all has a
 law of its own (``NB_all* = pi* (1 + k) - k``, ``n pi* ~ Bin(n, pi)``); under the stratified
 bootstrap treat-all is fixed.
@@ -38,7 +41,6 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
-from scipy import special
 
 from rocsim.core._validation import (
     SCHEMES,
@@ -51,22 +53,21 @@ from rocsim.core._validation import (
 from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count
+from rocsim.core.lattice import (
+    Lattice,
+    MultinomialLattice,
+    TableLattice,
+    binomial_cumulants,
+    binomial_window,
+)
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.paired_threshold import _split_law
 from rocsim.core.registry import DEFAULT_METHODS, formulas
 from rocsim.core.results import Interval, Result, clip_bounds, from_law
 
-#: The quantile search narrows its bracket to this width (in counts, the units of
-#: ``TP* - k FP*``), far below the gap between two of its support points at thresholds given
-#: to a few decimals (``1 / (100 - 100 t)`` on dcurves' grid).
-_RESOLUTION = 1e-7
-#: Its first bracket: the mean -+ this many standard deviations.
-_BRACKET_SD = 13.0
-#: A support point ``x - k y`` computed in floating point may fall a rounding below ``x - k y``:
-#: distribution functions are read this much above their argument.
-_SUPPORT_SLACK = 1e-9
-#: The law of ``FP*`` is kept within its mean -+ this many standard deviations (plus
-#: :data:`_TAIL_ROOM` values): the mass left out is below ``1e-30``.
+#: The law of a difference of two multinomial cells (:func:`_difference_window`) is kept within
+#: its mean -+ this many standard deviations (plus :data:`_TAIL_ROOM` values): the mass left out
+#: is below ``1e-30``.
 _TAIL_SD, _TAIL_ROOM = 12.0, 30
 
 
@@ -122,101 +123,8 @@ def treat_all(n_pos: int, n_neg: int, thresholds) -> np.ndarray:
 # --- the exact law ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Lattice:
-    """The law of ``S = X - k Y`` at each threshold (row): ``Y`` on the values ``y`` with
-    probabilities ``w`` (a window of its support, rows padded with weight 0) and ``X`` given
-    ``Y = y`` binomial with ``trials`` and ``p``. Where ``X`` does not depend on ``Y`` (the
-    stratified bootstrap) its distribution function is read from ``table`` instead
-    (``F_X(x0 + j)`` at column ``j``; ``X`` may then be negative, a difference of counts)."""
-
-    k: np.ndarray  # (T,)
-    y: np.ndarray  # (T, L)
-    w: np.ndarray  # (T, L)
-    trials: np.ndarray | None  # (T, L), for the binomial X
-    p: np.ndarray | None  # (T, 1)
-    mean: np.ndarray  # (T,) of S
-    sd: np.ndarray  # (T,) of S
-    table: np.ndarray | None = None  # (T, Lx)
-    x0: np.ndarray | None = None  # (T,)
-
-    @property
-    def x_range(self) -> tuple[np.ndarray, np.ndarray]:
-        """The least and largest ``X`` given each ``y``."""
-        if self.table is None:
-            return np.zeros(self.trials.shape), self.trials
-        x0 = self.x0[:, None].astype(float)
-        return x0, x0 + self.table.shape[1] - 1
-
-    def cdf(self, s: np.ndarray) -> np.ndarray:
-        """``Pr{S <= s[i]}`` per row."""
-        reach = s[:, None] + self.k[:, None] * self.y
-        x = np.floor(reach + _SUPPORT_SLACK * (1.0 + np.abs(reach)))
-        return np.sum(self.w * self._x_cdf(x), axis=1)
-
-    def _x_cdf(self, x: np.ndarray) -> np.ndarray:
-        """``Pr{X <= x | Y = y}`` at whole ``x`` (any sign), one per ``y``."""
-        if self.table is not None:
-            j = x - self.x0[:, None]
-            last = self.table.shape[1] - 1
-            at = np.take_along_axis(self.table, np.clip(j, 0, last).astype(np.int64), axis=1)
-            return np.where(j < 0, 0.0, np.where(j > last, 1.0, at))
-        inside = (x >= 0) & (x < self.trials)
-        # whole numbers as integers: scipy's bdtr refuses non-integer arguments
-        below = special.bdtr(np.where(inside, x, 0).astype(np.int64), self.trials, self.p)
-        return np.where(inside, below, np.where(x >= self.trials, 1.0, 0.0))
-
-    def quantile(self, q: float) -> np.ndarray:
-        """The smallest support point ``s`` with ``Pr{S <= s} >= q``, per row: bisection on
-        :meth:`cdf` from a bracket of ``mean -+ 13 sd`` (the whole range where that one does
-        not hold the quantile) down to :data:`_RESOLUTION`, then the support point at its
-        top."""
-        lo, hi = self._bracket(q)
-        steps = int(np.ceil(np.log2(max(float(np.max(hi - lo)), 1.0) / _RESOLUTION)))
-        for _ in range(steps):
-            mid = 0.5 * (lo + hi)
-            reached = self.cdf(mid) >= q
-            hi, lo = np.where(reached, mid, hi), np.where(reached, lo, mid)
-        return self._support_below(hi, lo)
-
-    def _bracket(self, q: float) -> tuple[np.ndarray, np.ndarray]:
-        """``(lo, hi)`` with ``Pr{S <= lo} < q <= Pr{S <= hi}`` per row."""
-        room = _BRACKET_SD * self.sd + self.k + 2.0
-        lo, hi = self.mean - room, self.mean + room
-        least, most = self.x_range
-        shift = self.k[:, None] * self.y
-        whole_lo = np.min(least - shift, axis=1) - 1.0  # Pr{S <= whole_lo} = 0
-        whole_hi = np.max(most - shift, axis=1)  # Pr{S <= whole_hi} = 1
-        lo = np.where(self.cdf(lo) < q, lo, whole_lo)
-        hi = np.where(self.cdf(hi) >= q, hi, whole_hi)
-        return lo, hi
-
-    def _support_below(self, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
-        """The largest support point ``x - k y`` (of positive weight) in ``(lo, hi]``."""
-        reach = hi[:, None] + self.k[:, None] * self.y
-        x = np.floor(reach + _SUPPORT_SLACK * (1.0 + np.abs(reach)))
-        point = x - self.k[:, None] * self.y
-        least, most = self.x_range
-        held = (self.w > 0) & (x >= least) & (x <= most) & (point > lo[:, None] - 1e-12)
-        return np.max(np.where(held, point, -np.inf), axis=1)
-
-
-def _window(n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values ``y`` (rows padded by repeating the last) and weights of ``Bin(n, p)`` per row,
-    within mean -+ :data:`_TAIL_SD` sd (+ :data:`_TAIL_ROOM`)."""
-    mean, sd = n * p, np.sqrt(n * p * (1 - p))
-    lo = np.maximum(0, np.floor(mean - _TAIL_SD * sd) - _TAIL_ROOM).astype(np.int64)
-    hi = np.minimum(n, np.ceil(mean + _TAIL_SD * sd) + _TAIL_ROOM).astype(np.int64)
-    width = int(np.max(hi - lo)) + 1
-    y = lo[:, None] + np.arange(width)[None, :]
-    kept = y <= hi[:, None]
-    y = np.minimum(y, hi[:, None])
-    w = np.where(kept, binomial_pmf(y, n[:, None], p[:, None]), 0.0)
-    return y.astype(float), w
-
-
 class _CountLaw(Result):
-    """A law of ``n`` times a net benefit (or a difference of two) on a :class:`_Lattice`: its
+    """A law of ``n`` times a net benefit (or a difference of two) on a :class:`Lattice`: its
     exact quantiles and distribution function at each threshold."""
 
     def quantile(self, p: float) -> np.ndarray:
@@ -313,20 +221,14 @@ class NetBenefitDistribution(_CountLaw):
         return replace(self, mean=mean, var=var)
 
     @cached_property
-    def _lattice(self) -> _Lattice:
-        n = self.n_pos + self.n_neg
+    def _lattice(self) -> Lattice:
         k = odds(self.thresholds)
-        moments = dict(mean=self.mean * n, sd=np.sqrt(self.var) * n)
         if self.bootstrap == "stratified":
-            y, w = _window(np.full(k.shape, self.n_neg), self._fp / self.n_neg)
-            x, px = _window(np.full(k.shape, self.n_pos), self._tp / self.n_pos)
-            table = np.cumsum(px, axis=1)
-            return _Lattice(k, y, w, None, None, **moments, table=table, x0=x[:, 0])
-        y, w = _window(np.full(k.shape, n), self._fp / n)
-        trials = (n - y).astype(np.int64)
-        rest = n - self._fp
-        p = np.where(rest > 0, self._tp / np.maximum(rest, 1), 0.0)[:, None]
-        return _Lattice(k, y, w, trials, p, **moments)
+            laws = ((self.n_pos, self._tp / self.n_pos), (self.n_neg, self._fp / self.n_neg))
+            (x, px), (y, w) = (binomial_window(np.full(k.shape, float(m)), p) for m, p in laws)
+            cumulants = [binomial_cumulants(m, p) for m, p in laws]
+            return TableLattice.of(k, x, px, y, w, cumulants)
+        return MultinomialLattice.of(self._tp, self._fp, self.n_pos + self.n_neg, k)
 
 
 def net_benefit_distribution(
@@ -380,7 +282,7 @@ def _distribution(pos, neg, t, bootstrap: str) -> NetBenefitDistribution:
 
 
 def _difference_window(b: np.ndarray, c: np.ndarray, n: int, m: int):
-    """Values ``d`` (a window per row, padded by repeating the last) and ``Pr{B - C = d}`` for
+    """Values ``d`` (a run of whole numbers per row) and ``Pr{B - C = d}`` (0 past its window) for
     ``(B, C)`` two cells of ``Mult(m; b/n, c/n, ...)``: the sum over ``S = B + C ~ Bin(m, g)``
     (its window, :func:`rocsim.core.paired_threshold._split_law`) of ``Bin((S + d)/2; S,
     theta)``, ``theta = b / (b + c)``."""
@@ -389,7 +291,7 @@ def _difference_window(b: np.ndarray, c: np.ndarray, n: int, m: int):
     lo = np.maximum(-m, np.floor(m * diff - _TAIL_SD * sd) - _TAIL_ROOM).astype(np.int64)
     hi = np.minimum(m, np.ceil(m * diff + _TAIL_SD * sd) + _TAIL_ROOM).astype(np.int64)
     width = int(np.max(hi - lo)) + 1
-    d = np.minimum(lo[:, None] + np.arange(width)[None, :], hi[:, None])
+    d = lo[:, None] + np.arange(width)[None, :]
     pmf = np.zeros(d.shape)
     totals, weights, theta = _split_law(b, c, n, m, band=True)
     for row in range(b.size):  # one threshold at a time: (window of d) x (window of S)
@@ -398,8 +300,7 @@ def _difference_window(b: np.ndarray, c: np.ndarray, n: int, m: int):
         whole = (first == np.floor(first)) & (first >= 0) & (first <= total)
         cond = np.where(whole, binomial_pmf(np.where(whole, first, 0), total, theta[row]), 0.0)
         pmf[row] = cond @ weights[row]
-    kept = np.diff(d, axis=1, prepend=lo[:, None] - 1) > 0  # padding repeats the last d
-    return d.astype(float), np.where(kept, pmf, 0.0)
+    return d.astype(float), np.where(d <= hi[:, None], pmf, 0.0)
 
 
 @dataclass(frozen=True, repr=False)
@@ -457,20 +358,16 @@ class NetBenefitDifference(_CountLaw):
         return NetBenefitDifferenceCI.from_bounds(self, low, high, level, method_name(method))
 
     @cached_property
-    def _lattice(self) -> _Lattice:
+    def _lattice(self) -> Lattice:
         if self.bootstrap != "stratified":
             raise NotImplementedError(
                 "the law of NB1 - NB2 beyond its moments is built for bootstrap='stratified' "
                 "only; under the full bootstrap use method='wald' (its exact moments)"
             )
-        n = self.n_pos + self.n_neg
         b_pos, c_pos, b_neg, c_neg = self._counts
         x, px = _difference_window(b_pos, c_pos, self.n_pos, self.n_pos)
         y, w = _difference_window(b_neg, c_neg, self.n_neg, self.n_neg)
-        k = odds(self.thresholds)
-        table = np.cumsum(px, axis=1)
-        moments = dict(mean=self.mean * n, sd=np.sqrt(self.var) * n)
-        return _Lattice(k, y, w, None, None, **moments, table=table, x0=x[:, 0])
+        return TableLattice.of(odds(self.thresholds), x, px, y, w)
 
 
 def net_benefit_difference_distribution(

@@ -133,8 +133,9 @@ def _predictive(rate, false_rate, prevalence, hits, false_hits):
 class MetricDistribution(Result):
     """Exact bootstrap law of one metric at one operating point, conditional on the metric
     being defined: the metric's value on each cell of the counts' law (``cells``, in no
-    order) with the cell's probability (``weights``, summing to 1); sorted on demand into its
-    support ``values`` (ascending) with probabilities ``probs``.
+    order) with the cell's probability (``weights``, summing to ``total``, the probability
+    that the metric is defined); sorted on demand into its support ``values`` (ascending)
+    with conditional probabilities ``probs``.
 
     Attributes
     ----------
@@ -152,6 +153,7 @@ class MetricDistribution(Result):
     cells: np.ndarray = field(repr=False)
     weights: np.ndarray = field(repr=False)
     undefined: float
+    total: float = 1.0
 
     _columns = ("metric", "value", "mean", "var", "undefined")
     _settings = ()
@@ -159,7 +161,7 @@ class MetricDistribution(Result):
     @cached_property
     def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
         order = np.argsort(self.cells, kind="stable")
-        return self.cells[order], self.weights[order]
+        return self.cells[order], self.weights[order] / self.total
 
     @property
     def values(self) -> np.ndarray:
@@ -171,13 +173,16 @@ class MetricDistribution(Result):
 
     @cached_property
     def mean(self) -> float:
-        return float(self.cells @ self.weights) if self.weights.size else np.nan
+        return float(self.cells @ self.weights) / self.total if self.weights.size else np.nan
 
     @cached_property
     def var(self) -> float:
         if not self.weights.size:
             return np.nan
-        return float(np.square(self.cells - self.mean) @ self.weights)
+        # one temporary, squared in place: a law on a product of two windows holds tens of
+        # millions of cells at 10^6 instances
+        deviation = np.subtract(self.cells, self.mean)
+        return float(np.square(deviation, out=deviation) @ self.weights) / self.total
 
     def _summary(self) -> str:
         return (
@@ -201,17 +206,19 @@ class MetricDistribution(Result):
             return np.nan
         if "_sorted" in self.__dict__ or self.cells.size <= _SORT_ALL:
             return _support_quantile(*self._sorted, p, 0.0)
-        guess = self.mean + np.sqrt(self.var) * special.ndtri(np.clip(p, 1e-12, 1 - 1e-12))
-        half = max(np.sqrt(self.var), 1e-12) / 4
+        sd = np.sqrt(self.var)
+        guess = self.mean + sd * special.ndtri(np.clip(p, 1e-12, 1 - 1e-12))
+        target, half = p * self.total, max(sd, 1e-12) / 16
         while half < np.inf:
             low, high = guess - half, guess + half
-            below = float(self.weights[self.cells < low].sum())
+            # sums where a condition holds, without copying the cells that meet it
+            below = float(np.add.reduce(self.weights, where=self.cells < low))
             inside = (self.cells >= low) & (self.cells <= high)
-            if below < p <= below + float(self.weights[inside].sum()):
+            if below < target <= below + float(np.add.reduce(self.weights, where=inside)):
                 cells, weights = self.cells[inside], self.weights[inside]
                 order = np.argsort(cells, kind="stable")
-                return _support_quantile(cells[order], weights[order], p, below)
-            half *= 8
+                return _support_quantile(cells[order], weights[order], target, below)
+            half *= 4
         return _support_quantile(*self._sorted, p, 0.0)
 
 
@@ -228,15 +235,15 @@ def _support_quantile(values: np.ndarray, probs: np.ndarray, p: float, below: fl
 
 
 def _law(
-    metric: str, value: float, values: np.ndarray, probs: np.ndarray, defined
+    metric: str, value: float, values: np.ndarray, probs: np.ndarray, defined, mass: float
 ) -> MetricDistribution:
-    """The conditional law of ``values`` (weights ``probs``) where ``defined``."""
-    kept, weight = (values, probs) if defined.all() else (values[defined], probs[defined])
+    """The conditional law of ``values`` (weights ``probs``, of sum ``mass``) where
+    ``defined``; the weights are kept as they are (shared by the metrics of one law)."""
+    if defined.all():
+        return MetricDistribution(metric, value, values, probs, 0.0, mass)
+    kept, weight = values[defined], probs[defined]
     total = float(weight.sum())
-    undefined = max(0.0, 1.0 - total)
-    return MetricDistribution(
-        metric, value, kept, weight / total if total > 0 else weight, undefined
-    )
+    return MetricDistribution(metric, value, kept, weight, (mass - total) / mass, total or 1.0)
 
 
 def _window(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
@@ -419,24 +426,41 @@ def _at_threshold(
     fp = float(count_at_or_above(neg, np.array([t]))[0])
     x, px = _window(n_pos, (tp + a) / (n_pos + 2 * a))
     y, py = _window(n_neg, (fp + a) / (n_neg + 2 * a))
-    # sensitivity and specificity read one count: their laws are one binomial's, not the
-    # product's
-    cells = {
-        "sensitivity": (x, fp, px),
-        "specificity": (tp, y, py),
-        None: (x[:, None], y[None, :], (px[:, None] * py[None, :]).ravel()),
-    }
-    laws = {}
+    laws, built = {}, {}
     for metric in metrics:
-        at_x, at_y, weights = cells.get(metric, cells[None])
+        key = metric if metric in _ONE_DIMENSIONAL else None
+        if key not in built:
+            built[key] = _cells(key, x, px, y, py, tp, fp)
+        at_x, at_y, weights, mass = built[key]
         values, defined = metric_values(metric, at_x, at_y, n_pos, n_neg, prevalence)
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
-        laws[metric] = _law(metric, value, values.ravel(), weights, defined.ravel())
+        laws[metric] = _law(metric, value, values.ravel(), weights, defined.ravel(), mass)
     source = (pos, neg, t, metrics, prevalence)
     return OperatingPointDistribution(
         at, t, fp / n_neg, tp / n_pos, n_pos, n_neg, "stratified", laws, a, source
     )
+
+
+#: Metrics whose law at a threshold is that of one count: TP, FP, or TP - FP (accuracy).
+_ONE_DIMENSIONAL = ("sensitivity", "specificity", "accuracy")
+
+
+def _cells(key: str | None, x, px, y, py, tp: float, fp: float) -> tuple:
+    """``(tp, fp, weights, their sum)`` of the cells a metric is read on: sensitivity and
+    specificity one binomial's values; accuracy ``TP - FP`` (as ``tp``, ``fp = 0``), whose
+    law is the convolution of the two (at 10^6 instances the product holds tens of millions
+    of cells, the convolution thousands); the other metrics the product of the two."""
+    if key == "sensitivity":
+        at_x, at_y, weights = x, fp, px
+    elif key == "specificity":
+        at_x, at_y, weights = tp, y, py
+    elif key == "accuracy":
+        at_x, at_y = np.arange(x[0] - y[-1], x[-1] - y[0] + 1), 0.0
+        weights = np.convolve(px, py[::-1])
+    else:
+        at_x, at_y, weights = x[:, None], y[None, :], np.multiply.outer(px, py).ravel()
+    return at_x, at_y, weights, float(weights.sum())
 
 
 def _at_rate(
@@ -461,7 +485,7 @@ def _at_rate(
         values, defined = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         data, ok = metric_values(metric, data_tp, data_fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
-        laws[metric] = _law(metric, value, values, pmf, defined)
+        laws[metric] = _law(metric, value, values, pmf, defined, float(pmf.sum()))
     source = (pos, neg, rate, metrics, prevalence)
     return OperatingPointDistribution(
         at,
