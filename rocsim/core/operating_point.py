@@ -53,6 +53,7 @@ from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_
 from rocsim.core.mixture import mixture_pmf
 from rocsim.core.registry import formulas
 from rocsim.core.results import Result
+from rocsim.core.scratch import scratch
 from rocsim.core.vertical import vertical_distribution
 
 #: The metrics of :func:`operating_point_ci`, in its frame's order.
@@ -72,8 +73,8 @@ RANGES = {
 
 #: Counts are kept within their mean -+ this many standard deviations (plus 30 values).
 _TAIL_SD, _TAIL_ROOM = 12.0, 30
-#: Binomial probabilities below this share of the mode's are left out of a law's cells.
-_FLOOR = 1e-24
+#: Each tail of a count's law holding less than this mass is left out of its cells.
+_TAIL_MASS = 1e-18
 
 
 def metric_values(
@@ -117,15 +118,25 @@ def metric_values(
         else:
             value = sens - fpr
     value = np.broadcast_to(value, np.broadcast_shapes(tp.shape, fp.shape))
+    # a finite sum (one pass, no temporary) means every value is finite: an infinity or a NaN
+    # anywhere makes it infinite or NaN, and these values are far too small to overflow it
+    if np.isfinite(np.add.reduce(value, axis=None)):
+        return value, np.broadcast_to(True, value.shape)
     defined = np.isfinite(value)
-    return (value if defined.all() else np.where(defined, value, 0.0)), defined
+    return np.where(defined, value, 0.0), defined
 
 
 def _predictive(rate, false_rate, prevalence, hits, false_hits):
     """PPV (or NPV with the classes' roles exchanged): ``hits / (hits + false_hits)`` in the
     test set, or Bayes' rule at ``prevalence``."""
     if prevalence is None:
-        return hits / (hits + false_hits)
+        # the sum in a work array: only the ratio is kept
+        total = np.add(
+            hits,
+            false_hits,
+            out=_work(np.broadcast_shapes(np.shape(hits), np.shape(false_hits)), "predictive"),
+        )
+        return hits / total
     return rate * prevalence / (rate * prevalence + false_rate * (1 - prevalence))
 
 
@@ -181,7 +192,7 @@ class MetricDistribution(Result):
             return np.nan
         # one temporary, squared in place: a law on a product of two windows holds tens of
         # millions of cells at 10^6 instances
-        deviation = np.subtract(self.cells, self.mean)
+        deviation = np.subtract(self.cells, self.mean, out=_work(self.cells.shape, "deviation"))
         return float(np.square(deviation, out=deviation) @ self.weights) / self.total
 
     def _summary(self) -> str:
@@ -212,14 +223,22 @@ class MetricDistribution(Result):
         while half < np.inf:
             low, high = guess - half, guess + half
             # sums where a condition holds, without copying the cells that meet it
-            below = float(np.add.reduce(self.weights, where=self.cells < low))
-            inside = (self.cells >= low) & (self.cells <= high)
-            if below < target <= below + float(np.add.reduce(self.weights, where=inside)):
+            under = np.less(self.cells, low, out=_work(self.cells.shape, "under", bool))
+            below = float(np.add.reduce(self.weights, where=under))
+            upto = np.less_equal(self.cells, high, out=_work(self.cells.shape, "upto", bool))
+            if below < target <= float(np.add.reduce(self.weights, where=upto)):
+                inside = np.flatnonzero(np.logical_xor(upto, under, out=upto))
                 cells, weights = self.cells[inside], self.weights[inside]
                 order = np.argsort(cells, kind="stable")
                 return _support_quantile(cells[order], weights[order], target, below)
             half *= 4
         return _support_quantile(*self._sorted, p, 0.0)
+
+
+def _work(shape: tuple[int, ...], slot: str, dtype: type = float) -> np.ndarray:
+    """A work array kept from call to call (:func:`rocsim.core.scratch.scratch`): a fresh one
+    of a law's size costs about as much in page faults as the arithmetic on it."""
+    return scratch(shape, "operating point " + slot, dtype)
 
 
 #: Laws with at most this many cells are sorted whole for a quantile.
@@ -239,8 +258,9 @@ def _law(
 ) -> MetricDistribution:
     """The conditional law of ``values`` (weights ``probs``, of sum ``mass``) where
     ``defined``; the weights are kept as they are (shared by the metrics of one law)."""
-    if defined.all():
+    if defined.all():  # a pass over booleans: cheap beside the arithmetic on the values
         return MetricDistribution(metric, value, values, probs, 0.0, mass)
+    defined = defined.ravel()
     kept, weight = values[defined], probs[defined]
     total = float(weight.sum())
     return MetricDistribution(metric, value, kept, weight, (mass - total) / mass, total or 1.0)
@@ -248,16 +268,18 @@ def _law(
 
 def _window(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
     """Values and probabilities of ``Bin(n, p)`` within its mean -+ 12 sd (+ 30), then
-    trimmed to the values whose probability is at least ``_FLOOR`` times the mode's: the
-    trimmed mass is below ``n _FLOOR``, which no quantile or moment of a law on the
-    product of two windows can feel, and the product's cells (the cost) shrink by half."""
+    trimmed of each tail holding less than ``_TAIL_MASS``: the product of two windows then
+    misses less than ``2 _TAIL_MASS`` of the law, which no quantile at a level of
+    ``check_confidence_level`` or moment can feel (as the net benefit's windows,
+    :data:`rocsim.core.lattice._CUT`), and its cells (the cost) shrink by half."""
     sd = np.sqrt(n * p * (1 - p))
     lo = int(max(0, np.floor(n * p - _TAIL_SD * sd) - _TAIL_ROOM))
     hi = int(min(n, np.ceil(n * p + _TAIL_SD * sd) + _TAIL_ROOM))
     x = np.arange(lo, hi + 1, dtype=float)
     pmf = binomial_pmf(x, n, p)
-    kept = np.flatnonzero(pmf >= _FLOOR * pmf.max())
-    return x[kept[0] : kept[-1] + 1], pmf[kept[0] : kept[-1] + 1]
+    first = np.searchsorted(np.cumsum(pmf), _TAIL_MASS, side="right")
+    last = pmf.size - np.searchsorted(np.cumsum(pmf[::-1]), _TAIL_MASS, side="right")
+    return x[first:last], pmf[first:last]
 
 
 @dataclass(frozen=True, repr=False)
@@ -435,7 +457,7 @@ def _at_threshold(
         values, defined = metric_values(metric, at_x, at_y, n_pos, n_neg, prevalence)
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
-        laws[metric] = _law(metric, value, values.ravel(), weights, defined.ravel(), mass)
+        laws[metric] = _law(metric, value, values.ravel(), weights, defined, mass)
     source = (pos, neg, t, metrics, prevalence)
     return OperatingPointDistribution(
         at, t, fp / n_neg, tp / n_pos, n_pos, n_neg, "stratified", laws, a, source
