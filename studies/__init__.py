@@ -24,7 +24,11 @@ from rocsim.studies.auc import (
 )
 from rocsim.studies.bands import BandStudy, PartialAUCStudy
 from rocsim.studies.cost import CostStudy, PairedCostStudy
-from rocsim.studies.decision import NetBenefitStudy, OperatingPointStudy
+from rocsim.studies.decision import (
+    NetBenefitDifferenceStudy,
+    NetBenefitStudy,
+    OperatingPointStudy,
+)
 from rocsim.studies.many import AUCFamilyStudy
 from rocsim.studies.paired import PairedBandStudy, PairedThresholdStudy, PairedVerticalStudy
 from rocsim.studies.threshold import ThresholdStudy
@@ -44,6 +48,7 @@ KINDS = {
     "auc_methods": AUCMethodStudy(),
     "auc_tests": AUCTestStudy(),
     "net_benefit": NetBenefitStudy(),
+    "net_benefit_difference": NetBenefitDifferenceStudy(),
     "operating_point": OperatingPointStudy(),
     "auc_family": AUCFamilyStudy(),
     "auc_multiclass": MulticlassAUCStudy(),

@@ -11,6 +11,13 @@ treats ``s >= s_t``, ``s_t = (logit t - logit pi + mu^2 / 2) / mu``, so the true
 
 Each interval of :func:`rocsim.core.net_benefit_distribution` (its ``bootstrap`` and
 ``method``) is judged on it.
+
+Two models (``net_benefit_difference``): each instance scored by both, the two scores of a
+class bivariate normal with correlation ``rho``, the first model at ``auc``, the second at
+``auc - delta``, each turned into its own calibrated risk; the true ``NB1 - NB2`` is the
+difference of the two true net benefits, judged by the intervals of
+:func:`rocsim.core.net_benefit_difference_distribution` (what
+:func:`rocsim.compare_net_benefit` gives).
 """
 
 from __future__ import annotations
@@ -19,9 +26,12 @@ import numpy as np
 from scipy import special
 
 from rocsim.core import (
+    NET_BENEFIT_DIFFERENCE_METHODS,
+    NET_BENEFIT_DIFFERENCE_PROTOCOL,
     NET_BENEFIT_METHODS,
     NET_BENEFIT_PROTOCOL,
     OPERATING_POINT_METHODS,
+    net_benefit_difference_distribution,
     net_benefit_distribution,
     operating_point_distribution,
 )
@@ -58,21 +68,62 @@ class NetBenefitStudy(BuiltinKind):
         return Setup(x=t, target=true_net_benefit(mu, pi, t), payload=(mu, pi))
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        s = condition.settings
         mu, pi = setup.payload
-        n_pos, n_neg = class_sizes(s["n"], pi)
-        if s["sampling"] == "full":
-            total = n_pos + n_neg
-            n_pos = int(rng.binomial(total, pi))
-            while n_pos in (0, total):  # a class never empty: drawn again
-                n_pos = int(rng.binomial(total, pi))
-            n_neg = total - n_pos
+        n_pos, n_neg = drawn_class_sizes(condition.settings, pi, rng)
         pos, neg = rng.normal(mu, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)
         return calibrated_risk(pos, mu, pi), calibrated_risk(neg, mu, pi)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
         law = net_benefit_distribution(*data, setup.x, bootstrap=s["bootstrap"])
+        ci = law.ci(s["confidence_level"], interval_method(s))
+        return interval_outcome(setup.target, ci.low, ci.high)
+
+
+def drawn_class_sizes(settings, pi: float, rng: np.random.Generator) -> tuple[int, int]:
+    """``(n+, n-)`` of one test set: fixed by ``pi`` (``sampling=stratified``), or the
+    positives ``Bin(2n, pi)`` (``full``), drawn again while a class is empty."""
+    n_pos, n_neg = class_sizes(settings["n"], pi)
+    if settings["sampling"] != "full":
+        return n_pos, n_neg
+    total = n_pos + n_neg
+    n_pos = int(rng.binomial(total, pi))
+    while n_pos in (0, total):
+        n_pos = int(rng.binomial(total, pi))
+    return n_pos, total - n_pos
+
+
+class NetBenefitDifferenceStudy(BuiltinKind):
+    """generate / analyse for the intervals of two models' ``NB1 - NB2`` (module
+    docstring), at threshold probabilities."""
+
+    grid = "threshold"
+    methods = tuple(NET_BENEFIT_DIFFERENCE_METHODS)
+    protocol = NET_BENEFIT_DIFFERENCE_PROTOCOL
+
+    def setup(self, condition: Condition) -> Setup:
+        p = condition.params
+        auc = float(p["auc"])
+        mu = np.sqrt(2.0) * special.ndtri([auc, auc - float(p["delta"])])
+        t, pi = NetBenefitStudy().setup(condition).x, float(condition.settings["pi"])
+        target = true_net_benefit(mu[0], pi, t) - true_net_benefit(mu[1], pi, t)
+        return Setup(x=t, target=target, payload=(mu, pi, float(p["rho"])))
+
+    def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
+        mu, pi, rho = setup.payload
+        n_pos, n_neg = drawn_class_sizes(condition.settings, pi, rng)
+        cov = [[1.0, rho], [rho, 1.0]]
+        pos = rng.multivariate_normal(mu, cov, n_pos)
+        neg = rng.multivariate_normal([0.0, 0.0], cov, n_neg)
+        risk = [calibrated_risk(scores, m, pi) for scores, m in ((pos, mu), (neg, mu))]
+        return tuple(risk[c][:, m] for m in (0, 1) for c in (0, 1))
+
+    def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
+        s = condition.settings
+        pos1, neg1, pos2, neg2 = data
+        law = net_benefit_difference_distribution(
+            pos1, pos2, neg1, neg2, setup.x, bootstrap=s["bootstrap"]
+        )
         ci = law.ci(s["confidence_level"], interval_method(s))
         return interval_outcome(setup.target, ci.low, ci.high)
 

@@ -414,10 +414,6 @@ CASES = [
     ),
     case(lambda: rocsim.net_benefit_ci(Y, S1[:-1]), r"y_proba"),
     case(lambda: rocsim.net_benefit_ci(Y, S1, confidence_level=2), r"^confidence_level"),
-    case(
-        lambda: rocsim.compare_net_benefit(Y, S1, S2, bootstrap="full"),
-        r"^method='percentile' for NB1 - NB2 needs bootstrap='stratified'",
-    ),
     case(lambda: rocsim.compare_net_benefit(Y, S1, S2 * 2), r"^y_proba2 must hold probabilities"),
     case(lambda: rocsim.compare_net_benefit(Y, S1, S2[:-1]), r"y_proba2"),
     # --- cost_curve_ci / compare_cost --------------------------------------------------------

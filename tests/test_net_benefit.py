@@ -85,16 +85,18 @@ def sorted_support_quantiles(tp, fp, n_pos, n_neg, t, bootstrap, levels):
     values, p = (x - k * y).ravel()[held], p.ravel()[held]
     order = np.argsort(values, kind="stable")
     values, p = values[order], p[order]
-    rough = np.cumsum(p)
-    found = []
-    for q in levels:
-        j = int(np.searchsorted(rough, q))
-        while j > 0 and math.fsum(p[:j]) >= q:  # the rough running sum's rounding, undone
-            j -= 1
-        while math.fsum(p[: j + 1]) < q:
-            j += 1
-        found.append(values[j])
-    return np.array(found)
+    return np.array([values[first_reaching(p, q)] for q in levels])
+
+
+def first_reaching(p: np.ndarray, q: float) -> int:
+    """The first ``j`` whose running sum ``p[0] + ... + p[j]`` (exact: ``math.fsum``) reaches
+    ``q``; the last where none does."""
+    j = min(int(np.searchsorted(np.cumsum(p), q)), p.size - 1)
+    while j > 0 and math.fsum(p[:j]) >= q:  # the rough running sum's rounding, undone
+        j -= 1
+    while j < p.size - 1 and math.fsum(p[: j + 1]) < q:
+        j += 1
+    return j
 
 
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
@@ -248,23 +250,133 @@ def test_the_difference_law_is_the_enumeration_of_every_resample(bootstrap):
         net_benefit(POS, NEG, THRESHOLDS) - net_benefit(POS2, NEG2, THRESHOLDS),
         atol=1e-15,
     )
-    if bootstrap == "full":  # moments only: the law itself is the stratified bootstrap's
-        with pytest.raises(NotImplementedError, match="use method='wald'"):
-            law.quantile(0.5)
-        return
+    assert_law_is(law, every)
+
+
+def assert_law_is(law, every, levels=(0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999)):
+    """``law``'s distribution function at every support point, and its quantiles, are those of
+    the equally likely resamples ``every`` (a row each, a column per threshold)."""
     for row, values in enumerate(every.T):
         for v in np.unique(values):
-            x = np.full(THRESHOLDS.shape, v)
+            x = np.full(law.thresholds.shape, v)
             assert law.cdf(x)[row] == pytest.approx(np.mean(values <= v + 1e-12), abs=1e-12)
-        for q in (0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999):
+        for q in levels:
             expected = np.sort(values)[int(np.ceil(q * values.size - 1e-9)) - 1]
             assert law.quantile(q)[row] == pytest.approx(expected, abs=1e-12), (row, q)
+
+
+#: Seven instances scored by two models: ties within and across the models and classes, a
+#: score of 0 (never treated), thresholds at scores; the four cells of discordant instances
+#: (treated by one model only, either way, either class) all filled at 0.5, some elsewhere.
+SEVEN = {
+    "y": np.array([1, 1, 1, 1, 0, 0, 0]),
+    "p1": np.array([0.9, 0.6, 0.6, 0.0, 0.7, 0.3, 0.6]),
+    "p2": np.array([0.4, 0.6, 0.8, 0.55, 0.2, 0.6, 0.6]),
+    "t": np.array([0.0, 0.25, 0.3, 0.5, 0.6, 0.65, 0.85]),
+}
+
+
+def enumerated_full_difference(y, p1, p2, t):
+    """Every full-bootstrap resample's NB1 - NB2 (rows) at each threshold (columns): the sum of
+    its instances' ``(treated by 1) - (treated by 2)``, ``-k`` times that for a negative, over
+    all ``n^n`` sequences of draws."""
+    n, k = y.size, odds(t)
+    treated = [(p[:, None] >= t) & (p[:, None] != 0) for p in (p1, p2)]
+    share = (treated[0].astype(float) - treated[1]) * np.where(y[:, None] == 1, 1.0, -k) / n
+    draws = np.array(list(itertools.product(range(n), repeat=n)), dtype=np.int8)
+    return np.stack([share[draws, j].sum(axis=1) for j in range(t.size)], axis=1)
+
+
+def test_the_full_difference_law_is_the_enumeration_of_seven_instances():
+    y, p1, p2, t = SEVEN["y"], SEVEN["p1"], SEVEN["p2"], SEVEN["t"]
+    law = net_benefit_difference_distribution(
+        p1[y == 1], p2[y == 1], p1[y == 0], p2[y == 0], t, bootstrap="full"
+    )
+    every = enumerated_full_difference(y, p1, p2, t)  # 823543 resamples
+    np.testing.assert_allclose(law.mean, every.mean(axis=0), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(law.var, every.var(axis=0), rtol=0, atol=1e-12)
+    levels = (0.001, 0.025, 0.025 - 1e-12, 0.1, 0.5, 0.9, 0.975, 0.975 - 1e-12, 0.999, 1.0)
+    assert_law_is(law, every, levels)
+
+
+def full_difference_support(cells, n: int, k: float):
+    """Every support point of ``n (NB1* - NB2*)`` under the full bootstrap, sorted, with its
+    probability, by brute force on the whole range: the sum over the positives' discordant
+    draws ``P = p`` of ``Pr{P = p} Pr{A - B = x | p} Pr{C - D = y | p}``, the last itself a sum
+    over ``C + D`` of binomial laws (scipy's pmf for each, joined by matrix products)."""
+    a, b, c, d = cells
+    x, s = np.arange(-n, n + 1), np.arange(n + 1)
+
+    def split(share):  # Pr{E - F = x | E + F = s}, E ~ Bin(s, share): x = 2E - s
+        return stats.binom.pmf((x[None, :] + s[:, None]) / 2, s[:, None], share)
+
+    discordant = stats.binom.pmf(s, n, (a + b) / n)  # P = s
+    others = stats.binom.pmf(s[None, :], n - s[:, None], (c + d) / max(n - a - b, 1))
+    shares = [e / (e + f) if e + f else 0.0 for e, f in ((a, b), (c, d))]
+    joint = (discordant[:, None] * split(shares[0])).T @ (others @ split(shares[1]))
+    held = joint > 0
+    values = (x[:, None] - k * x[None, :])[held]
+    order = np.argsort(values, kind="stable")
+    return values[order], joint[held][order]
+
+
+def test_the_full_difference_quantiles_are_the_sorted_support_s():
+    """A few hundred instances, thresholds from 0.01 to 0.99: every quantile of the full
+    bootstrap's NB1 - NB2 is the brute force's support point (its outer count spans several of
+    the compiled reading's blocks), at the intervals' levels and in the tails."""
+    rng = np.random.default_rng(20261130)
+    y = np.r_[np.ones(110), np.zeros(150)]
+    z = np.r_[rng.normal(1.0, 1.0, 110), rng.normal(-1.0, 1.0, 150)]
+    p1, p2 = (1 / (1 + np.exp(-(z + rng.normal(0, 0.7, z.size)))) for _ in range(2))
+    t = np.array([0.01, 0.1, 1 / 3, 0.5, 0.6, 0.9, 0.99])
+    pos, neg = y == 1, y == 0
+    law = net_benefit_difference_distribution(
+        p1[pos], p2[pos], p1[neg], p2[neg], t, bootstrap="full"
+    )
+    mean, var, _ = law._lattice.cumulants  # its search's first guess: the law's own moments
+    np.testing.assert_allclose([mean, var], [law.mean * y.size, law.var * y.size**2], rtol=1e-12)
+    levels = (0.001, 0.025, 0.025 - 1e-12, 0.3, 0.5, 0.975, 0.975 - 1e-12, 0.999)
+    ours = np.array([law.quantile(q) for q in levels]).T * y.size
+    for row, k in enumerate(odds(t)):
+        cells = [int(c[row]) for c in law._counts]
+        values, p = full_difference_support(cells, y.size, k)
+        expected = [values[first_reaching(p, q)] for q in levels]
+        np.testing.assert_allclose(ours[row], expected, rtol=0, atol=1e-9, err_msg=f"t={t[row]}")
+
+
+def test_a_seeded_monte_carlo_full_bootstrap_agrees_on_the_difference():
+    """A full bootstrap of 4000 resamples of a few hundred instances scored by two correlated
+    models: the exact law's mean and variance within 4 Monte Carlo standard errors, and the
+    share of resamples at or below each exact 2.5% and 97.5% quantile within 4 of its own."""
+    rng = np.random.default_rng(20261130)
+    y = np.r_[np.ones(300), np.zeros(500)]
+    z = np.r_[rng.normal(0.8, 1.0, 300), rng.normal(-0.8, 1.0, 500)]
+    p1, p2 = (1 / (1 + np.exp(-(z + rng.normal(0, 0.7, z.size)))) for _ in range(2))
+    t = np.array([0.1, 0.3, 0.5, 0.7])
+    law = net_benefit_difference_distribution(
+        p1[y == 1], p2[y == 1], p1[y == 0], p2[y == 0], t, bootstrap="full"
+    )
+    draws = 4000
+    k = odds(t)
+    share = ((p1[:, None] >= t).astype(float) - (p2[:, None] >= t)) / y.size
+    share *= np.where(y[:, None] == 1, 1.0, -k)
+    every = rng.integers(0, y.size, (draws, y.size))
+    nb = np.stack([share[every, j].sum(axis=1) for j in range(t.size)], axis=1)
+    assert np.all(np.abs(nb.mean(axis=0) - law.mean) < 4 * np.sqrt(law.var / draws))
+    # the sample variance's relative Monte Carlo error is about sqrt(2 / draws)
+    assert np.all(np.abs(nb.var(axis=0) / law.var - 1) < 4 * np.sqrt(2 / draws))
+    for q in (0.025, 0.975):
+        share_below = (nb <= law.quantile(q)[None, :] + 1e-12).mean(axis=0)
+        exact = law.cdf(law.quantile(q))
+        assert np.all(np.abs(share_below - exact) < 4 * np.sqrt(q * (1 - q) / draws))
 
 
 def test_compare_net_benefit_reads_the_difference_law():
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     p1, p2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
-    cmp = rocsim.compare_net_benefit(y, p1, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9)
+    cmp = rocsim.compare_net_benefit(
+        y, p1, p2, thresholds=THRESHOLDS[1:], confidence_level=0.9, method="percentile"
+    )
     options = dict(thresholds=THRESHOLDS[1:], confidence_level=0.9, bootstrap="stratified")
     one = rocsim.net_benefit_ci(y, p1, method="percentile", **options)
     two = rocsim.net_benefit_ci(y, p2, method="percentile", **options)
@@ -279,11 +391,27 @@ def test_compare_net_benefit_reads_the_difference_law():
     assert list(cmp.to_frame().columns[:6]) == columns
 
 
-def test_the_full_bootstrap_difference_takes_wald():
+def test_the_full_bootstrap_difference_takes_both_methods():
+    """compare_net_benefit under the full bootstrap: the percentile interval is the exact
+    law's quantiles (both read in one search, the same as one at a time), Wald its moments."""
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     p1, p2 = np.r_[POS, NEG], np.r_[POS2, NEG2]
-    with pytest.raises(ValueError, match="needs bootstrap='stratified'"):
-        rocsim.compare_net_benefit(y, p1, p2, bootstrap="full")
+    options = dict(thresholds=THRESHOLDS[1:], confidence_level=0.9, bootstrap="full")
+    cmp = rocsim.compare_net_benefit(y, p1, p2, method="percentile", **options)
+    law = net_benefit_difference_distribution(
+        POS, POS2, NEG, NEG2, THRESHOLDS[1:], bootstrap="full"
+    )
+    np.testing.assert_array_equal(cmp.low, law.quantile(0.05 - 1e-12))
+    np.testing.assert_array_equal(cmp.high, law.quantile(0.95 - 1e-12))
+    assert cmp.method == "percentile" and cmp.bootstrap == "full"
+    # a model against treat-all: the same law, the second model treating everyone
+    default = rocsim.compare_net_benefit(
+        y, p1, p2, thresholds=[0.5], bootstrap="full", method="percentile"
+    )
+    everyone = net_benefit_difference_distribution(
+        POS, np.ones(POS.size), NEG, np.ones(NEG.size), [0.5], bootstrap="full"
+    )
+    assert default.vs_all1_low[0] == everyone.quantile(0.025 - 1e-12)[0]
     cmp = rocsim.compare_net_benefit(y, p1, p2, bootstrap="full", method="wald", thresholds=[0.5])
     law = net_benefit_difference_distribution(POS, POS2, NEG, NEG2, [0.5], bootstrap="full")
     half = 1.959963984540054 * np.sqrt(law.var)
@@ -306,3 +434,24 @@ def test_agresti_adds_pseudo_counts_to_every_cell():
         np.testing.assert_allclose(none.low, law.ci(0.9, "wald").low, atol=1e-15)
     with pytest.raises(ValueError, match="pseudo_count applies to method='agresti' only"):
         law.ci(0.9, "wald", pseudo_count=1)
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
+def test_the_default_difference_interval_is_not_a_point_where_few_instances_disagree(bootstrap):
+    """Regression: where the two models treat the same instances but one, the plug-in law of
+    NB1 - NB2 lies on one side of 0 and its intervals missed the true differences on the
+    other (the lowest coverage of the net_benefit_difference study, at t = 0.05); the default
+    reads the moments after two pseudo-counts in every cell of the paired tables."""
+    rng = np.random.default_rng(4)
+    y = np.r_[np.ones(60), np.zeros(140)]
+    p1 = rng.uniform(0.2, 0.9, 200)
+    p2 = p1.copy()
+    p2[0] = 0.01  # one positive the second model does not treat at t = 0.05
+    default = rocsim.compare_net_benefit(y, p1, p2, thresholds=[0.05], bootstrap=bootstrap)
+    plug_in = rocsim.compare_net_benefit(
+        y, p1, p2, thresholds=[0.05], bootstrap=bootstrap, method="percentile"
+    )
+    # no instance treated by the second model only: the plug-in law never goes below 0
+    assert plug_in.low[0] == 0.0
+    assert default.low[0] < -0.01 and default.high[0] > plug_in.high[0]
+    assert default.method == "agresti"

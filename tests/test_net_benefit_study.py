@@ -62,3 +62,37 @@ def test_the_net_benefit_page_quotes_the_committed_results(page_script):
     table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
     assert {"sampling", "bootstrap", "method", "coverage", "mcse"} <= set(table.columns)
     assert "Claims:" in written
+
+
+def test_the_net_benefit_difference_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_net_benefit_difference_page")
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert {"sampling", "bootstrap", "method", "delta", "coverage", "mcse"} <= set(table.columns)
+    assert "Claims:" in written
+
+
+def test_the_difference_kind_s_truth_is_the_two_models_difference():
+    from rocsim.studies.decision import true_net_benefit
+
+    kind = get_kind("net_benefit_difference")
+    base = {
+        "confidence_level": 0.9,
+        "method": "wald",
+        "n": 40,
+        "pi": 0.3,
+        "sampling": "stratified",
+        "bootstrap": "stratified",
+        "grid": {"name": "threshold", "start": 0.1, "stop": 0.4, "num": 4},
+        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
+    }
+    axes = {"auc": [0.8], "delta": [0.05], "rho": [0.5]}
+    (condition,) = expand_conditions("net_benefit_difference", axes, base)
+    setup = kind.setup(condition)
+    mu = np.sqrt(2) * special.ndtri([0.8, 0.75])
+    t = np.array([0.1, 0.2, 0.3, 0.4])
+    expected = true_net_benefit(mu[0], 0.3, t) - true_net_benefit(mu[1], 0.3, t)
+    np.testing.assert_allclose(setup.target, expected, rtol=1e-12)
+    pos1, neg1, pos2, neg2 = kind.generate(condition, setup, np.random.default_rng(0))
+    assert pos1.size == pos2.size == 24 and neg1.size == neg2.size == 56
+    assert 0.3 < np.corrcoef(pos1, pos2)[0, 1] < 0.8  # the risks follow the correlated scores

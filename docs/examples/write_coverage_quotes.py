@@ -36,6 +36,7 @@ FILES = {
     "net_benefit_ci": ROOT / "rocsim" / "analysis" / "decision.py",
     "compare_aucs": ROOT / "rocsim" / "analysis" / "auc.py",
     "operating_point_ci": ROOT / "rocsim" / "analysis" / "operating_point.py",
+    "compare_net_benefit": ROOT / "rocsim" / "analysis" / "decision.py",
 }
 
 
@@ -153,6 +154,15 @@ def quotes() -> dict[str, str]:
             "means, and the lowest condition and threshold): "
             f"{sentence(summary(matched, ['n', 'sampling']))}."
         )
+    paired = matched_net_benefit("net_benefit_difference")
+    if paired:
+        out["compare_net_benefit"] = (
+            "Measured coverage of the true difference of net benefits at level 0.95 "
+            "(:doc:`/net_benefit_difference_study`; the bootstrap matching how the test sets "
+            "were drawn, mean over the AUC gaps and threshold probabilities per n and "
+            "bootstrap, lowest and highest of those means, and the lowest condition and "
+            f"threshold): {sentence(summary(paired, ['n', 'bootstrap']))}."
+        )
     operating = studies("operating_point")
     if operating:
         out["operating_point_ci"] = (
@@ -181,13 +191,17 @@ def family_by_adjust() -> list[pd.DataFrame]:
     ]
 
 
-def matched_net_benefit() -> list[pd.DataFrame]:
-    """The net benefit study's cells where the bootstrap matches the sampling."""
-    return [t[t["sampling"] == t["bootstrap"]] for t in studies("net_benefit")]
+def matched_net_benefit(name: str = "net_benefit") -> list[pd.DataFrame]:
+    """A net benefit study's cells where the bootstrap matches the sampling."""
+    return [t[t["sampling"] == t["bootstrap"]] for t in studies(name)]
 
 
 #: Studies whose tables are read through a selection: the cells a method table compares.
-SELECTED = {"net_benefit": matched_net_benefit, "auc_family": family_by_adjust}
+SELECTED = {
+    "net_benefit": matched_net_benefit,
+    "net_benefit_difference": lambda: matched_net_benefit("net_benefit_difference"),
+    "auc_family": family_by_adjust,
+}
 
 
 def size_sentence(tests: list[pd.DataFrame]) -> str:
@@ -245,6 +259,12 @@ def method_tables() -> list[str]:
             "sampling",
             ("net_benefit",),
             ["n", "sampling"],
+        ),
+        (
+            "`compare_net_benefit(method=...)`: the true difference, the bootstrap matching "
+            "the sampling",
+            ("net_benefit_difference",),
+            ["n", "bootstrap"],
         ),
         (
             "`operating_point_ci(method=...)`: each metric's true value at a threshold",

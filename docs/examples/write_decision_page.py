@@ -29,16 +29,23 @@ def section(folder: Path) -> list[str]:
 
 
 def tables(table: pd.DataFrame) -> list[str]:
+    return matched_tables(table, "prevalences, AUCs", ["method", "pi", "n"])
+
+
+def matched_tables(table: pd.DataFrame, over: str, matched_keys: list[str]) -> list[str]:
+    """Coverage per method and bootstrap against each sampling (averaged ``over``), then
+    where the bootstrap matches the sampling, per ``matched_keys``."""
     matched = table[table["sampling"] == table["bootstrap"]]
     return [
         "Per method and bootstrap, each against both ways of drawing the test sets, over the "
-        "prevalences, AUCs, sizes and threshold probabilities:",
+        f"{over}, sizes and threshold probabilities:",
         "",
         *by_method_and_n(table, ["sampling", "bootstrap", "method"]),
         "",
-        "Where the bootstrap matches the sampling, per method, prevalence and size:",
+        "Where the bootstrap matches the sampling, per "
+        f"{', '.join(k if k != 'pi' else 'prevalence' for k in matched_keys[:-1])} and size:",
         "",
-        *by_method_and_n(matched, ["method", "pi", "n"]),
+        *by_method_and_n(matched, matched_keys),
         "",
     ]
 

@@ -71,8 +71,10 @@ fig.tight_layout()
 # %%
 # Which model, at which threshold?
 # --------------------------------
-# ``difference = NB1 - NB2`` on the same patients, with the interval of its exact paired law,
-# and each model over treat-all (``vs_all1``, ``vs_all2``).
+# ``difference = NB1 - NB2`` on the same patients, with an interval on the moments of its
+# exact paired law after two pseudo-counts per cell (``agresti``, the method that held the
+# true difference in :doc:`/net_benefit_difference_study`), and each model over treat-all
+# (``vs_all1``, ``vs_all2``).
 cmp = rocsim.compare_net_benefit(
     y[test], risk_full, risk_small, thresholds=thresholds
 )

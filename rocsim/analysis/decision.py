@@ -253,6 +253,7 @@ def compare_net_benefit(
     confidence_level: float = 0.95,
     method: str | Callable = DEFAULT_METHODS["net_benefit_difference"],
     bootstrap: str = "stratified",
+    pseudo_count: float | None = None,
     pos_label=None,
 ) -> NetBenefitComparison:
     """The difference of two models' net benefits on the same instances, with intervals on
@@ -265,12 +266,20 @@ def compare_net_benefit(
         The two models' predicted probabilities of the positive class for the same instances.
     thresholds, confidence_level, pos_label
         As in :func:`net_benefit_ci`.
-    method : {'percentile', 'wald'} or callable, default 'percentile'
-        ``percentile``: the exact quantiles of the law of ``NB1* - NB2*`` (stratified
-        bootstrap); ``wald``: on its exact variance (both bootstraps).
+    method : {'agresti', 'percentile', 'wald'} or callable, default 'agresti'
+        ``agresti``: Wald on the law's moments after ``pseudo_count`` instances in every cell
+        of each class's paired table (treated by both, by one only, by the other only, by
+        neither), so that few discordant instances do not make the law a point mass at 0
+        (where the plug-in intervals then miss the true difference, Notes);
+        ``percentile``: the exact quantiles of the law of ``NB1* - NB2*``; ``wald``: on its
+        exact variance. Each under either bootstrap.
     bootstrap : {"stratified", "full"}, default "stratified"
-        Both models' decisions on an instance travel together in every resample. Under the
-        full bootstrap the law is computed to its moments: ``method="wald"``.
+        Both models' decisions on an instance travel together in every resample.
+        ``stratified``: the class sizes kept; ``full``: the instances resampled together, the
+        class counts random as between samples (the instances treated by one model only, of
+        both classes, then share the draws: the law is computed for that too).
+    pseudo_count : float, optional
+        For ``agresti`` (default 2).
 
     Returns
     -------
@@ -278,9 +287,15 @@ def compare_net_benefit(
 
     Notes
     -----
-    No study has yet measured the coverage of the true difference by these intervals (the
-    ``net_benefit`` study measures one model's: there the plug-in percentile interval falls
-    short where a rate nears 0 or 1, :doc:`/net_benefit_study`).
+    .. coverage quote: compare_net_benefit
+
+    Measured coverage of the true difference of net benefits at level 0.95
+    (:doc:`/net_benefit_difference_study`; the bootstrap matching how the test sets were drawn,
+    mean over the AUC gaps and threshold probabilities per n and bootstrap, lowest and highest of
+    those means, and the lowest condition and threshold): ``agresti`` 0.967-0.989 (lowest 0.950);
+    ``percentile`` 0.933-0.940 (lowest 0.750); ``wald`` 0.944-0.949 (lowest 0.821).
+
+    .. end of coverage quote
 
     Examples
     --------
@@ -292,7 +307,8 @@ def compare_net_benefit(
     """
     level = check_confidence_level(confidence_level)
     check_choice(bootstrap, SCHEMES, "bootstrap")
-    method = check_difference_method(method, bootstrap)
+    method = check_difference_method(method)
+    a = check_pseudo_count(method, pseudo_count, "net_benefit_difference")
     t = DEFAULT_THRESHOLDS if thresholds is None else check_threshold_probabilities(thresholds)
     data = scored(y_true, y_proba1, y_proba2, pos_label=pos_label, names=("y_proba1", "y_proba2"))
     (pos1, neg1), (pos2, neg2) = data.classes(0), data.classes(1)
@@ -301,7 +317,7 @@ def compare_net_benefit(
 
     def versus(p1, p2, q1, q2) -> NetBenefitDifferenceCI:
         law = net_benefit_difference_distribution(p1, p2, q1, q2, t, bootstrap=bootstrap)
-        return law._interval(level, method)
+        return law._interval(level, method, a)
 
     everyone = np.ones(pos1.size), np.ones(neg1.size)
     both = versus(pos1, pos2, neg1, neg2)

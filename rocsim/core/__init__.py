@@ -99,6 +99,8 @@ if TYPE_CHECKING:
         multiclass_auc_difference_ci,
     )
     from rocsim.core.net_benefit import (
+        NET_BENEFIT_DIFFERENCE_METHODS,
+        NET_BENEFIT_DIFFERENCE_PROTOCOL,
         NET_BENEFIT_METHODS,
         NET_BENEFIT_PROTOCOL,
         NetBenefitCI,

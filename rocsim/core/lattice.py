@@ -14,17 +14,22 @@ are searched at once.
 bootstrap's multinomial ``(TP*, FP*)``, sliced by the treated count ``U = TP* + FP*``, with
 ``TP* | U = u ~ Bin(u, tp / (tp + fp))`` and ``S = (1 + k) TP* - k U``: along ``u`` the
 conditional pmf and distribution function follow a ratio recurrence from exact (Boost) values
-every :data:`_RUN` cells (:func:`_staircase`).
+every :data:`_RUN` cells (:func:`_staircase`). :class:`MixtureLattice`: the full bootstrap of
+the difference of two models, four cells drawn together: given the draws ``O`` of two of them,
+``Z = 2B - O`` (``B`` binomial) and the other two's difference ``V`` are independent, so each
+slice ``V = v`` reads a mixture over ``O`` (compiled: :mod:`rocsim.core._lattice`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
 
+from rocsim.core import _lattice
 from rocsim.core.binomial import boost_binomial_cdf, boost_binomial_pmf
 from rocsim.core.scratch import scratch
 
@@ -86,36 +91,49 @@ class Lattice:
         time, but no further than the middle of the bracket the misses leave, which holds the
         quantile once it is narrower than a window.
         """
-        if not q > 0:
-            return np.full(self.alpha.size, -np.inf)
-        level = np.full(self.alpha.size, float(q))
-        if q > 1 - 1e-9:  # a level past the windows' total (1 less the cut, summed with
-            # rounding) is read as that total less 1e-15: the last support point
-            np.minimum(level, self.cdf(self.most) * (1 - 1e-15), out=level)
-        below, above = self.least - self.alpha, self.most.copy()  # Pr{S <= below} = 0
-        centre, step = np.clip(self._guess(q), below, above), 2 * self.alpha
-        found, rows = np.full(self.alpha.size, np.nan), np.arange(self.alpha.size)
+        return self.quantiles([q])[0]
+
+    def quantiles(self, levels) -> np.ndarray:
+        """:meth:`quantile` at several levels, from one search for all of them.
+
+        The windows of a row at several levels are read together: a lattice whose slices are
+        costly to read (:class:`MixtureLattice`) reads that row's once for all of them.
+
+        Parameters
+        ----------
+        levels : sequence of float
+
+        Returns
+        -------
+        ndarray of shape (len(levels), rows)
+            The same values as :meth:`quantile` at each level.
+        """
+        levels, count = [float(q) for q in levels], self.alpha.size
+        level = np.repeat(levels, count)
+        if max(levels) > 1 - 1e-9:  # a level past the windows' total (1 less the cut, summed
+            # with rounding) is read as that total less 1e-15: the last support point
+            total = np.tile(self.cdf(self.most) * (1 - 1e-15), len(levels))
+            level = np.where(level > 1 - 1e-9, np.minimum(level, total), level)
+        found, searched = np.full(level.size, -np.inf), np.flatnonzero(level > 0)
+        laws = np.tile(np.arange(count), len(levels))[searched]
+        found[searched] = self._search(level[searched], laws)
+        return found.reshape(len(levels), count)
+
+    def _search(self, level: np.ndarray, laws: np.ndarray) -> np.ndarray:
+        """The ``level[i]``-quantile of row ``laws[i]``, for every ``i`` (:meth:`quantile`)."""
+        below, above = self.least[laws] - self.alpha[laws], self.most[laws]  # Pr{S <= below} = 0
+        alpha = self.alpha[laws]
+        centre, step = np.clip(self._guess(level, laws), below, above), 2 * alpha
+        found, rows = np.full(level.size, np.nan), np.arange(level.size)
         for _ in range(_MAX_WINDOWS):
-            found[rows], low = self._window(centre[rows], level[rows], rows)
+            found[rows], low = self._window(centre[rows], level[rows], laws[rows])
             missed = np.isnan(found[rows])
             if not np.any(missed):
                 return found
             rows = rows[missed]
-            self._move(rows, low[missed] >= level[rows], centre, step, (below, above))
+            over = low[missed] >= level[rows]
+            _move(rows, over, centre, step, (below, above), alpha)
         raise RuntimeError("the quantile search of the net benefit's law did not converge")
-
-    def _move(self, rows, over, centre, step, bracket) -> None:
-        """After the windows at ``centre[rows]`` missed (``over``: the quantile lies below
-        one), narrow the bracket ``(below, above]`` that holds the quantile and move those
-        windows: twice their last step that way, but not past the bracket's middle."""
-        below, above = bracket
-        here = centre[rows]
-        edge = here + np.where(over, -1.0, 1.0) * self.alpha[rows]
-        above[rows] = np.where(over, np.minimum(above[rows], edge), above[rows])
-        below[rows] = np.where(over, below[rows], np.maximum(below[rows], edge))
-        middle, reach = (below[rows] + above[rows]) / 2, step[rows]
-        moved = np.where(over, np.maximum(here - reach, middle), np.minimum(here + reach, middle))
-        centre[rows], step[rows] = moved, 2 * reach
 
     def _window(self, centre: np.ndarray, q: np.ndarray, rows: np.ndarray):
         """``(quantile, Pr{S <= centre - alpha})`` per row of ``rows`` (``q`` their levels): the
@@ -163,13 +181,29 @@ class Lattice:
         x -= scratch
         return x
 
-    def _guess(self, q: float) -> np.ndarray:
-        """The Cornish-Fisher ``q``-quantile of ``S`` (to the skewness term), per row."""
-        mean, var, third = self._cumulants
-        sd, z = np.sqrt(np.maximum(var, 0.0)), special.ndtri(min(q, 1 - 1e-16))
+    def _guess(self, q: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The Cornish-Fisher ``q[i]``-quantile of ``S`` (to the skewness term) of each row
+        ``rows[i]``."""
+        mean, var, third = (c[rows] for c in self._cumulants)
+        sd, z = np.sqrt(np.maximum(var, 0.0)), special.ndtri(np.minimum(q, 1 - 1e-16))
         with np.errstate(divide="ignore", invalid="ignore"):
             skew = np.clip(np.nan_to_num(third / sd**3), -3.0, 3.0)
         return mean + sd * (z + skew * (z * z - 1) / 6)
+
+
+def _move(rows, over, centre, step, bracket, alpha) -> None:
+    """After the windows at ``centre[rows]`` missed (``over``: the quantile lies below one),
+    narrow the bracket ``(below, above]`` that holds the quantile and move those windows: twice
+    their last step that way, but not past the bracket's middle (``alpha``: the windows'
+    half-widths)."""
+    below, above = bracket
+    here = centre[rows]
+    edge = here + np.where(over, -1.0, 1.0) * alpha[rows]
+    above[rows] = np.where(over, np.minimum(above[rows], edge), above[rows])
+    below[rows] = np.where(over, below[rows], np.maximum(below[rows], edge))
+    middle, reach = (below[rows] + above[rows]) / 2, step[rows]
+    moved = np.where(over, np.maximum(here - reach, middle), np.minimum(here + reach, middle))
+    centre[rows], step[rows] = moved, 2 * reach
 
 
 @dataclass(frozen=True)
@@ -304,6 +338,281 @@ class MultinomialLattice(Lattice):
         return x
 
 
+class MixtureTables(NamedTuple):
+    """What a :class:`MixtureLattice` reads its slices from (the arguments of
+    :func:`rocsim.core._lattice.read_slices` after the points, in this order), a row a law."""
+
+    sizes: np.ndarray  # (rows, 6): first O, count of O, B's and V's widths, below, above
+    shares: np.ndarray  # (rows, 4): theta, and the slice cells' and the rest's shares
+    starts: np.ndarray  # (rows, 3): where each law's weight and lo, bins and start begin
+    weight: np.ndarray  # Pr{O = o}
+    lo: np.ndarray  # the first B of each outer count's binomial window
+    bins: np.ndarray  # B's distribution function, the first row of each block
+    start: np.ndarray  # V's law given the last O
+
+
+@dataclass(frozen=True)
+class MixtureLattice(Lattice):
+    """``S = alpha Z - beta V`` for four cells of ``n`` instances drawn ``n`` times with
+    replacement (the full bootstrap of the difference of two models' net benefits, whose four
+    discordant cells share the draws): ``Z`` the draws of the first cell less those of the
+    second, ``V`` those of the third less those of the fourth. Given the outer count ``O`` (the
+    first two cells' draws, ``Bin(n, g)``), ``Z = 2B - O`` with ``B ~ Bin(O, theta)`` and ``V``,
+    independent of ``Z``, the difference of two cells of a multinomial on the other ``n - O``
+    draws. Sliced by ``V``: a slice's ``Z`` is a mixture over ``O``, summed from ``O``'s rows
+    (:func:`rocsim.core._lattice.read_slices`), whose binomials and laws of ``V`` follow one
+    another by a draw more (:func:`mixture_lattice`)."""
+
+    tables: MixtureTables
+    cumulants: tuple
+
+    @cached_property
+    def _ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """The most and least of ``beta V`` over the slices."""
+        last = self.v[:, 0] + self.tables.sizes[:, 3] - 1
+        reach = self.beta * self.v[:, 0], self.beta * last
+        return np.maximum(*reach), np.minimum(*reach)
+
+    @cached_property
+    def least(self) -> np.ndarray:
+        return self.alpha * (self.tables.sizes[:, 4] + 2) - self._ends[0]
+
+    @cached_property
+    def most(self) -> np.ndarray:
+        return self.alpha * (self.tables.sizes[:, 5] - 2) - self._ends[1]
+
+    @property
+    def _cumulants(self) -> tuple[np.ndarray, ...]:
+        return self.cumulants
+
+    def _slices(self, x: np.ndarray, rows: np.ndarray):
+        """``Pr{Z <= x, V = v}``, ``Pr{Z = x, V = v}`` and ``Pr{Z = x + 1, V = v}`` per slice:
+        sums over ``O`` (:func:`rocsim.core._lattice.read_slices`)."""
+        sizes = self.tables.sizes[rows]
+        z = np.clip(x, sizes[:, 4:5], sizes[:, 5:6], out=_work(x.shape, "clipped"))
+        out = tuple(_work(x.shape, slot) for slot in ("cdf", "pmf", "next"))
+        member = np.argsort(rows, kind="stable")  # a row asked for at several levels: read once
+        group = np.flatnonzero(np.diff(rows[member], prepend=-1, append=self.alpha.size))
+        laws = rows[member[group[:-1]]].astype(np.int64)
+        lanes = self._lanes(laws, np.diff(group))
+        _lattice.read_slices(laws, group, member.astype(np.int64), z, lanes, *self.tables, *out)
+        return out
+
+    def _lanes(self, laws: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """A row of work values for each thread of :func:`rocsim.core._lattice.read_slices`,
+        kept from call to call (fresh arrays of this size cost a page fault every 4 kB)."""
+        widths = self.tables.sizes[laws, 2:4].T
+        size = max(_lattice.lane_size(*w, p) for *w, p in zip(*widths, points))
+        return scratch((_lattice.max_threads(), size), "mixture lanes", float, 2**21)
+
+
+def mixture_lattice(
+    n: int,
+    outer: tuple[np.ndarray, np.ndarray],
+    other: tuple[np.ndarray, np.ndarray],
+    alpha: np.ndarray,
+    beta: np.ndarray,
+) -> MixtureLattice:
+    """The law of ``S = alpha Z - beta V`` at each row, four cells of ``n`` instances drawn
+    ``n`` times with replacement (:class:`MixtureLattice`).
+
+    Parameters
+    ----------
+    n : int
+        The instances, and the draws.
+    outer, other : pair of ndarray
+        The sizes of the cells (a value per row) whose draws ``Z`` and ``V`` are the
+        difference of: ``Z`` the first of ``outer``'s less the second's, ``V`` likewise.
+    alpha, beta : ndarray
+        ``alpha > 0``; a row's support points lie ``alpha`` apart in each slice ``V = v``.
+
+    Returns
+    -------
+    MixtureLattice
+
+    Examples
+    --------
+    Four instances, one in each of three cells: ``S`` is the sum of four draws of ``1``,
+    ``-1``, ``-1`` and ``0``.
+
+    >>> one, none = np.ones(1), np.zeros(1)
+    >>> law = mixture_lattice(4, (one, one), (one, none), one, one)
+    >>> law.quantiles([0.25, 0.5, 0.75]).ravel().tolist(), law.cdf(none).round(8).tolist()
+    ([-2.0, -1.0, 0.0], [0.81640625])
+    """
+    (b1, b2), (e, f) = outer, other
+    trials, g = np.full(b1.shape, float(n)), (b1 + b2) / n
+    first, last, weight = _trimmed_window(trials, g)
+    runs = _Runs.of(last - first + 1)
+    theta = np.where(b1 + b2 > 0, b1 / np.maximum(b1 + b2, 1.0), 0.0)
+    bins = _BinomialRuns.of(first, runs.count, theta, _lattice.BLOCK_ROWS, cumulative=True)
+    rest = n - b1 - b2
+    shares = np.stack([e, f, rest - e - f], axis=1) / np.maximum(rest, 1)[:, None]
+    shares[rest == 0] = [0.0, 0.0, 1.0]
+    slice_first, width = _slice_window(n - last, n - first, shares, runs.count)
+    start = _difference_law(n - last, shares, slice_first, width)
+    sizes = np.stack([first, runs.count, bins.width, width, *_z_range(runs, first, bins)], axis=1)
+    tables = _tables(sizes.astype(np.int64), np.c_[theta, shares], weight, bins, start)
+    slices = np.arange(int(np.max(width)))
+    v = (slice_first[:, None] + slices).astype(float)
+    w = (slices < width[:, None]).astype(float)
+    cumulants = _step_cumulants(np.stack([b1, b2, e, f]) / n, alpha, beta, n)
+    return MixtureLattice(alpha, beta, v, w, tables, cumulants)
+
+
+def _tables(
+    sizes: np.ndarray, shares: np.ndarray, weight: np.ndarray, bins: _BinomialRuns, start
+) -> MixtureTables:
+    """:class:`MixtureTables` of the laws, their arrays concatenated."""
+    starts = np.stack([bins.runs.start, bins.seeds.start, _Runs.of(sizes[:, 3]).start], axis=1)
+    return MixtureTables(
+        sizes, shares, starts, weight, bins.lo, bins.seed, _concatenated(start, sizes[:, 3])
+    )
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """Runs of values, one per row, concatenated: where each row's starts and how long it is."""
+
+    start: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, count: np.ndarray) -> _Runs:
+        count = count.astype(np.int64)
+        return cls(np.cumsum(count) - count, count)
+
+    @cached_property
+    def items(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each value's row and place in it."""
+        row = np.repeat(np.arange(self.count.size), self.count)
+        return row, np.arange(row.size) - self.start[row]
+
+    def per_row(self, values: np.ndarray, reduce) -> np.ndarray:
+        """``reduce`` (``np.minimum``, ...) of each row's run of ``values``."""
+        return reduce.reduceat(values, self.start)
+
+
+@dataclass(frozen=True)
+class _BinomialRuns:
+    """``Bin(first + i, p)``, ``i = 0 .. count - 1`` per row: each trial count's window (its
+    first value ``lo``, the row's common ``width``), and the pmf (the distribution function,
+    where ``cumulative``) on its window of every ``every``-th (the first of each block of the
+    recurrence from one trial count to the next), concatenated."""
+
+    runs: _Runs
+    lo: np.ndarray
+    width: np.ndarray
+    seeds: _Runs  # each row's run of seed values
+    seed: np.ndarray
+
+    @classmethod
+    def of(
+        cls, first: np.ndarray, count: np.ndarray, p: np.ndarray, every: int, cumulative: bool
+    ) -> _BinomialRuns:
+        runs = _Runs.of(count)
+        row, i = runs.items
+        lo, hi = _window_ends(first[row] + i, p[row])
+        width = runs.per_row(hi - lo + 1, np.maximum).astype(np.int64)
+        blocks = _Runs.of(-(-count // every))
+        row, block = blocks.items
+        trials, at = first[row] + block * every, runs.start[row] + block * every
+        seed = _binomial_seeds(trials, p[row], lo[at], width[row], cumulative)
+        return cls(runs, lo.astype(np.int64), width, _Runs.of(blocks.count * width), seed)
+
+
+def _binomial_seeds(
+    trials: np.ndarray, p: np.ndarray, lo: np.ndarray, width: np.ndarray, cumulative: bool
+) -> np.ndarray:
+    """The pmf (or distribution function) of ``Bin(trials, p)`` at ``lo + j``, ``j < width``,
+    row after row (:func:`rocsim.core._lattice.binomial_seeds`: Boost's pmf every :data:`_RUN`
+    values, the ratio of consecutive values between)."""
+    anchors = _Runs.of(-(-width // _RUN))
+    row, i = anchors.items
+    at = lo[row] + i * _RUN
+    exact = np.where(at <= trials[row], boost_binomial_pmf(at, trials[row], p[row]), 0.0)
+    out = np.empty(int(np.sum(width)))
+    sizes = np.stack([trials, lo, width, anchors.start, _Runs.of(width).start], axis=1)
+    _lattice.binomial_seeds(sizes.astype(np.int64), p, exact, _RUN, cumulative, out)
+    return out
+
+
+def _concatenated(rows: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """Rows ``rows[i, ..., :width[i]]`` one after another."""
+    held = np.arange(rows.shape[-1]) < width.reshape(-1, *(1,) * (rows.ndim - 1))
+    return rows[np.broadcast_to(held, rows.shape)]
+
+
+def _trimmed_window(trials: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The first and last value of the shortest run of ``Bin(trials, p)`` that leaves out at
+    most :data:`_CUT` of its mass, half on each side (from its pmf: Bernstein's bound, a sum
+    of the whole mass past the window, is a few standard deviations wider), and its pmf on
+    it, concatenated."""
+    y, pmf = binomial_window(trials, p)
+    left = np.cumsum(pmf, axis=1) <= _CUT / 2
+    right = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1] <= _CUT / 2
+    first = y[:, 0] + np.sum(left, axis=1)
+    last = y[:, 0] + y.shape[1] - 1 - np.sum(right, axis=1)
+    return first, last, pmf[~(left | right)]
+
+
+def _z_range(runs: _Runs, first: np.ndarray, bins: _BinomialRuns) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the ``Z = 2B - o`` below whose next value no binomial window reaches, and the
+    least at or above which every window lies whole (:func:`rocsim.core._lattice._read_law`)."""
+    row, i = runs.items
+    trials = first[row] + i
+    low = runs.per_row(2 * bins.lo - trials, np.minimum) - 2
+    high = runs.per_row(2 * (bins.lo + bins.width[row]) - trials, np.maximum)
+    return low, high
+
+
+def _slice_window(
+    fewest: np.ndarray, most: np.ndarray, shares: np.ndarray, outer_count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The first value and width of a window holding ``V``'s law on any number of draws from
+    ``fewest`` to ``most``: all but :data:`_CUT` over the count of draws of its mass at each,
+    so that the mass the windows lose, one draw after another (the tables' recurrence), is below
+    :data:`_CUT` in all."""
+    drift = shares[:, 0] - shares[:, 1]
+    var = most * (shares[:, 0] + shares[:, 1] - drift * drift)
+    reach = _reach(var, 1 + np.abs(drift), _CUT / (outer_count + 1))
+    centres = np.stack([fewest * drift, most * drift])
+    first = np.maximum(-most, np.floor(np.min(centres, axis=0) - reach))
+    last = np.minimum(most, np.ceil(np.max(centres, axis=0) + reach))
+    return first.astype(np.int64), (last - first + 1).astype(np.int64)
+
+
+def _difference_law(
+    trials: np.ndarray, shares: np.ndarray, first: np.ndarray, width: np.ndarray
+) -> np.ndarray:
+    """``Pr{E - F = first + j}``, ``j < width``, per row, in a row each (0 past ``width``), for
+    ``(E, F)`` two cells of ``Mult(trials; shares[:, 0], shares[:, 1], ...)``: given
+    ``E + F = t ~ Bin(trials, share)``, ``E ~ Bin(t, phi)`` (:func:`rocsim.core._lattice.
+    difference_starts`)."""
+    both = shares[:, 0] + shares[:, 1]
+    phi = np.where(both > 0, shares[:, 0] / np.where(both > 0, both, 1.0), 0.0)
+    t_first, t_last, weight = _trimmed_window(trials.astype(float), both)
+    t_runs = _Runs.of(t_last - t_first + 1)
+    bins = _BinomialRuns.of(t_first, t_runs.count, phi, _lattice.BLOCK_ROWS, cumulative=False)
+    out = np.zeros((width.size, int(np.max(width))))
+    starts = t_runs.start, bins.seeds.start
+    sizes = np.stack([t_runs.count, bins.width, t_first, *starts, first, width], axis=1)
+    _lattice.difference_starts(sizes.astype(np.int64), phi, bins.lo, bins.seed, weight, out)
+    return out
+
+
+def _step_cumulants(
+    shares: np.ndarray, alpha: np.ndarray, beta: np.ndarray, n: int
+) -> tuple[np.ndarray, ...]:
+    """The first three cumulants of the sum of ``n`` independent draws of ``alpha``, ``-alpha``,
+    ``-beta``, ``beta`` or 0 (``shares``: the first four's probabilities, a row each)."""
+    values = np.stack([alpha, -alpha, -beta, beta])
+    mean = np.sum(shares * values, axis=0)
+    rest = 1 - np.sum(shares, axis=0)
+    central = [np.sum(shares * (values - mean) ** j, axis=0) + rest * (-mean) ** j for j in (2, 3)]
+    return n * mean, n * central[0], n * central[1]
+
+
 def _staircase(x, u, theta, inside, trials_odds):
     """``Pr{X = x}`` and ``Pr{X <= x}`` of ``X ~ Bin(u, theta)`` along rows where ``u`` climbs
     by 1 and ``x`` by 0 or 1 from one cell to the next (``inside``: ``0 <= x <= u``, which
@@ -386,13 +695,18 @@ def _from_anchors(anchor: np.ndarray, steps: np.ndarray, first: np.ndarray, accu
 
 
 def _bernstein_reach(trials: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """The ``t`` with ``Pr{|X - trials p| >= t} <= _CUT`` for ``X ~ Bin(trials, p)``: Bernstein's
-    inequality for a sum of independent terms within 1 of their means,
-    ``Pr{|X - mean| >= t} <= 2 exp(-t^2 / (2 (var + t / 3)))``, solved for ``t``; 0 for a law on
-    one point."""
-    var = trials * p * (1 - p)
-    log_bound = np.log(2 / _CUT)
-    reach = log_bound / 3 + np.sqrt(log_bound**2 / 9 + 2 * log_bound * var)
+    """The ``t`` with ``Pr{|X - trials p| >= t} <= _CUT`` for ``X ~ Bin(trials, p)``
+    (:func:`_reach`)."""
+    return _reach(trials * p * (1 - p))
+
+
+def _reach(var: np.ndarray, bound: float | np.ndarray = 1.0, cut=_CUT) -> np.ndarray:
+    """The ``t`` with ``Pr{|X - mean| >= t} <= cut`` for a sum ``X`` of independent terms within
+    ``bound`` of their means, of variance ``var``: Bernstein's inequality,
+    ``Pr{|X - mean| >= t} <= 2 exp(-t^2 / (2 (var + bound t / 3)))``, solved for ``t``; 0 for a
+    law on one point."""
+    log_bound = np.log(2 / cut)
+    reach = bound * log_bound / 3 + np.sqrt((bound * log_bound) ** 2 / 9 + 2 * log_bound * var)
     return np.where(var > 0, reach, 0.0)
 
 
@@ -401,9 +715,7 @@ def binomial_window(trials: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.n
     ``Bin(trials, p)`` per row on ``mean -+`` :func:`_bernstein_reach` (0 outside it), the
     width a multiple of :data:`_RUN`: read from the mode down and from the mode up
     (:func:`_from_mode`), the mode in the same column of every row."""
-    mean, reach = trials * p, _bernstein_reach(trials, p)
-    first = np.maximum(0.0, np.floor(mean - reach))
-    last = np.minimum(trials, np.ceil(mean + reach))
+    first, last = _window_ends(trials, p)
     mode = np.clip(np.floor((trials + 1) * p), first, last)
     below = int(np.max(mode - first))
     width = _RUN * int(np.ceil((below + np.max(last - mode) + 1) / _RUN))
@@ -413,6 +725,12 @@ def binomial_window(trials: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.n
     y = (mode - below)[:, None] + np.arange(width)
     np.copyto(pmf, 0.0, where=(y < first[:, None]) | (y > last[:, None]))
     return y, pmf
+
+
+def _window_ends(trials: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last value of :func:`binomial_window`'s window of ``Bin(trials, p)``."""
+    mean, reach = trials * p, _bernstein_reach(trials, p)
+    return np.maximum(0.0, np.floor(mean - reach)), np.minimum(trials, np.ceil(mean + reach))
 
 
 def _from_mode(mode, trials, p, steps: int, way: int) -> np.ndarray:
@@ -537,5 +855,7 @@ def _flat(a: np.ndarray, at: np.ndarray) -> np.ndarray:
 
 
 def _rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``a[rows]``, without a copy when ``rows`` are all of them (in order, as they come)."""
-    return a if rows.size == a.shape[0] else a[rows]
+    """``a[rows]``, without a copy when ``rows`` are all of them in order (a search at several
+    levels may ask for a row twice: a count alone does not tell)."""
+    every = rows.size == a.shape[0] and (rows.size == 0 or rows[-1] - rows[0] == rows.size - 1)
+    return a if every and np.all(rows[1:] > rows[:-1]) else a[rows]

@@ -25,6 +25,12 @@ bootstrap every resample counts (net benefit is defined on all of them), and tre
 law of its own (``NB_all* = pi* (1 + k) - k``, ``n pi* ~ Bin(n, pi)``); under the stratified
 bootstrap treat-all is fixed.
 
+The difference of two models' net benefits on the same instances has an exact law under both
+bootstraps (:class:`NetBenefitDifference`): ``n (NB1* - NB2*)`` counts the instances treated
+by one model only, four cells, two of each class; under the full bootstrap, where the four are
+drawn together, its law is a mixture over the draws of one class's two cells
+(:class:`rocsim.core.lattice.MixtureLattice`).
+
 References
 ----------
 Vickers, A. J. & Elkin, E. B. (2006). Decision curve analysis: a novel method for evaluating
@@ -50,20 +56,22 @@ from rocsim.core._validation import (
     check_paired,
     check_two_classes,
 )
-from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
+from rocsim.core.formulas import QUANTILE_SLACK
 from rocsim.core.intervals import check_pseudo_count
 from rocsim.core.lattice import (
     Lattice,
+    MixtureLattice,
     MultinomialLattice,
     TableLattice,
     binomial_cumulants,
     binomial_window,
+    mixture_lattice,
 )
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
-from rocsim.core.paired_threshold import _split_law
 from rocsim.core.registry import DEFAULT_METHODS, formulas
 from rocsim.core.results import Interval, Result, clip_bounds, from_law
+from rocsim.core.trinomial import difference_pmf
 
 #: The law of a difference of two multinomial cells (:func:`_difference_window`) is kept within
 #: its mean -+ this many standard deviations (plus :data:`_TAIL_ROOM` values): the mass left out
@@ -283,35 +291,32 @@ def _distribution(pos, neg, t, bootstrap: str) -> NetBenefitDistribution:
 
 def _difference_window(b: np.ndarray, c: np.ndarray, n: int, m: int):
     """Values ``d`` (a run of whole numbers per row) and ``Pr{B - C = d}`` (0 past its window) for
-    ``(B, C)`` two cells of ``Mult(m; b/n, c/n, ...)``: the sum over ``S = B + C ~ Bin(m, g)``
-    (its window, :func:`rocsim.core.paired_threshold._split_law`) of ``Bin((S + d)/2; S,
-    theta)``, ``theta = b / (b + c)``."""
+    ``(B, C)`` two cells of ``Mult(m; b/n, c/n, ...)``, the window the mean -+ 12 sd (+ 30
+    values), by the law's characteristic function (:func:`rocsim.core.trinomial.difference_pmf`;
+    a sum over ``B + C`` of binomial laws cost a binomial pmf per pair of values)."""
     g, diff = (b + c) / n, (b - c) / n
     sd = np.sqrt(np.maximum(m * (g - diff * diff), 0.0))
     lo = np.maximum(-m, np.floor(m * diff - _TAIL_SD * sd) - _TAIL_ROOM).astype(np.int64)
     hi = np.minimum(m, np.ceil(m * diff + _TAIL_SD * sd) + _TAIL_ROOM).astype(np.int64)
     width = int(np.max(hi - lo)) + 1
     d = lo[:, None] + np.arange(width)[None, :]
-    pmf = np.zeros(d.shape)
-    totals, weights, theta = _split_law(b, c, n, m, band=True)
-    for row in range(b.size):  # one threshold at a time: (window of d) x (window of S)
-        total = totals[row][None, :]
-        first = (total + d[row][:, None]) / 2
-        whole = (first == np.floor(first)) & (first >= 0) & (first <= total)
-        cond = np.where(whole, binomial_pmf(np.where(whole, first, 0), total, theta[row]), 0.0)
-        pmf[row] = cond @ weights[row]
+    pmf = difference_pmf(m, b / n, c / n, lo, width)
     return d.astype(float), np.where(d <= hi[:, None], pmf, 0.0)
 
 
 @dataclass(frozen=True, repr=False)
 class NetBenefitDifference(_CountLaw):
     """Exact bootstrap law of ``NB1 - NB2``, two models' net benefits on the same instances,
-    at each threshold probability (both bootstraps' moments; the law itself, ``cdf`` and
-    ``quantile``, under the stratified bootstrap).
+    at each threshold probability: its moments, ``cdf`` and ``quantile`` under either
+    bootstrap.
 
     ``n (NB1* - NB2*) = (B+ - C+) - k (B- - C-)`` with ``B``, ``C`` the instances of a class
-    treated by the first model only and by the second only: under the stratified bootstrap
-    two independent differences of multinomial cells.
+    treated by the first model only and by the second only. Under the stratified bootstrap two
+    independent differences of multinomial cells; under the full bootstrap the four cells are
+    drawn together, and the two differences depend on each other through the count of draws
+    they share: given the draws ``O`` of one class's two cells, one difference is ``2B - O``
+    with ``B`` binomial and the other a difference of two cells of a multinomial on the other
+    ``n - O`` draws, independent of it (:class:`rocsim.core.lattice.MixtureLattice`).
     """
 
     thresholds: np.ndarray
@@ -323,6 +328,7 @@ class NetBenefitDifference(_CountLaw):
     n_neg: int
     bootstrap: str
     _counts: tuple = field(repr=False, default=())
+    _quantiles: dict = field(repr=False, compare=False, default_factory=dict)  # level -> them
 
     _columns = ("thresholds", "net_benefit1", "net_benefit2", "difference", "mean", "var")
     _settings = ("bootstrap",)
@@ -348,26 +354,92 @@ class NetBenefitDifference(_CountLaw):
             f"{self.bootstrap} bootstrap, n+={self.n_pos}, n-={self.n_neg}"
         )
 
-    def ci(self, confidence_level: float = 0.95, method: str | Callable = "percentile"):
+    def ci(
+        self,
+        confidence_level: float = 0.95,
+        method: str | Callable = "percentile",
+        *,
+        pseudo_count: float | None = None,
+    ):
         """Intervals of ``NB1 - NB2`` from this law (:func:`net_benefit_difference_ci`)."""
         level = check_confidence_level(confidence_level)
-        return self._interval(level, check_difference_method(method, self.bootstrap))
+        method = check_difference_method(method)
+        a = check_pseudo_count(method, pseudo_count, "net_benefit_difference")
+        return self._interval(level, method, a)
 
-    def _interval(self, level: float, method) -> NetBenefitDifferenceCI:
+    def _with_pseudo_count(self, a: float) -> NetBenefitDifference:
+        """This law's moments after adding ``a`` to every cell of each class's paired table
+        (treated by both, by the first only, by the second only, by neither; stratified), or
+        of the whole table's eight (full), each discordant share read of the adjusted size:
+        as the net benefit's ``agresti`` (:meth:`NetBenefitDistribution._with_pseudo_count`),
+        so that a difference of few discordant instances is not a point mass at 0."""
+        n, k = self.n_pos + self.n_neg, odds(self.thresholds)
+        if self.bootstrap == "stratified":
+            sizes = self.n_pos + 4 * a, self.n_neg + 4 * a
+            shares = [(cell + a) / size for cell, size in zip(self._counts, np.repeat(sizes, 2))]
+            mean = (
+                self.n_pos * (shares[0] - shares[1]) - k * self.n_neg * (shares[2] - shares[3])
+            ) / n
+            var = (
+                self.n_pos**2 * _share_spread(shares[0], shares[1]) / sizes[0]
+                + k * k * self.n_neg**2 * _share_spread(shares[2], shares[3]) / sizes[1]
+            ) / n**2
+        else:
+            size = n + 8 * a
+            shares = [(cell + a) / size for cell in self._counts]
+            mean = shares[0] - shares[1] - k * (shares[2] - shares[3])
+            var = (shares[0] + shares[1] + k * k * (shares[2] + shares[3]) - mean**2) / size
+        return replace(self, mean=mean, var=var)
+
+    def quantile(self, p: float) -> np.ndarray:
+        """The exact ``p``-quantile at each threshold (a support point), kept for the next
+        call at ``p``."""
+        if float(p) not in self._quantiles:
+            self._read_quantiles([p])
+        return self._quantiles[float(p)].copy()
+
+    def _read_quantiles(self, levels: list[float]) -> None:
+        """Keep the quantiles at ``levels``, from one search of the law for all of them (its
+        rows read once for all the levels' windows, :meth:`rocsim.core.lattice.Lattice.
+        quantiles`)."""
+        found = self._lattice.quantiles(levels) / (self.n_pos + self.n_neg)
+        self._quantiles.update(zip((float(p) for p in levels), found))
+
+    def _interval(self, level: float, method, a: float | None = None) -> NetBenefitDifferenceCI:
+        if a is not None:  # a method with a pseudo-count: on the adjusted moments
+            law = self._with_pseudo_count(a)
+            low, high = call_method(method, NET_BENEFIT_DIFFERENCE_METHODS, law, level)
+            return NetBenefitDifferenceCI.from_bounds(law, low, high, level, method_name(method))
+        if method == "percentile":  # both tails in one search (equal_tailed's levels)
+            tail = (1 - level) / 2
+            self._read_quantiles([tail - QUANTILE_SLACK, 1 - tail - QUANTILE_SLACK])
         low, high = call_method(method, NET_BENEFIT_DIFFERENCE_METHODS, self, level)
         return NetBenefitDifferenceCI.from_bounds(self, low, high, level, method_name(method))
 
     @cached_property
     def _lattice(self) -> Lattice:
-        if self.bootstrap != "stratified":
-            raise NotImplementedError(
-                "the law of NB1 - NB2 beyond its moments is built for bootstrap='stratified' "
-                "only; under the full bootstrap use method='wald' (its exact moments)"
-            )
         b_pos, c_pos, b_neg, c_neg = self._counts
+        k = odds(self.thresholds)
+        if self.bootstrap == "full":
+            return _full_difference_lattice(self._counts, self.n_pos + self.n_neg, k)
         x, px = _difference_window(b_pos, c_pos, self.n_pos, self.n_pos)
         y, w = _difference_window(b_neg, c_neg, self.n_neg, self.n_neg)
-        return TableLattice.of(odds(self.thresholds), x, px, y, w)
+        return TableLattice.of(k, x, px, y, w)
+
+
+def _full_difference_lattice(counts: tuple, n: int, k: np.ndarray) -> MixtureLattice:
+    """The full bootstrap's law of ``n (NB1* - NB2*) = (B+ - C+) - k (B- - C-)``, the four
+    discordant cells drawn together (:func:`rocsim.core.lattice.mixture_lattice`). A slice
+    costs a sum over the outer count only where its reading is neither 0 nor 1: where
+    ``0 < k < 1`` the slices are the positives' difference and the negatives' is read in them
+    (``alpha = k``), so that about ``k`` times the negatives' window of slices cost one; where
+    ``k >= 1`` the other way round (``alpha = 1``), and at ``k = 0`` too (``alpha > 0``)."""
+    b_pos, c_pos, b_neg, c_neg = counts
+    by_positives = (k > 0) & (k < 1)
+    outer = np.where(by_positives, c_neg, b_pos), np.where(by_positives, b_neg, c_pos)
+    other = np.where(by_positives, b_pos, b_neg), np.where(by_positives, c_pos, c_neg)
+    alpha, beta = np.where(by_positives, k, 1.0), np.where(by_positives, -1.0, k)
+    return mixture_lattice(n, outer, other, alpha, beta)
 
 
 def net_benefit_difference_distribution(
@@ -415,23 +487,23 @@ def _discordant(first: np.ndarray, second: np.ndarray, t: np.ndarray):
 
 def _spread(b, c, m: int) -> np.ndarray:
     """``Var(B - C)`` for two cells of ``Mult(m; b/m, c/m, ...)``."""
-    g, d = (b + c) / m, (b - c) / m
-    return m * (g - d * d)
+    return m * _share_spread(b / m, c / m)
 
 
-def check_difference_method(method, bootstrap: str):
-    method = check_method(
+def _share_spread(b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``Var(B - C) / m`` for two cells of shares ``b``, ``c`` of a multinomial of ``m``."""
+    return b + c - (b - c) ** 2
+
+
+def check_difference_method(method: str | Callable) -> str | Callable:
+    """An interval method for ``NB1 - NB2`` (a name of the registry's
+    ``net_benefit_difference`` kind or a function of the law), or ``ValueError``."""
+    return check_method(
         method,
         NET_BENEFIT_DIFFERENCE_METHODS,
         NET_BENEFIT_DIFFERENCE_PROTOCOL,
         "net benefit interval method",
     )
-    if method == "percentile" and bootstrap != "stratified":
-        raise ValueError(
-            "method='percentile' for NB1 - NB2 needs bootstrap='stratified' (under the full "
-            "bootstrap its law is computed to its moments only: use method='wald')"
-        )
-    return method
 
 
 # --- intervals ----------------------------------------------------------------------------------

@@ -125,7 +125,8 @@ REGISTRY: dict[str, tuple[IntervalMethod, ...]] = {
     ),
     # NB1 - NB2 of two models on the same instances
     "net_benefit_difference": (
-        M("percentile", f.equal_tailed, stratified_only=True),
+        M("agresti", f.wald_on_moments, pseudo_count=2.0),
+        M("percentile", f.equal_tailed),
         M("wald", f.wald_on_moments),
     ),
     # a metric at one operating point on its exact law (rocsim.core.operating_point)
@@ -180,7 +181,7 @@ DEFAULT_METHODS: dict[str, str] = {
     "cost": "agresti",
     "cost_difference": "agresti",
     "net_benefit": "agresti",
-    "net_benefit_difference": "percentile",
+    "net_benefit_difference": "agresti",
     "operating_point": "agresti_hull",
     "auc": "delong",
     "auc_difference": "delong",
