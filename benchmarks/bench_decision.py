@@ -20,7 +20,13 @@ import numpy as np
 from _common import best_of, machine, table, write
 
 import rocsim
-from rocsim.core import aucs_comparison, net_benefit_distribution, operating_point_distribution
+from rocsim.core import (
+    aucs_comparison,
+    net_benefit_difference_distribution,
+    net_benefit_distribution,
+    operating_point_distribution,
+)
+from rocsim.core.operating_point import METRICS, metric_values
 
 THRESHOLDS = np.arange(1, 100) / 100
 B = 2000
@@ -45,6 +51,65 @@ def mc_net_benefit(pos, neg, rng) -> np.ndarray:
     return (tp - k * fp) / (pos.size + neg.size)
 
 
+def mc_net_benefit_difference(pos, neg, rng) -> np.ndarray:
+    """Stratified Monte Carlo bootstrap of NB1 - NB2 (``pos``, ``neg``: (n, 2), both models'
+    probabilities of each instance, resampled together): ``(B, T)``."""
+    k = THRESHOLDS / (1 - THRESHOLDS)
+    out = []
+    for size in batches():
+        i = rng.integers(0, pos.shape[0], (size, pos.shape[0]))
+        j = rng.integers(0, neg.shape[0], (size, neg.shape[0]))
+        tp = [mc_treated(pos[i, m]) for m in (0, 1)]
+        fp = [mc_treated(neg[j, m]) for m in (0, 1)]
+        out.append((tp[0] - tp[1] - k * (fp[0] - fp[1])) / (pos.shape[0] + neg.shape[0]))
+    return np.concatenate(out)
+
+
+def mc_net_benefit_difference_full(pos, neg, rng) -> np.ndarray:
+    """Full Monte Carlo bootstrap of NB1 - NB2 (every instance resampled together, the class
+    counts random): ``(B, T)``."""
+    scores, positive = np.r_[pos, neg], np.r_[np.ones(len(pos)), np.zeros(len(neg))] == 1
+    k = THRESHOLDS / (1 - THRESHOLDS)
+    out = []
+    for size in batches():
+        i = rng.integers(0, scores.shape[0], (size, scores.shape[0]))
+        label = positive[i]
+        # a class's treated count: the other class's scores put below every threshold
+        tp = [mc_treated(np.where(label, scores[i, m], -np.inf)) for m in (0, 1)]
+        fp = [mc_treated(np.where(label, -np.inf, scores[i, m])) for m in (0, 1)]
+        out.append((tp[0] - tp[1] - k * (fp[0] - fp[1])) / scores.shape[0])
+    return np.concatenate(out)
+
+
+def mc_treated(resamples: np.ndarray) -> np.ndarray:
+    """``(size, T)`` counts of each resample's probabilities at or above each threshold."""
+    ordered = np.sort(resamples, axis=1)
+    below = np.stack([np.searchsorted(row, THRESHOLDS, side="left") for row in ordered])
+    return resamples.shape[1] - below
+
+
+def batches() -> list[int]:
+    return [min(BATCH, B - start) for start in range(0, B, BATCH)]
+
+
+def mc_count_at(scores: np.ndarray, threshold: float, size: int, rng) -> np.ndarray:
+    """Counts of ``size`` resamples' scores at or above ``threshold``."""
+    return (scores[rng.integers(0, scores.size, (size, scores.size))] >= threshold).sum(axis=1)
+
+
+def mc_operating_point(pos, neg, threshold: float, rng) -> np.ndarray:
+    """Stratified Monte Carlo bootstrap of the 8 metrics at ``threshold`` and their 2.5% and
+    97.5% quantiles: ``(2, 8)``."""
+    # one threshold: a comparison per resampled score beats sorting the resamples
+    tp = np.concatenate([mc_count_at(pos, threshold, size, rng) for size in batches()])
+    fp = np.concatenate([mc_count_at(neg, threshold, size, rng) for size in batches()])
+    bounds = []
+    for metric in METRICS:
+        values, defined = metric_values(metric, tp, fp, pos.size, neg.size)
+        bounds.append(np.quantile(values[defined], [0.025, 0.975]))
+    return np.array(bounds).T
+
+
 def mc_aucs(pos: list[np.ndarray], neg: list[np.ndarray], rng) -> np.ndarray:
     """``(B, K)`` AUCs of stratified resamples (every model's scores of an instance together)."""
     out = np.empty((B, len(pos)))
@@ -61,6 +126,8 @@ def bench(n: int, rng) -> list[dict]:
         rng.normal(size=(5, 2 * n))
         + np.r_[np.ones(n), np.zeros(n)] * np.linspace(1, 0.5, 5)[:, None]
     )
+    pair_pos = np.c_[pos, 1 / (1 + np.exp(-rng.normal(0.8, 1.2, n)))]
+    pair_neg = np.c_[neg, 1 / (1 + np.exp(-rng.normal(-0.8, 1.2, n)))]
     cases = {
         "net benefit, stratified (percentile)": (
             lambda: net_benefit_distribution(pos, neg, THRESHOLDS).ci(0.95, "percentile"),
@@ -76,9 +143,32 @@ def bench(n: int, rng) -> list[dict]:
             ),
             lambda: mc_net_benefit(pos, neg, rng),
         ),
-        "8 metrics at a threshold": (
-            lambda: operating_point_distribution(pos, neg, threshold=0.5).ci(0.95),
-            lambda: mc_counts(pos, np.array([0.5]), B, rng),
+        "8 metrics at a threshold (agresti_hull)": (
+            lambda: operating_point_distribution(pos, neg, threshold=0.5, pseudo_count=2.0).ci(
+                0.95, "agresti_hull"
+            ),
+            lambda: mc_operating_point(pos, neg, 0.5, rng),
+        ),
+        "8 metrics at a threshold (percentile)": (
+            lambda: operating_point_distribution(pos, neg, threshold=0.5).ci(0.95, "percentile"),
+            lambda: mc_operating_point(pos, neg, 0.5, rng),
+        ),
+        "NB1 - NB2, stratified (percentile)": (
+            lambda: net_benefit_difference_distribution(
+                pair_pos[:, 0], pair_pos[:, 1], pair_neg[:, 0], pair_neg[:, 1], THRESHOLDS
+            ).ci(0.95, "percentile"),
+            lambda: mc_net_benefit_difference(pair_pos, pair_neg, rng),
+        ),
+        "NB1 - NB2, full (percentile)": (
+            lambda: net_benefit_difference_distribution(
+                pair_pos[:, 0],
+                pair_pos[:, 1],
+                pair_neg[:, 0],
+                pair_neg[:, 1],
+                THRESHOLDS,
+                bootstrap="full",
+            ).ci(0.95, "percentile"),
+            lambda: mc_net_benefit_difference_full(pair_pos, pair_neg, rng),
         ),
         "5 AUCs, exact covariance, max-t": (
             lambda: aucs_comparison(
@@ -127,6 +217,28 @@ def first_call() -> list[dict]:
     return rows
 
 
+def million_rows() -> list[dict]:
+    """Seconds of each public call, with its default method, on 10^6 rows (half positives)."""
+    rng = np.random.default_rng(6)
+    n = 500_000
+    y = np.r_[np.ones(n), np.zeros(n)]
+    p = 1 / (1 + np.exp(-rng.normal(2 * y - 1, 1.2)))
+    calls = {
+        "rocsim.net_benefit_ci(y, p)": lambda: rocsim.net_benefit_ci(y, p),
+        'rocsim.net_benefit_ci(y, p, method="percentile")': lambda: rocsim.net_benefit_ci(
+            y, p, method="percentile"
+        ),
+        "rocsim.operating_point_ci(y, p, threshold=0.5)": lambda: rocsim.operating_point_ci(
+            y, p, threshold=0.5
+        ),
+        "rocsim.compare_net_benefit(y, p, p ** 2)": lambda: rocsim.compare_net_benefit(y, p, p**2),
+        "rocsim.compare_aucs(y, np.c_[p, p ** 2, noise])": lambda: rocsim.compare_aucs(
+            y, np.c_[p, p**2, rng.random(2 * n)]
+        ),
+    }
+    return [{"call": name, "seconds": best_of(call, repeat=1)} for name, call in calls.items()]
+
+
 def main() -> None:
     rng = np.random.default_rng(51)
     rows = [row for n in (1000, 10_000) for row in bench(n, rng)]
@@ -141,6 +253,10 @@ def main() -> None:
         "First call in a new Python process against the next one (2000 instances):",
         "",
         table(first_call()),
+        "",
+        "10^6 rows (5 x 10^5 per class), one run of each call with its defaults:",
+        "",
+        table(million_rows()),
         "",
     ]
     write("results_decision.md", text)
