@@ -3,8 +3,9 @@
 Every compiled loop of the core feeds one of these arrays: the paired vertical law (the
 Lancaster kernel, with and without its kept Krawtchouk tables, both sides, ties), the
 Lancaster series pair by pair, the binomial mixture (quantiles, tables, tail sums), the
-counting kernels (radix sort, merge, chain counts, merged ROC counts) and the cost curve's
-hull. ``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
+counting kernels (radix sort, merge, chain counts, merged ROC counts), the cost curve's
+hull and the net benefit lattice's slices (the full bootstrap's law of NB1 - NB2).
+``tests/test_kernel_snapshot.py`` checks that the kernels give these arrays bit for bit:
 the snapshot was written by the numba kernels, before they were compiled with the package;
 the counting cases' 12 arrays were written again by the compiled kernels on the inputs below
 (checked against brute-force counts first, and the kernels against the numba arrays on the
@@ -189,6 +190,22 @@ def _cost_cases() -> Iterator[tuple[str, np.ndarray]]:
         yield f"cost_ci_{n}", np.stack([ci.low, ci.high, ci.var])
 
 
+def _lattice_cases() -> Iterator[tuple[str, np.ndarray]]:
+    """The full bootstrap's law of NB1 - NB2 (the slices' kernel and its binomial seeds):
+    probabilities on the grid of steps 1/64, so that which instances a model treats at each
+    threshold is exact."""
+    from rocsim.core import net_benefit_difference_distribution
+
+    rng = np.random.default_rng(17)
+    thresholds = np.arange(1, 64) / 64
+    for n in (40, 700):
+        probs = (rng.integers(0, 65, size=(4, n)) / 64.0).clip(0, 1)
+        law = net_benefit_difference_distribution(*probs, thresholds, bootstrap="full")
+        levels = [0.001, 0.025 - 1e-12, 0.5, 0.975 - 1e-12, 0.999]
+        yield f"lattice_quantiles_{n}", np.stack([law.quantile(q) for q in levels])
+        yield f"lattice_cdf_{n}", np.asarray(law.cdf(law.quantile(0.5)))
+
+
 def cases() -> Iterator[tuple[str, np.ndarray]]:
     """Every array of the snapshot, by name."""
     for part in (
@@ -197,6 +214,7 @@ def cases() -> Iterator[tuple[str, np.ndarray]]:
         _vertical_cases,
         _counting_cases,
         _cost_cases,
+        _lattice_cases,
     ):
         yield from part()
 
