@@ -35,13 +35,12 @@ BATCH = 100
 
 def mc_counts(scores: np.ndarray, thresholds: np.ndarray, b: int, rng) -> np.ndarray:
     """``(b, T)`` counts of a class's resampled scores at or above each threshold."""
-    out = []
-    for start in range(0, b, BATCH):
-        size = min(BATCH, b - start)
-        resample = np.sort(scores[rng.integers(0, scores.size, (size, scores.size))], axis=1)
-        below = np.stack([np.searchsorted(row, thresholds, side="left") for row in resample])
-        out.append(scores.size - below)
-    return np.concatenate(out)
+    return np.concatenate(
+        [
+            mc_treated(scores[rng.integers(0, scores.size, (size, scores.size))], thresholds)
+            for size in batches(b)
+        ]
+    )
 
 
 def mc_net_benefit(pos, neg, rng) -> np.ndarray:
@@ -81,15 +80,16 @@ def mc_net_benefit_difference_full(pos, neg, rng) -> np.ndarray:
     return np.concatenate(out)
 
 
-def mc_treated(resamples: np.ndarray) -> np.ndarray:
-    """``(size, T)`` counts of each resample's probabilities at or above each threshold."""
+def mc_treated(resamples: np.ndarray, thresholds: np.ndarray = THRESHOLDS) -> np.ndarray:
+    """``(size, T)`` counts of each resample's scores at or above each threshold."""
     ordered = np.sort(resamples, axis=1)
-    below = np.stack([np.searchsorted(row, THRESHOLDS, side="left") for row in ordered])
+    below = np.stack([np.searchsorted(row, thresholds, side="left") for row in ordered])
     return resamples.shape[1] - below
 
 
-def batches() -> list[int]:
-    return [min(BATCH, B - start) for start in range(0, B, BATCH)]
+def batches(b: int = B) -> list[int]:
+    """Sizes of the batches of ``b`` resamples drawn at once."""
+    return [min(BATCH, b - start) for start in range(0, b, BATCH)]
 
 
 def mc_count_at(scores: np.ndarray, threshold: float, size: int, rng) -> np.ndarray:

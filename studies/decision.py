@@ -31,13 +31,20 @@ from rocsim.core import (
     NET_BENEFIT_METHODS,
     NET_BENEFIT_PROTOCOL,
     OPERATING_POINT_METHODS,
+    OPERATING_POINT_PROTOCOL,
     net_benefit_difference_distribution,
     net_benefit_distribution,
     operating_point_distribution,
 )
 from rocsim.sim import Setup, interval_outcome
 from rocsim.sim.conditions import Condition
-from rocsim.studies._common import BuiltinKind, class_sizes, grid_values, interval_method
+from rocsim.studies._common import (
+    BuiltinKind,
+    class_sizes,
+    grid_values,
+    interval_method,
+    outcome_settings,
+)
 
 
 def calibrated_risk(scores: np.ndarray, mu: float, pi: float) -> np.ndarray:
@@ -51,7 +58,28 @@ def true_net_benefit(mu: float, pi: float, t: np.ndarray) -> np.ndarray:
     return pi * special.ndtr(mu - cut) - (1 - pi) * special.ndtr(-cut) * t / (1 - t)
 
 
-class NetBenefitStudy(BuiltinKind):
+class _PseudoCountedKind(BuiltinKind):
+    """A kind whose methods may take a pseudo-count: a config's ``pseudo_count`` reaches the
+    core, and the runner's cache of outcomes is keyed on it as the core resolves it."""
+
+    def outcome_settings(self, settings) -> dict:
+        """The settings the outcomes depend on (the runner's cache key)."""
+        return outcome_settings(settings, self.protocol.kind)
+
+    def pseudo_count(self, settings) -> float | None:
+        """The condition's method's pseudo-count (``None`` for a method that takes none)."""
+        return self.outcome_settings(settings).get("pseudo_count")
+
+
+def threshold_probabilities(settings) -> np.ndarray:
+    """The grid of threshold probabilities of a decision-curve condition, all in (0, 1)."""
+    t = grid_values(settings["grid"])
+    if np.any(t <= 0) or np.any(t >= 1):
+        raise ValueError(f"threshold probabilities must lie in (0, 1), got {t.tolist()}")
+    return t
+
+
+class NetBenefitStudy(_PseudoCountedKind):
     """generate / analyse for the net benefit's intervals at threshold probabilities."""
 
     grid = "threshold"
@@ -61,9 +89,7 @@ class NetBenefitStudy(BuiltinKind):
     def setup(self, condition: Condition) -> Setup:
         s = condition.settings
         mu = float(np.sqrt(2.0) * special.ndtri(float(condition.params["auc"])))
-        t = grid_values(s["grid"])
-        if np.any(t <= 0) or np.any(t >= 1):
-            raise ValueError(f"threshold probabilities must lie in (0, 1), got {t.tolist()}")
+        t = threshold_probabilities(s)
         pi = float(s["pi"])
         return Setup(x=t, target=true_net_benefit(mu, pi, t), payload=(mu, pi))
 
@@ -76,7 +102,7 @@ class NetBenefitStudy(BuiltinKind):
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s = condition.settings
         law = net_benefit_distribution(*data, setup.x, bootstrap=s["bootstrap"])
-        ci = law.ci(s["confidence_level"], interval_method(s))
+        ci = law.ci(s["confidence_level"], interval_method(s), pseudo_count=self.pseudo_count(s))
         return interval_outcome(setup.target, ci.low, ci.high)
 
 
@@ -93,7 +119,7 @@ def drawn_class_sizes(settings, pi: float, rng: np.random.Generator) -> tuple[in
     return n_pos, total - n_pos
 
 
-class NetBenefitDifferenceStudy(BuiltinKind):
+class NetBenefitDifferenceStudy(_PseudoCountedKind):
     """generate / analyse for the intervals of two models' ``NB1 - NB2`` (module
     docstring), at threshold probabilities."""
 
@@ -105,7 +131,7 @@ class NetBenefitDifferenceStudy(BuiltinKind):
         p = condition.params
         auc = float(p["auc"])
         mu = np.sqrt(2.0) * special.ndtri([auc, auc - float(p["delta"])])
-        t, pi = NetBenefitStudy().setup(condition).x, float(condition.settings["pi"])
+        t, pi = threshold_probabilities(condition.settings), float(condition.settings["pi"])
         target = true_net_benefit(mu[0], pi, t) - true_net_benefit(mu[1], pi, t)
         return Setup(x=t, target=target, payload=(mu, pi, float(p["rho"])))
 
@@ -124,7 +150,7 @@ class NetBenefitDifferenceStudy(BuiltinKind):
         law = net_benefit_difference_distribution(
             pos1, pos2, neg1, neg2, setup.x, bootstrap=s["bootstrap"]
         )
-        ci = law.ci(s["confidence_level"], interval_method(s))
+        ci = law.ci(s["confidence_level"], interval_method(s), pseudo_count=self.pseudo_count(s))
         return interval_outcome(setup.target, ci.low, ci.high)
 
 
@@ -146,12 +172,13 @@ def true_metric(metric: str, mu: float, pi: float, t: np.ndarray) -> np.ndarray:
     return values[metric]
 
 
-class OperatingPointStudy(BuiltinKind):
+class OperatingPointStudy(_PseudoCountedKind):
     """generate / analyse for the intervals of one metric (axis ``metric``) at fixed score
     thresholds (the grid), binormal test sets with class sizes fixed by the prevalence."""
 
     grid = "threshold"
     methods = tuple(OPERATING_POINT_METHODS)
+    protocol = OPERATING_POINT_PROTOCOL
 
     def setup(self, condition: Condition) -> Setup:
         s, p = condition.settings, condition.params
@@ -166,11 +193,15 @@ class OperatingPointStudy(BuiltinKind):
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, metric = condition.settings, condition.params["metric"]
+        a = self.pseudo_count(s)
         low, high = np.empty(setup.x.size), np.empty(setup.x.size)
         for k, t in enumerate(setup.x):
-            law = operating_point_distribution(*data, threshold=float(t), metrics=[metric])
-            row = law.ci(s["confidence_level"], interval_method(s)).bounds[metric]
-            low[k], high[k] = row
+            # built once, with the method's pseudo-count (its interval then reads it as is)
+            law = operating_point_distribution(
+                *data, threshold=float(t), metrics=[metric], pseudo_count=a or 0.0
+            )
+            ci = law.ci(s["confidence_level"], interval_method(s), pseudo_count=a)
+            low[k], high[k] = ci.bounds[metric]
         # a metric undefined on every resample (LR+ of a plug-in law without a false
         # positive) has no interval: a miss, of width 0, counted apart
         missing = np.isnan(low) | np.isnan(high)

@@ -261,3 +261,42 @@ def test_a_metric_defined_on_every_cell_has_no_undefined_share():
         rng.normal(1.0, 1.0, 3000), rng.normal(0.0, 1.0, 3000), threshold=0.5
     )
     assert all(law[metric].undefined == 0.0 for metric in METRICS)
+
+
+@pytest.mark.parametrize("pseudo_count", [None, 0.5])
+def test_the_study_kind_passes_a_config_s_pseudo_count_to_the_core(pseudo_count):
+    """The operating point kind's intervals are operating_point_ci's with the config's
+    pseudo-count (the method's default when none is given), and its outcomes are cached
+    under the pseudo-count as the core resolves it."""
+    from rocsim.sim.conditions import expand_conditions
+    from rocsim.studies import get_kind
+
+    kind = get_kind("operating_point")
+    base = {
+        "confidence_level": 0.9,
+        "method": "agresti",
+        "n": 30,
+        "pi": 0.3,
+        "grid": {"name": "threshold", "start": 0.0, "stop": 1.0, "num": 3},
+        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
+    } | ({} if pseudo_count is None else {"pseudo_count": pseudo_count})
+    (condition,) = expand_conditions(
+        "operating_point", {"auc": [0.8], "metric": ["sensitivity"]}, base
+    )
+    setup = kind.setup(condition)
+    pos, neg = kind.generate(condition, setup, np.random.default_rng(1))
+    outcome = kind.analyse(condition, setup, (pos, neg))
+    y = np.r_[np.ones(pos.size), np.zeros(neg.size)]
+    for k, t in enumerate(setup.x):
+        frame = rocsim.operating_point_ci(
+            y,
+            np.r_[pos, neg],
+            threshold=t,
+            metrics=["sensitivity"],
+            method="agresti",
+            confidence_level=0.9,
+            pseudo_count=pseudo_count,
+        ).to_frame()
+        assert outcome["width"][k] == pytest.approx(frame["high"][0] - frame["low"][0])
+    expected = 2.0 if pseudo_count is None else pseudo_count
+    assert kind.outcome_settings(condition.settings)["pseudo_count"] == expected

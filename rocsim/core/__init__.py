@@ -112,6 +112,7 @@ if TYPE_CHECKING:
     )
     from rocsim.core.operating_point import (
         OPERATING_POINT_METHODS,
+        OPERATING_POINT_PROTOCOL,
         MetricDistribution,
         OperatingPointCI,
         OperatingPointDistribution,
