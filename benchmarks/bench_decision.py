@@ -1,7 +1,7 @@
 """Benchmark: the exact laws of issue 51 against a vectorised Monte Carlo bootstrap of B = 2000
 resamples, in one run: decision curves (net benefit at 99 threshold probabilities, both
-bootstraps), the metrics at an operating point, and the joint covariance of five models'
-AUCs. Writes ``benchmarks/results_decision.md``.
+bootstraps), the metrics at an operating point (both bootstraps), and the joint covariance of
+five models' AUCs. Writes ``benchmarks/results_decision.md``.
 
 Ratios are Monte Carlo time / exact time on one machine in one run. The Monte Carlo bootstrap
 resamples instance indices in batches and counts, for each resample, the treated positives and
@@ -110,6 +110,25 @@ def mc_operating_point(pos, neg, threshold: float, rng) -> np.ndarray:
     return np.array(bounds).T
 
 
+def mc_operating_point_full(pos, neg, threshold: float, rng) -> np.ndarray:
+    """Full Monte Carlo bootstrap (the instances resampled together) of the 8 metrics at
+    ``threshold`` and their 2.5% and 97.5% quantiles: ``(2, 8)``."""
+    scores = np.r_[pos, neg]
+    # an instance's code: 2 a positive, plus 1 where it reaches the threshold
+    code = 2 * (np.arange(scores.size) < pos.size) + (scores >= threshold)
+    counts = []
+    for size in batches():
+        drawn = code[rng.integers(0, scores.size, (size, scores.size))]
+        counts.append([np.sum(drawn == c, axis=1) for c in (3, 2, 1)])
+    tp, fn, fp = np.concatenate(counts, axis=1)
+    n_pos = tp + fn
+    bounds = []
+    for metric in METRICS:
+        values, defined = metric_values(metric, tp, fp, n_pos, scores.size - n_pos)
+        bounds.append(np.quantile(values[defined], [0.025, 0.975]))
+    return np.array(bounds).T
+
+
 def mc_aucs(pos: list[np.ndarray], neg: list[np.ndarray], rng) -> np.ndarray:
     """``(B, K)`` AUCs of stratified resamples (every model's scores of an instance together)."""
     out = np.empty((B, len(pos)))
@@ -152,6 +171,18 @@ def bench(n: int, rng) -> list[dict]:
         "8 metrics at a threshold (percentile)": (
             lambda: operating_point_distribution(pos, neg, threshold=0.5).ci(0.95, "percentile"),
             lambda: mc_operating_point(pos, neg, 0.5, rng),
+        ),
+        "8 metrics at a threshold, full (agresti_hull)": (
+            lambda: operating_point_distribution(
+                pos, neg, threshold=0.5, pseudo_count=2.0, bootstrap="full"
+            ).ci(0.95, "agresti_hull"),
+            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
+        ),
+        "8 metrics at a threshold, full (percentile)": (
+            lambda: operating_point_distribution(pos, neg, threshold=0.5, bootstrap="full").ci(
+                0.95, "percentile"
+            ),
+            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
         ),
         "NB1 - NB2, stratified (percentile)": (
             lambda: net_benefit_difference_distribution(
@@ -230,6 +261,9 @@ def million_rows() -> list[dict]:
         ),
         "rocsim.operating_point_ci(y, p, threshold=0.5)": lambda: rocsim.operating_point_ci(
             y, p, threshold=0.5
+        ),
+        'rocsim.operating_point_ci(y, p, threshold=0.5, bootstrap="full")': lambda: (
+            rocsim.operating_point_ci(y, p, threshold=0.5, bootstrap="full")
         ),
         "rocsim.compare_net_benefit(y, p, p ** 2)": lambda: rocsim.compare_net_benefit(y, p, p**2),
         "rocsim.compare_aucs(y, np.c_[p, p ** 2, noise])": lambda: rocsim.compare_aucs(

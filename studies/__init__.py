@@ -27,6 +27,7 @@ from rocsim.studies.cost import CostStudy, PairedCostStudy
 from rocsim.studies.decision import (
     NetBenefitDifferenceStudy,
     NetBenefitStudy,
+    OperatingPointAtFprStudy,
     OperatingPointStudy,
 )
 from rocsim.studies.many import AUCFamilyStudy
@@ -50,6 +51,7 @@ KINDS = {
     "net_benefit": NetBenefitStudy(),
     "net_benefit_difference": NetBenefitDifferenceStudy(),
     "operating_point": OperatingPointStudy(),
+    "operating_point_fpr": OperatingPointAtFprStudy(),
     "auc_family": AUCFamilyStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),

@@ -110,7 +110,7 @@ def drawn_class_sizes(settings, pi: float, rng: np.random.Generator) -> tuple[in
     """``(n+, n-)`` of one test set: fixed by ``pi`` (``sampling=stratified``), or the
     positives ``Bin(2n, pi)`` (``full``), drawn again while a class is empty."""
     n_pos, n_neg = class_sizes(settings["n"], pi)
-    if settings["sampling"] != "full":
+    if settings.get("sampling", "stratified") != "full":
         return n_pos, n_neg
     total = n_pos + n_neg
     n_pos = int(rng.binomial(total, pi))
@@ -174,7 +174,8 @@ def true_metric(metric: str, mu: float, pi: float, t: np.ndarray) -> np.ndarray:
 
 class OperatingPointStudy(_PseudoCountedKind):
     """generate / analyse for the intervals of one metric (axis ``metric``) at fixed score
-    thresholds (the grid), binormal test sets with class sizes fixed by the prevalence."""
+    thresholds (the grid), binormal test sets with class sizes fixed by the prevalence or
+    drawn (``sampling``), under either ``bootstrap`` (default: stratified)."""
 
     grid = "threshold"
     methods = tuple(OPERATING_POINT_METHODS)
@@ -183,22 +184,31 @@ class OperatingPointStudy(_PseudoCountedKind):
     def setup(self, condition: Condition) -> Setup:
         s, p = condition.settings, condition.params
         mu = float(np.sqrt(2.0) * special.ndtri(float(p["auc"])))
-        t = grid_values(s["grid"])
-        target = true_metric(p["metric"], mu, float(s["pi"]), t)
-        return Setup(x=t, target=target, payload=mu)
+        x = grid_values(s["grid"])
+        target = true_metric(p["metric"], mu, float(s["pi"]), self.thresholds(x))
+        return Setup(x=x, target=target, payload=mu)
+
+    def thresholds(self, x: np.ndarray) -> np.ndarray:
+        """The population's score thresholds at the grid's points."""
+        return x
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
-        n_pos, n_neg = class_sizes(condition.settings["n"], condition.settings["pi"])
+        s = condition.settings
+        n_pos, n_neg = drawn_class_sizes(s, float(s["pi"]), rng)
         return rng.normal(setup.payload, 1.0, n_pos), rng.normal(0.0, 1.0, n_neg)
 
     def analyse(self, condition: Condition, setup: Setup, data) -> dict[str, np.ndarray]:
         s, metric = condition.settings, condition.params["metric"]
         a = self.pseudo_count(s)
         low, high = np.empty(setup.x.size), np.empty(setup.x.size)
-        for k, t in enumerate(setup.x):
+        for k, x in enumerate(setup.x):
             # built once, with the method's pseudo-count (its interval then reads it as is)
             law = operating_point_distribution(
-                *data, threshold=float(t), metrics=[metric], pseudo_count=a or 0.0
+                *data,
+                **{self.grid: float(x)},
+                metrics=[metric],
+                bootstrap=s.get("bootstrap", "stratified"),
+                pseudo_count=a or 0.0,
             )
             ci = law.ci(s["confidence_level"], interval_method(s), pseudo_count=a)
             low[k], high[k] = ci.bounds[metric]
@@ -208,3 +218,14 @@ class OperatingPointStudy(_PseudoCountedKind):
         outcome = interval_outcome(setup.target, low, high)
         outcome["width"] = np.where(missing, 0.0, outcome["width"])
         return outcome | {"no_interval": missing}
+
+
+class OperatingPointAtFprStudy(OperatingPointStudy):
+    """The operating point kind at fixed FPRs (the grid): the threshold moves with the
+    resample (vertical averaging); each metric's true value is the population's at the
+    threshold of that FPR (negatives ``N(0, 1)``: ``t = Phi^-1(1 - fpr)``)."""
+
+    grid = "fpr"
+
+    def thresholds(self, x: np.ndarray) -> np.ndarray:
+        return special.ndtri(1.0 - x)

@@ -63,6 +63,113 @@ def test_every_law_is_the_enumeration_of_every_resample(point, value, prevalence
             assert mine.quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
 
 
+def full_resamples(pos: np.ndarray, neg: np.ndarray):
+    """Every full bootstrap resample of the instances together (equally likely): each one's
+    positives' and negatives' scores."""
+    scores, positive = np.r_[pos, neg], np.r_[np.ones(pos.size, bool), np.zeros(neg.size, bool)]
+    n = scores.size
+    drawn = np.indices((n,) * n).reshape(n, -1).T
+    return scores[drawn], positive[drawn]
+
+
+@pytest.mark.parametrize("t", [0.45, 0.65])
+@pytest.mark.parametrize("prevalence", [None, 0.1])
+def test_every_full_bootstrap_law_is_the_enumeration_of_every_resample(t, prevalence):
+    """The full bootstrap (the class counts random): every metric's law and undefined share
+    equal those of all 7^7 = 823,543 resamples of 7 instances, a metric undefined where a
+    resample has no instance of a class it needs."""
+    pos, neg = POS, NEG[:3]
+    law = operating_point_distribution(
+        pos, neg, threshold=t, bootstrap="full", prevalence=prevalence
+    )
+    scores, positive = full_resamples(pos, neg)
+    reached = scores >= t
+    tp, fp = np.sum(reached & positive, 1), np.sum(reached & ~positive, 1)
+    n_pos = positive.sum(1)
+    for metric in METRICS:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values, defined = metric_values(metric, tp, fp, n_pos, 7 - n_pos, prevalence)
+        mine = law[metric]
+        assert mine.undefined == pytest.approx(1 - defined.mean(), abs=1e-12), metric
+        kept = values[defined]
+        assert mine.mean == pytest.approx(kept.mean(), abs=1e-12), metric
+        assert mine.var == pytest.approx(kept.var(), abs=1e-12), metric
+        for q in (0.025, 0.1, 0.5, 0.9, 0.975):
+            expected = np.sort(kept)[int(np.ceil(q * kept.size - 1e-9)) - 1]
+            assert mine.quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
+    assert law.bootstrap == "full"
+
+
+@pytest.mark.parametrize("a", [0.5, 2.0])
+def test_a_full_bootstrap_pseudo_count_law_is_the_image_of_the_adjusted_multinomial(a):
+    """With a pseudo-count the full bootstrap's four cells draw with shares ``(cell + a) /
+    (n + 4a)``: every metric's law is the image of that multinomial on all its tables."""
+    pos, neg, t = POS, NEG, 0.45
+    tp, fp = np.sum(pos >= t), np.sum(neg >= t)
+    shares = np.array([tp, pos.size - tp, fp, neg.size - fp]) + a
+    n = pos.size + neg.size
+    tables = np.array([c for c in itertools.product(range(n + 1), repeat=4) if sum(c) == n])
+    weight = stats.multinomial.pmf(tables, n, shares / shares.sum())
+    law = operating_point_distribution(pos, neg, threshold=t, bootstrap="full", pseudo_count=a)
+    n_pos = tables[:, 0] + tables[:, 1]
+    for metric in METRICS:
+        values, defined = metric_values(metric, tables[:, 0], tables[:, 2], n_pos, n - n_pos)
+        kept, w = values[defined], weight[defined]
+        assert law[metric].undefined == pytest.approx(1 - w.sum(), abs=1e-12), metric
+        assert law[metric].mean == pytest.approx(kept @ w / w.sum(), rel=1e-10), metric
+        order = np.argsort(kept, kind="stable")
+        running = np.cumsum(w[order]) / w.sum()
+        for q in (0.025, 0.5, 0.975):
+            expected = kept[order][np.searchsorted(running, q - 1e-12)]
+            assert law[metric].quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
+
+
+def test_a_seeded_monte_carlo_full_bootstrap_agrees_at_a_threshold():
+    """On realistic data (120 + 150 instances, 4000 seeded resamples) the full bootstrap's
+    moments and quantiles agree with the exact laws within their Monte Carlo error."""
+    rng = np.random.default_rng(17)
+    pos, neg = rng.normal(1.0, 1.0, 120), rng.normal(0.0, 1.0, 150)
+    scores, positive = np.r_[pos, neg], np.r_[np.ones(120, bool), np.zeros(150, bool)]
+    law = operating_point_distribution(pos, neg, threshold=0.6, bootstrap="full")
+    draws = 4000
+    drawn = rng.integers(0, scores.size, (draws, scores.size))
+    reached, is_pos = scores[drawn] >= 0.6, positive[drawn]
+    tp, fp = np.sum(reached & is_pos, 1), np.sum(reached & ~is_pos, 1)
+    n_pos = is_pos.sum(1)
+    for metric in METRICS:
+        values, defined = metric_values(metric, tp, fp, n_pos, scores.size - n_pos)
+        mc, exact = values[defined], law[metric]
+        assert abs(mc.mean() - exact.mean) < 4 * np.sqrt(exact.var / draws), metric
+        assert abs(mc.var() / exact.var - 1) < 4 * np.sqrt(2 / draws) * 1.5, metric
+        for q in (0.025, 0.975):  # the exact law's probability below the MC quantile
+            at = exact.cdf(np.quantile(mc, q))
+            assert abs(at - q) < 4 * np.sqrt(q * (1 - q) / draws) + 0.01, (metric, q, at)
+
+
+def test_the_default_on_cohort_data_holds_the_true_ppv_where_the_stratified_law_misses():
+    """Regression: on cohort test sets (the prevalence random) the stratified bootstrap keeps
+    the class sizes, so its PPV interval ignores the prevalence's spread and missed the true
+    PPV about a quarter of the time (``operating_point_full`` study); at a threshold the
+    default now resamples the instances together (the full bootstrap)."""
+    rng = np.random.default_rng(12)
+    mu, pi, t, n, sets = 1.5, 0.3, 0.0, 400, 200
+    from rocsim.studies.decision import true_metric
+
+    truth = true_metric("ppv", mu, pi, np.array([t]))[0]
+    held = {"default": 0, "stratified": 0}
+    for _ in range(sets):
+        y = rng.random(n) < pi
+        s = rng.normal(np.where(y, mu, 0.0), 1.0)
+        for name, options in (("default", {}), ("stratified", {"bootstrap": "stratified"})):
+            row = rocsim.operating_point_ci(y, s, threshold=t, metrics=["ppv"], **options)
+            frame = row.to_frame()
+            held[name] += bool(frame["low"][0] <= truth <= frame["high"][0])
+    assert held["default"] / sets > 0.92 and held["stratified"] / sets < 0.88, held
+    assert row.law.bootstrap == "stratified"
+    assert rocsim.operating_point_ci(y, s, threshold=t).law.bootstrap == "full"
+    assert rocsim.operating_point_ci(y, s, fpr=0.2).law.bootstrap == "stratified"
+
+
 def test_the_data_s_values_and_the_frame():
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     result = rocsim.operating_point_ci(y, np.r_[POS, NEG], threshold=0.45)
@@ -106,7 +213,8 @@ def test_a_seeded_monte_carlo_bootstrap_agrees_at_a_fixed_fpr():
         ({"threshold": 0.5, "fpr": 0.1}, "got fpr, threshold"),
         ({"fpr": 1.0}, "fpr must lie strictly between 0 and 1"),
         ({"threshold": 0.5, "metrics": ["f1"]}, "unknown metric 'f1'"),
-        ({"threshold": 0.5, "bootstrap": "full"}, "full bootstrap is not built yet"),
+        ({"fpr": 0.5, "bootstrap": "full"}, "bootstrap='full' is built at a threshold only"),
+        ({"threshold": 0.5, "bootstrap": "paired"}, "unknown bootstrap 'paired'"),
         ({"threshold": 0.5, "prevalence": 2}, "prevalence"),
         ({"threshold": 0.5, "method": "nope"}, "unknown operating point method 'nope'"),
         ({"threshold": 0.5, "method": "wald", "pseudo_count": 1}, "pseudo_count applies to"),
@@ -206,7 +314,7 @@ def test_a_pseudo_count_law_at_a_fixed_fpr_averages_adjusted_binomials_over_resa
 def test_an_agresti_interval_from_a_plug_in_law_builds_it_again(point):
     y = np.r_[np.ones(POS.size), np.zeros(NEG.size)]
     direct = rocsim.operating_point_ci(y, np.r_[POS, NEG], method="agresti", **point)
-    law = operating_point_distribution(POS, NEG, **point)
+    law = operating_point_distribution(POS, NEG, **point, bootstrap=direct.law.bootstrap)
     again = law.ci(method="agresti")
     pd.testing.assert_frame_equal(direct.to_frame(), again.to_frame())
     assert again.law.pseudo_count == 2.0 and law.pseudo_count == 0.0
@@ -236,20 +344,66 @@ def test_the_operating_point_page_quotes_the_committed_results(page_script):
     assert "Claims:" in written
 
 
+def test_the_cohort_operating_point_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_operating_point_full_page")
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert set(table["bootstrap"]) == {"stratified", "full"}
+    assert set(table["sampling"]) == {"full"}
+    assert "Claims:" in written
+
+
+def test_the_fixed_fpr_operating_point_page_quotes_the_committed_results(page_script):
+    writer, written = page_script("write_operating_point_fpr_page")
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert table["grid"].eq("fpr").all() and "specificity" not in set(table["metric"])
+    assert "Claims:" in written
+
+
+def test_the_fixed_fpr_kind_s_truth_is_the_metric_at_the_population_s_threshold():
+    """At a fixed FPR the truth is the metric at ``Phi^-1(1 - fpr)`` (negatives N(0, 1))."""
+    from rocsim.sim.conditions import expand_conditions
+    from rocsim.studies import get_kind
+    from rocsim.studies.decision import true_metric
+
+    base = {
+        "confidence_level": 0.95,
+        "method": "agresti_hull",
+        "n": 50,
+        "pi": 0.3,
+        "grid": {"name": "fpr", "start": 0.1, "stop": 0.5, "num": 5},
+        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
+    }
+    (condition,) = expand_conditions(
+        "operating_point_fpr", {"auc": [0.8], "metric": ["sensitivity"]}, base
+    )
+    setup = get_kind("operating_point_fpr").setup(condition)
+    mu = np.sqrt(2) * stats.norm.ppf(0.8)
+    assert setup.x.tolist() == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.5])
+    assert setup.target == pytest.approx(stats.norm.cdf(mu - stats.norm.ppf(1 - setup.x)))
+    assert setup.target == pytest.approx(
+        true_metric("sensitivity", mu, 0.3, stats.norm.isf(setup.x))
+    )
+
+
+@pytest.mark.parametrize("bootstrap", ["stratified", "full"])
 @pytest.mark.parametrize("t", [-0.5, 0.3, 1.9])
-def test_a_quantile_read_near_its_level_is_the_whole_sorted_law_s(t):
-    """Beyond a few thousand cells a quantile sorts only the cells about the normal
-    approximation's guess: the same support point as sorting every cell."""
+def test_a_quantile_read_near_its_level_is_the_whole_sorted_law_s(t, bootstrap):
+    """A quantile is searched on the staircase of the law's cells, never making them: the
+    same support point as sorting every cell."""
     rng = np.random.default_rng(8)
-    pos, neg = rng.normal(1.0, 1.0, 400), rng.normal(0.0, 1.0, 600)
-    law = operating_point_distribution(pos, neg, threshold=t, pseudo_count=2.0)
+    pos, neg = rng.normal(1.0, 1.0, 60), rng.normal(0.0, 1.0, 90)
+    law = operating_point_distribution(
+        pos, neg, threshold=t, pseudo_count=2.0, bootstrap=bootstrap, prevalence=0.2
+    )
     for metric in METRICS:
         one = law[metric]
-        again = type(one)(one.metric, one.value, one.cells, one.weights, one.undefined, one.total)
+        values, running = one.values, np.cumsum(one.probs)
+        assert one.probs.sum() == pytest.approx(1.0, abs=1e-12)
         for p in (1e-6, 0.025 - 1e-12, 0.1, 0.5, 0.9, 0.975 - 1e-12, 1 - 1e-6):
-            whole = again.values[np.searchsorted(np.cumsum(again.probs), p)]
+            whole = values[min(np.searchsorted(running, p - 1e-12), values.size - 1)]
             assert one.quantile(p) == whole, (metric, p)
-        assert one.cells.size <= 4096 or "_sorted" not in one.__dict__, metric
 
 
 def test_a_metric_defined_on_every_cell_has_no_undefined_share():
@@ -296,6 +450,7 @@ def test_the_study_kind_passes_a_config_s_pseudo_count_to_the_core(pseudo_count)
             method="agresti",
             confidence_level=0.9,
             pseudo_count=pseudo_count,
+            bootstrap="stratified",
         ).to_frame()
         assert outcome["width"][k] == pytest.approx(frame["high"][0] - frame["low"][0])
     expected = 2.0 if pseudo_count is None else pseudo_count

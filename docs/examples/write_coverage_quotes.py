@@ -37,6 +37,8 @@ FILES = {
     "compare_aucs": ROOT / "rocsim" / "analysis" / "auc.py",
     "operating_point_ci": ROOT / "rocsim" / "analysis" / "operating_point.py",
     "compare_net_benefit": ROOT / "rocsim" / "analysis" / "decision.py",
+    "operating_point_ci_full": ROOT / "rocsim" / "analysis" / "operating_point.py",
+    "operating_point_ci_fpr": ROOT / "rocsim" / "analysis" / "operating_point.py",
 }
 
 
@@ -167,9 +169,26 @@ def quotes() -> dict[str, str]:
     if operating:
         out["operating_point_ci"] = (
             "Measured coverage of each metric's true value at level 0.95 at fixed score "
-            "thresholds (:doc:`/operating_point_study`; mean over the thresholds per metric and "
-            "n, lowest and highest of those means, and the lowest condition and threshold): "
+            "thresholds, on the stratified bootstrap's law and test sets of fixed class sizes "
+            "(:doc:`/operating_point_study`; mean over the thresholds per metric and n, lowest "
+            "and highest of those means, and the lowest condition and threshold): "
             f"{sentence(summary(operating, ['n', 'metric']))}."
+        )
+    cohorts = by_bootstrap("operating_point_full")
+    if cohorts:
+        out["operating_point_ci_full"] = (
+            "Measured on either bootstrap's law, on test sets of fixed class sizes and on "
+            "cohorts (the prevalence random; :doc:`/operating_point_full_study`; mean over the "
+            "thresholds per metric and n, lowest and highest of those means, and the lowest "
+            f"condition and threshold): {sentence(summary(cohorts, ['n', 'metric']))}."
+        )
+    at_fpr = studies("operating_point_fpr")
+    if at_fpr:
+        out["operating_point_ci_fpr"] = (
+            "Measured at a fixed FPR, the threshold moving with the resample "
+            "(:doc:`/operating_point_fpr_study`; the population's metric at that FPR, mean over "
+            "the FPRs per metric and n, lowest and highest of those means, and the lowest "
+            f"condition and FPR): {sentence(summary(at_fpr, ['n', 'metric']))}."
         )
     if parts:
         out["auc_ci"] = (
@@ -196,8 +215,24 @@ def matched_net_benefit(name: str = "net_benefit") -> list[pd.DataFrame]:
     return [t[t["sampling"] == t["bootstrap"]] for t in studies(name)]
 
 
+#: How the test sets of a study with a ``sampling`` axis were drawn, in words.
+DRAWN = {"stratified": "fixed classes", "full": "cohorts"}
+
+
+def by_bootstrap(name: str) -> list[pd.DataFrame]:
+    """A study's tables with each method named with its bootstrap and how the test sets were
+    drawn (``agresti_hull, full bootstrap, cohorts``): a row of its table each."""
+    return [
+        t.assign(
+            method=t["method"] + ", " + t["bootstrap"] + " bootstrap, " + t["sampling"].map(DRAWN)
+        )
+        for t in studies(name)
+    ]
+
+
 #: Studies whose tables are read through a selection: the cells a method table compares.
 SELECTED = {
+    "operating_point_full": lambda: by_bootstrap("operating_point_full"),
     "net_benefit": matched_net_benefit,
     "net_benefit_difference": lambda: matched_net_benefit("net_benefit_difference"),
     "auc_family": family_by_adjust,
@@ -269,6 +304,17 @@ def method_tables() -> list[str]:
         (
             "`operating_point_ci(method=...)`: each metric's true value at a threshold",
             ("operating_point",),
+            ["n", "metric"],
+        ),
+        (
+            "`operating_point_ci(method=..., bootstrap=...)`: each metric's true value, fixed "
+            "class sizes or cohorts",
+            ("operating_point_full",),
+            ["n", "metric"],
+        ),
+        (
+            "`operating_point_ci(fpr=..., method=...)`: each metric's true value at a fixed FPR",
+            ("operating_point_fpr",),
             ["n", "metric"],
         ),
     ):

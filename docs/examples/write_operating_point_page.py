@@ -29,15 +29,18 @@ def section(folder: Path) -> list[str]:
     return study_section(folder, NAME, tables)
 
 
-def tables(table: pd.DataFrame) -> list[str]:
+def tables(table: pd.DataFrame, by: tuple[str, ...] = ("method",)) -> list[str]:
+    """Coverage per ``by`` (the method, and the bootstrap where a study compares both) and
+    size, then per metric and ``by``."""
+    named = " and ".join(by)
     return [
-        "Per method and size, over the metrics and thresholds:",
+        f"Per {named} and size, over the metrics and thresholds:",
         "",
-        *by_method_and_n(table, ["method", "n"]),
+        *by_method_and_n(table, [*by, "n"]),
         "",
-        "Per metric and method, over the sizes and thresholds:",
+        f"Per metric and {named}, over the sizes and thresholds:",
         "",
-        *by_method_and_n(table, ["metric", "method"]),
+        *by_method_and_n(table, ["metric", *by]),
         "",
     ]
 

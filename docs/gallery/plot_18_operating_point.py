@@ -53,6 +53,26 @@ screening = rocsim.operating_point_ci(
 screening.to_frame().round(4)
 
 # %%
+# A cohort: the prevalence is an estimate too
+# ------------------------------------------
+# The default (stratified) bootstrap keeps each class's size, as in a case-control design.
+# Where the test set is a cohort, its prevalence is itself an estimate and PPV, NPV and
+# accuracy move with it: ``bootstrap="full"`` resamples the instances together, the class
+# counts random (:doc:`/operating_point_full_study` measures both on cohort data).
+cohort = rocsim.operating_point_ci(
+    y_test,
+    risk,
+    threshold=0.3,
+    bootstrap="full",
+    metrics=["ppv", "npv", "accuracy"],
+)
+both = report.to_frame().set_index("metric").loc[["ppv", "npv", "accuracy"]]
+both[["full low", "full high"]] = cohort.to_frame().set_index("metric")[
+    ["low", "high"]
+]
+both[["value", "low", "high", "full low", "full high"]].round(3)
+
+# %%
 # The laws behind the intervals
 # -----------------------------
 # ``report.law`` is the law the intervals read (after the pseudo-counts);

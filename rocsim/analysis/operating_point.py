@@ -28,7 +28,7 @@ def operating_point_ci(
     metrics=METRICS,
     confidence_level: float = 0.95,
     method: str | Callable = DEFAULT_METHODS["operating_point"],
-    bootstrap: str = "stratified",
+    bootstrap: str | None = None,
     prevalence: float | None = None,
     pseudo_count: float | None = None,
     pos_label=None,
@@ -64,7 +64,14 @@ def operating_point_ci(
         The plug-in laws (``percentile``, ``wald``) collapse to a point where a share is 0 or
         1 (every positive above the threshold, say), and their intervals then miss every
         true value inside (Notes).
-    bootstrap : {"stratified"}, default "stratified"
+    bootstrap : {"full", "stratified"}, optional
+        ``full``: the instances resampled together, the class counts random (the thesis's
+        chapter 5), as a cohort's prevalence is itself an estimate; ``stratified``: each
+        class resampled on its own (class sizes kept), as in a case-control design. Default:
+        ``full`` at a threshold (on cohort test sets the stratified law's intervals of PPV,
+        NPV and accuracy miss their true values, and on test sets of fixed class sizes the
+        full one's still hold them: Notes), ``stratified`` at a fixed FPR or TPR, where the
+        threshold is a rank within a class and the full bootstrap is not built.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, optional
@@ -83,15 +90,28 @@ def operating_point_ci(
     -----
     .. coverage quote: operating_point_ci
 
-    Measured coverage of each metric's true value at level 0.95 at fixed score thresholds
-    (:doc:`/operating_point_study`; mean over the thresholds per metric and n, lowest and highest
-    of those means, and the lowest condition and threshold): ``agresti_hull`` 0.951-0.980 (lowest
-    0.940); ``agresti`` 0.933-0.979 (lowest 0.871); ``agresti_percentile`` 0.927-0.962 (lowest
-    0.786); ``percentile`` 0.750-0.952 (lowest 0.199); ``wald`` 0.754-0.961 (lowest 0.199).
+    Measured coverage of each metric's true value at level 0.95 at fixed score thresholds, on the
+    stratified bootstrap's law and test sets of fixed class sizes (:doc:`/operating_point_study`;
+    mean over the thresholds per metric and n, lowest and highest of those means, and the lowest
+    condition and threshold): ``agresti_hull`` 0.951-0.980 (lowest 0.940); ``agresti`` 0.933-0.979
+    (lowest 0.871); ``agresti_percentile`` 0.927-0.962 (lowest 0.786); ``percentile`` 0.750-0.952
+    (lowest 0.199); ``wald`` 0.754-0.961 (lowest 0.199).
 
     .. end of coverage quote
 
-    At a fixed FPR or TPR the coverage is not measured (the study fixes score thresholds).
+    .. coverage quote: operating_point_ci_full
+
+    Not measured yet.
+
+    .. end of coverage quote
+
+    .. coverage quote: operating_point_ci_fpr
+
+    Not measured yet.
+
+    .. end of coverage quote
+
+    At a fixed TPR the coverage is not measured (the same law with the classes exchanged).
 
     References
     ----------
@@ -107,6 +127,8 @@ def operating_point_ci(
     [['sensitivity', 0.75], ['ppv', 0.75]]
     """
     level = check_confidence_level(confidence_level)
+    if bootstrap is None:
+        bootstrap = "full" if threshold is not None else "stratified"
     method = check_method(
         method, OPERATING_POINT_METHODS, OPERATING_POINT_PROTOCOL, "operating point method"
     )

@@ -517,12 +517,12 @@ class _BinomialRuns:
         blocks = _Runs.of(-(-count // every))
         row, block = blocks.items
         trials, at = first[row] + block * every, runs.start[row] + block * every
-        seed = _binomial_seeds(trials, p[row], lo[at], width[row], cumulative)
+        seed = binomial_rows(trials, p[row], lo[at], width[row], cumulative)
         return cls(runs, lo.astype(np.int64), width, _Runs.of(blocks.count * width), seed)
 
 
-def _binomial_seeds(
-    trials: np.ndarray, p: np.ndarray, lo: np.ndarray, width: np.ndarray, cumulative: bool
+def binomial_rows(
+    trials: np.ndarray, p: np.ndarray, lo: np.ndarray, width: np.ndarray, cumulative: bool = False
 ) -> np.ndarray:
     """The pmf (or distribution function) of ``Bin(trials, p)`` at ``lo + j``, ``j < width``,
     row after row (:func:`rocsim.core._lattice.binomial_seeds`: Boost's pmf every :data:`_RUN`

@@ -4,11 +4,24 @@ PPV, NPV, accuracy, the likelihood ratios and Youden's J.
 At a fixed threshold ``t`` (positive when the score is ``>= t``) every metric is a function of
 the true and false positive counts, which under the stratified bootstrap are two independent
 binomials ``TP* ~ Bin(n+, TP/n+)`` and ``FP* ~ Bin(n-, FP/n-)``: the law of a metric is the
-image of their product law (each count within mean -+ 12 sd + 30, outside of which the mass is
-below ``1e-30``). At a fixed FPR ``r / n-`` the threshold moves with the resample (the ``r``-th
+image of their product law (each count on a window of its law holding all but ``1e-18`` of
+each tail). At a fixed FPR ``r / n-`` the threshold moves with the resample (the ``r``-th
 largest resampled negative, vertical averaging): ``FP* = r`` and ``TP*`` follows the exact law
 of :func:`rocsim.core.vertical_distribution`; at a fixed TPR ``k / n+`` likewise with the
 classes exchanged (horizontal averaging).
+
+Under the full bootstrap (the ``n`` instances resampled together, the class counts random, the
+thesis's chapter 5) the table ``(TP*, FN*, FP*, TN*)`` is multinomial. A metric that is a ratio
+of a count to its margin (sensitivity ``TP*/N+*``, specificity, PPV ``TP*/(TP* + FP*)``, NPV,
+accuracy) is a mixture over the margin of a binomial over it; the others (Youden's J, the
+likelihood ratios, PPV and NPV at a prevalence) read both classes' rates: a mixture over
+``N+* ~ Bin(n, n+/n)`` of the stratified law of classes of sizes ``N+*`` and ``n - N+*``.
+
+Every law is read without making its cells (:mod:`rocsim.core._operating_point`): each metric
+rises with one count and falls with the other, so its distribution function is a walk along a
+staircase through the product of the windows, and a quantile a bracket narrowed by such walks;
+moments are sums over the windows (over each window alone for Youden's J, accuracy and the
+likelihood ratios, a sum or product of a function of each count).
 
 A metric can be undefined on a resample (PPV without a predicted positive, LR+ without a false
 positive, ...): its law is conditional on being defined, and the share of resamples where it
@@ -18,9 +31,10 @@ with that share of positives (Bayes' rule on sensitivity and specificity).
 With a pseudo-count ``a`` (the ``agresti`` methods) the binomials of the law draw with the
 data's shares after adding ``a`` instances on either side of the threshold in each class,
 ``(TP + a) / (n+ + 2a)`` and ``(FP + a) / (n- + 2a)`` (each mixture component's share at a fixed
-FPR or TPR likewise), as Agresti & Coull's interval does for one proportion: the plug-in law
-collapses to a point where a share is 0 or 1, and its intervals then miss every true value
-inside (:doc:`/operating_point_study`).
+FPR or TPR likewise; under the full bootstrap ``a`` is added to each of the four cells), as
+Agresti & Coull's interval does for one proportion: the plug-in law collapses to a point where
+a share is 0 or 1, and its intervals then miss every true value inside
+(:doc:`/operating_point_study`).
 
 References
 ----------
@@ -33,6 +47,7 @@ estimation of binomial proportions. The American Statistician, 52(2), 119-126.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,20 +55,20 @@ from functools import cached_property
 import numpy as np
 from scipy import special
 
+from rocsim.core import _operating_point
 from rocsim.core._validation import (
     check_choice,
     check_confidence_level,
     check_probability,
     check_two_classes,
 )
-from rocsim.core.binomial import binomial_pmf
 from rocsim.core.counting import count_at_or_above
 from rocsim.core.intervals import check_pseudo_count, pseudo_count_value
+from rocsim.core.lattice import binomial_rows
 from rocsim.core.methods import PROBE_LEVEL, MethodProtocol, call_method, check_method, method_name
 from rocsim.core.mixture import mixture_pmf
 from rocsim.core.registry import formulas
 from rocsim.core.results import Result
-from rocsim.core.scratch import scratch
 from rocsim.core.vertical import vertical_distribution
 
 #: The metrics of :func:`operating_point_ci`, in its frame's order.
@@ -73,15 +88,44 @@ RANGES = {
 
 #: Counts are kept within their mean -+ this many standard deviations (plus 30 values).
 _TAIL_SD, _TAIL_ROOM = 12.0, 30
-#: Each tail of a count's law holding less than this mass is left out of its cells.
+#: Each tail of a count's law holding less than this mass is left out of its window.
 _TAIL_MASS = 1e-18
+
+#: How each metric is read on a block's counts (:mod:`rocsim.core._operating_point`): its
+#: formula, the count along ``x`` and the one along ``y`` (``None``: the metric reads ``x``
+#: only), chosen so that it rises with ``x`` and falls with ``y``; with a ``prevalence`` PPV and
+#: NPV read Bayes' rule (``predictive``) on the same counts.
+_READINGS = {
+    "sensitivity": ("ratio", "tp", None),
+    "specificity": ("ratio", "tn", None),
+    "ppv": ("ppv", "tp", "fp"),
+    "npv": ("ppv", "tn", "fn"),
+    "accuracy": ("accuracy", "tp", "fp"),
+    "lr_pos": ("lr", "tp", "fp"),
+    "lr_neg": ("lr", "fn", "tn"),
+    "youden": ("youden", "tp", "fp"),
+}
+#: The formula of a count over its size (:data:`rocsim.core._operating_point.KINDS`).
+RATIO = _operating_point.KINDS["ratio"]
+#: The class each count is a count of.
+_CLASS = {"tp": "pos", "fn": "pos", "fp": "neg", "tn": "neg"}
+
+
+def _reading(metric: str, prevalence: float | None) -> tuple[int, str, str | None, float]:
+    """``(kind, x count, y count, prevalence read)`` of ``metric`` (:data:`_READINGS`)."""
+    kind, x, y = _READINGS[metric]
+    share = np.nan
+    if kind == "ppv" and prevalence is not None:
+        kind, share = "predictive", prevalence if metric == "ppv" else 1.0 - prevalence
+    return _operating_point.KINDS[kind], x, y, share
 
 
 def metric_values(
     metric: str, tp, fp, n_pos: int, n_neg: int, prevalence: float | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``metric`` at true and false positive counts ``tp``, ``fp`` (broadcast), and where it
-    is defined.
+    """``metric`` at true and false positive counts ``tp``, ``fp`` of classes of sizes
+    ``n_pos``, ``n_neg`` (all broadcast), and where it is defined: the same bits as the exact
+    laws' cells.
 
     Examples
     --------
@@ -89,64 +133,76 @@ def metric_values(
     >>> values[defined].tolist(), defined.tolist()
     ([4.0], [True, False])
     """
-    # the counts broadcast in the metric's last operation only: on a grid of a row of TP and
-    # a column of FP the rates are computed once per count, not once per cell
-    tp, fp = np.asarray(tp, dtype=float), np.asarray(fp, dtype=float)
-    sens, fpr = tp / n_pos, fp / n_neg
-    spec = 1.0 - fpr
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if metric == "sensitivity":
-            value = sens
-        elif metric == "specificity":
-            value = spec
-        elif metric == "ppv":
-            value = _predictive(sens, fpr, prevalence, tp, fp)
-        elif metric == "npv":
-            value = _predictive(
-                spec,
-                1.0 - sens,
-                None if prevalence is None else 1 - prevalence,
-                n_neg - fp,
-                n_pos - tp,
-            )
-        elif metric == "accuracy":
-            value = (tp + n_neg - fp) / (n_pos + n_neg)
-        elif metric == "lr_pos":
-            value = sens / fpr
-        elif metric == "lr_neg":
-            value = (1.0 - sens) / spec
-        else:
-            value = sens - fpr
-    value = np.broadcast_to(value, np.broadcast_shapes(tp.shape, fp.shape))
-    # a finite sum (one pass, no temporary) means every value is finite: an infinity or a NaN
-    # anywhere makes it infinite or NaN, and these values are far too small to overflow it
-    if np.isfinite(np.add.reduce(value, axis=None)):
-        return value, np.broadcast_to(True, value.shape)
+    tp, fp = np.broadcast_arrays(np.asarray(tp, dtype=float), np.asarray(fp, dtype=float))
+    counts = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}
+    sizes = {"pos": n_pos, "neg": n_neg}
+    kind, x, y, share = _reading(metric, prevalence)
+    y_counts = counts[y] if y else 0.0
+    y_size = sizes[_CLASS[y]] if y else 1.0
+    value = _operating_point.values(kind, counts[x], y_counts, sizes[_CLASS[x]], y_size, share)
     defined = np.isfinite(value)
     return np.where(defined, value, 0.0), defined
 
 
-def _predictive(rate, false_rate, prevalence, hits, false_hits):
-    """PPV (or NPV with the classes' roles exchanged): ``hits / (hits + false_hits)`` in the
-    test set, or Bayes' rule at ``prevalence``."""
-    if prevalence is None:
-        # the sum in a work array: only the ratio is kept
-        total = np.add(
-            hits,
-            false_hits,
-            out=_work(np.broadcast_shapes(np.shape(hits), np.shape(false_hits)), "predictive"),
+@dataclass(frozen=True)
+class _Windows:
+    """A count's law on each block: block ``k``'s values ``start[k], start[k] + 1, ...`` with
+    probabilities ``pmf[offsets[k]:offsets[k + 1]]``."""
+
+    start: np.ndarray
+    offsets: np.ndarray
+    pmf: np.ndarray
+
+    @classmethod
+    def point(cls, value: float, blocks: int = 1) -> _Windows:
+        """A count fixed at ``value`` on every block."""
+        return cls(
+            np.full(blocks, int(value), dtype=np.int64),
+            np.arange(blocks + 1, dtype=np.int64),
+            np.ones(blocks),
         )
-        return hits / total
-    return rate * prevalence / (rate * prevalence + false_rate * (1 - prevalence))
+
+    @classmethod
+    def of_pmf(cls, pmf: np.ndarray) -> _Windows:
+        """One block with the pmf ``pmf`` on ``0, 1, ...``, cut as :func:`binomial_windows`."""
+        window = (np.zeros(1, np.int64), np.array([0, pmf.size]), pmf)
+        return cls(*_operating_point.cut_tails(*window, _TAIL_MASS))
+
+    def complement(self, sizes: np.ndarray) -> _Windows:
+        """The windows of ``sizes[k] - count`` (a class's other count), ascending."""
+        lengths = np.diff(self.offsets)
+        block = np.repeat(np.arange(lengths.size), lengths)
+        # each block's probabilities in reverse order
+        reverse = self.offsets[block] + self.offsets[block + 1] - 1 - np.arange(block.size)
+        start = np.asarray(sizes, dtype=np.int64) - (self.start + lengths - 1)
+        return _Windows(start, self.offsets, self.pmf[reverse])
+
+
+def binomial_windows(sizes, share: float) -> _Windows:
+    """``Bin(sizes[k], share)`` on each block, within its mean -+ 12 sd (+ 30) and then cut of
+    each tail holding less than ``_TAIL_MASS``: a law on products of such windows misses less
+    than ``4 _TAIL_MASS`` of its mass, which no quantile at a level of
+    ``check_confidence_level`` or moment can feel (as the net benefit's windows,
+    :data:`rocsim.core.lattice._CUT`), and its cells (the cost) shrink by half. The
+    probabilities are Boost's every 64 values, their ratio recurrence between
+    (:func:`rocsim.core.lattice.binomial_rows`)."""
+    sizes = np.atleast_1d(np.asarray(sizes, dtype=np.int64))
+    sd = np.sqrt(sizes * share * (1 - share))
+    room = np.where(sd > 0, _TAIL_ROOM, 0)  # a point law (share 0 or 1) is one value
+    lo = np.maximum(0, np.floor(sizes * share - _TAIL_SD * sd) - room).astype(np.int64)
+    hi = np.minimum(sizes, np.ceil(sizes * share + _TAIL_SD * sd) + room).astype(np.int64)
+    width = hi - lo + 1
+    pmf = binomial_rows(sizes, np.full(sizes.size, float(share)), lo, width)
+    offsets = np.concatenate([[0], np.cumsum(width)])
+    return _Windows(*_operating_point.cut_tails(lo, offsets, pmf, _TAIL_MASS))
 
 
 @dataclass(frozen=True, repr=False)
 class MetricDistribution(Result):
     """Exact bootstrap law of one metric at one operating point, conditional on the metric
-    being defined: the metric's value on each cell of the counts' law (``cells``, in no
-    order) with the cell's probability (``weights``, summing to ``total``, the probability
-    that the metric is defined); sorted on demand into its support ``values`` (ascending)
-    with conditional probabilities ``probs``.
+    being defined: read on its blocks of count windows (:class:`_operating_point.Grid`)
+    without making its cells; ``values`` and ``probs`` make them (sorted, conditional
+    probabilities).
 
     Attributes
     ----------
@@ -161,18 +217,31 @@ class MetricDistribution(Result):
 
     metric: str
     value: float
-    cells: np.ndarray = field(repr=False)
-    weights: np.ndarray = field(repr=False)
-    undefined: float
-    total: float = 1.0
+    grid: _operating_point.Grid = field(repr=False)
 
     _columns = ("metric", "value", "mean", "var", "undefined")
     _settings = ()
 
+    @property
+    def undefined(self) -> float:
+        return (self.grid.total - self.grid.defined) / self.grid.total
+
+    @cached_property
+    def _moments(self) -> tuple[float, float]:
+        return self.grid.moments()
+
+    @property
+    def mean(self) -> float:
+        return self._moments[0]
+
+    @property
+    def var(self) -> float:
+        return self._moments[1]
+
     @cached_property
     def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
-        order = np.argsort(self.cells, kind="stable")
-        return self.cells[order], self.weights[order] / self.total
+        values, probs = self.grid.between(-np.inf, np.inf)
+        return values, probs / (self.grid.defined or 1.0)
 
     @property
     def values(self) -> np.ndarray:
@@ -182,104 +251,26 @@ class MetricDistribution(Result):
     def probs(self) -> np.ndarray:
         return self._sorted[1]
 
-    @cached_property
-    def mean(self) -> float:
-        return float(self.cells @ self.weights) / self.total if self.weights.size else np.nan
-
-    @cached_property
-    def var(self) -> float:
-        if not self.weights.size:
-            return np.nan
-        # one temporary, squared in place: a law on a product of two windows holds tens of
-        # millions of cells at 10^6 instances
-        deviation = np.subtract(self.cells, self.mean, out=_work(self.cells.shape, "deviation"))
-        return float(np.square(deviation, out=deviation) @ self.weights) / self.total
-
     def _summary(self) -> str:
         return (
             f"exact bootstrap law of {self.metric} ({self.value:.4g}; undefined on "
             f"{100 * self.undefined:.3g}% of resamples)"
         )
 
-    def cdf(self, x) -> float:
+    def cdf(self, x) -> np.ndarray:
         """``Pr{metric* <= x | defined}``."""
-        at = np.searchsorted(self.values, np.asarray(x, dtype=float), side="right")
-        cumulative = np.concatenate([[0.0], np.cumsum(self.probs)])
-        return np.minimum(cumulative[at], 1.0)
+        x = np.asarray(x, dtype=float)
+        below = [self.grid.cdf(v)[0] for v in x.ravel()]
+        return np.minimum(np.reshape(below, x.shape) / (self.grid.defined or 1.0), 1.0)
 
     def quantile(self, p: float) -> float:
-        """The smallest support value with ``Pr{metric* <= it | defined} >= p``.
-
-        Only the cells near the quantile are sorted: a window about the normal
-        approximation's quantile, widened until it holds the level (the cells below it
-        summed, not sorted), or every cell."""
-        if not self.weights.size:
+        """The smallest support value with ``Pr{metric* <= it | defined} >= p``: searched
+        about the normal approximation's quantile (:meth:`_operating_point.Grid.quantile`)."""
+        if not self.grid.cells:
             return np.nan
-        if "_sorted" in self.__dict__ or self.cells.size <= _SORT_ALL:
-            return _support_quantile(*self._sorted, p, 0.0)
-        sd = np.sqrt(self.var)
-        guess = self.mean + sd * special.ndtri(np.clip(p, 1e-12, 1 - 1e-12))
-        target, half = p * self.total, max(sd, 1e-12) / 16
-        while half < np.inf:
-            low, high = guess - half, guess + half
-            # sums where a condition holds, without copying the cells that meet it
-            under = np.less(self.cells, low, out=_work(self.cells.shape, "under", bool))
-            below = float(np.add.reduce(self.weights, where=under))
-            upto = np.less_equal(self.cells, high, out=_work(self.cells.shape, "upto", bool))
-            if below < target <= float(np.add.reduce(self.weights, where=upto)):
-                inside = np.flatnonzero(np.logical_xor(upto, under, out=upto))
-                cells, weights = self.cells[inside], self.weights[inside]
-                order = np.argsort(cells, kind="stable")
-                return _support_quantile(cells[order], weights[order], target, below)
-            half *= 4
-        return _support_quantile(*self._sorted, p, 0.0)
-
-
-def _work(shape: tuple[int, ...], slot: str, dtype: type = float) -> np.ndarray:
-    """A work array kept from call to call (:func:`rocsim.core.scratch.scratch`): a fresh one
-    of a law's size costs about as much in page faults as the arithmetic on it."""
-    return scratch(shape, "operating point " + slot, dtype)
-
-
-#: Laws with at most this many cells are sorted whole for a quantile.
-_SORT_ALL = 4096
-
-
-def _support_quantile(values: np.ndarray, probs: np.ndarray, p: float, below: float) -> float:
-    """The first of the ascending ``values`` whose cumulative probability (after the mass
-    ``below`` them) reaches ``p``."""
-    cumulative = below + np.cumsum(probs)
-    at = np.searchsorted(cumulative, p, side="left")
-    return float(values[min(at, values.size - 1)])
-
-
-def _law(
-    metric: str, value: float, values: np.ndarray, probs: np.ndarray, defined, mass: float
-) -> MetricDistribution:
-    """The conditional law of ``values`` (weights ``probs``, of sum ``mass``) where
-    ``defined``; the weights are kept as they are (shared by the metrics of one law)."""
-    if defined.all():  # a pass over booleans: cheap beside the arithmetic on the values
-        return MetricDistribution(metric, value, values, probs, 0.0, mass)
-    defined = defined.ravel()
-    kept, weight = values[defined], probs[defined]
-    total = float(weight.sum())
-    return MetricDistribution(metric, value, kept, weight, (mass - total) / mass, total or 1.0)
-
-
-def _window(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Values and probabilities of ``Bin(n, p)`` within its mean -+ 12 sd (+ 30), then
-    trimmed of each tail holding less than ``_TAIL_MASS``: the product of two windows then
-    misses less than ``2 _TAIL_MASS`` of the law, which no quantile at a level of
-    ``check_confidence_level`` or moment can feel (as the net benefit's windows,
-    :data:`rocsim.core.lattice._CUT`), and its cells (the cost) shrink by half."""
-    sd = np.sqrt(n * p * (1 - p))
-    lo = int(max(0, np.floor(n * p - _TAIL_SD * sd) - _TAIL_ROOM))
-    hi = int(min(n, np.ceil(n * p + _TAIL_SD * sd) + _TAIL_ROOM))
-    x = np.arange(lo, hi + 1, dtype=float)
-    pmf = binomial_pmf(x, n, p)
-    first = np.searchsorted(np.cumsum(pmf), _TAIL_MASS, side="right")
-    last = pmf.size - np.searchsorted(np.cumsum(pmf[::-1]), _TAIL_MASS, side="right")
-    return x[first:last], pmf[first:last]
+        sd = math.sqrt(self.var)
+        guess = self.mean + sd * special.ndtri(min(max(p, 1e-12), 1 - 1e-12))
+        return self.grid.quantile(p, guess, max(sd, 1e-12) / 16)
 
 
 @dataclass(frozen=True, repr=False)
@@ -352,8 +343,7 @@ class OperatingPointDistribution(Result):
         if a == self.pseudo_count:
             return self
         pos, neg, point, metrics, prevalence = self._source
-        build = _at_threshold if self.at == "threshold" else _at_rate
-        return build(pos, neg, self.at, point, metrics, prevalence, a)
+        return _build(pos, neg, self.at, point, metrics, prevalence, self.bootstrap, a)
 
     def _interval(self, level: float, method) -> OperatingPointCI:
         """Intervals from these laws as they are (built with the method's pseudo-count)."""
@@ -388,8 +378,10 @@ def operating_point_distribution(
         In (0, 1): the nearest rate ``r / n-`` (``k / n+``) of the data, the threshold moving
         with the resample.
     metrics : sequence of str, default all of :data:`METRICS`
-    bootstrap : {"stratified"}, default "stratified"
-        The full bootstrap's laws are not built yet.
+    bootstrap : {"stratified", "full"}, default "stratified"
+        Each class resampled on its own, or the instances together (the class counts random,
+        the thesis's chapter 5): at a threshold only, since at a fixed FPR or TPR the moving
+        threshold is a rank within a class.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, default 0
@@ -405,12 +397,18 @@ def operating_point_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     at, point = _check_point(threshold, fpr, tpr)
     metrics = _check_metrics(metrics)
-    check_choice(bootstrap, ("stratified",), "bootstrap (the full bootstrap is not built yet)")
+    check_choice(bootstrap, ("stratified", "full"), "bootstrap")
+    if bootstrap == "full" and at != "threshold":
+        raise ValueError(
+            f"bootstrap='full' is built at a threshold only: at a fixed {at} the threshold is "
+            "a rank within a class, whose size the full bootstrap draws; use "
+            "bootstrap='stratified' or give threshold="
+        )
     if prevalence is not None:
         prevalence = check_probability(prevalence, "prevalence")
-    a = pseudo_count_value(pseudo_count)
-    build = _at_threshold if at == "threshold" else _at_rate
-    return build(pos, neg, at, point, metrics, prevalence, a)
+    return _build(
+        pos, neg, at, point, metrics, prevalence, bootstrap, pseudo_count_value(pseudo_count)
+    )
 
 
 def _check_point(threshold, fpr, tpr) -> tuple[str, float]:
@@ -440,87 +438,147 @@ def _check_metrics(metrics) -> tuple[str, ...]:
     return metrics
 
 
-def _at_threshold(
-    pos, neg, at: str, t: float, metrics, prevalence, a: float
+def _build(
+    pos, neg, at: str, point: float, metrics, prevalence, bootstrap: str, a: float
 ) -> OperatingPointDistribution:
+    """The laws at the operating point, their blocks made once for all metrics."""
     n_pos, n_neg = pos.size, neg.size
-    tp = float(count_at_or_above(pos, np.array([t]))[0])
-    fp = float(count_at_or_above(neg, np.array([t]))[0])
-    x, px = _window(n_pos, (tp + a) / (n_pos + 2 * a))
-    y, py = _window(n_neg, (fp + a) / (n_neg + 2 * a))
-    laws, built = {}, {}
+    if at == "threshold":
+        tp = float(count_at_or_above(pos, np.array([point]))[0])
+        fp = float(count_at_or_above(neg, np.array([point]))[0])
+        fixed = point
+        if bootstrap == "full":
+            grids = _FullGrids(tp, fp, n_pos, n_neg, a)
+        else:
+            grids = _Blocks.stratified(tp, fp, n_pos, n_neg, a)
+    else:
+        fixed, tp, fp, grids = _at_rate(pos, neg, at, point, a)
+    laws = {}
     for metric in metrics:
-        key = metric if metric in _ONE_DIMENSIONAL else None
-        if key not in built:
-            built[key] = _cells(key, x, px, y, py, tp, fp)
-        at_x, at_y, weights, mass = built[key]
-        values, defined = metric_values(metric, at_x, at_y, n_pos, n_neg, prevalence)
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
-        laws[metric] = _law(metric, value, values.ravel(), weights, defined, mass)
-    source = (pos, neg, t, metrics, prevalence)
+        laws[metric] = MetricDistribution(metric, value, grids.grid(metric, prevalence))
+    source = (pos, neg, point, metrics, prevalence)
     return OperatingPointDistribution(
-        at, t, fp / n_neg, tp / n_pos, n_pos, n_neg, "stratified", laws, a, source
+        at, float(fixed), fp / n_neg, tp / n_pos, n_pos, n_neg, bootstrap, laws, a, source
     )
 
 
-#: Metrics whose law at a threshold is that of one count: TP, FP, or TP - FP (accuracy).
-_ONE_DIMENSIONAL = ("sensitivity", "specificity", "accuracy")
+@dataclass(frozen=True)
+class _Blocks:
+    """Blocks of the counts' law: a weight each, each class's size, and the windows of the
+    true and false positives (the other two counts their complements)."""
+
+    weight: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    tp: _Windows
+    fp: _Windows
+
+    @classmethod
+    def stratified(cls, tp: float, fp: float, n_pos: int, n_neg: int, a: float) -> _Blocks:
+        """One block: ``TP* ~ Bin(n+, (tp + a) / (n+ + 2a))``, ``FP*`` likewise."""
+        return cls(
+            np.ones(1),
+            np.array([n_pos]),
+            np.array([n_neg]),
+            binomial_windows([n_pos], _share(tp + a, n_pos + 2 * a)),
+            binomial_windows([n_neg], _share(fp + a, n_neg + 2 * a)),
+        )
+
+    @cached_property
+    def fn(self) -> _Windows:
+        return self.tp.complement(self.n_pos)
+
+    @cached_property
+    def tn(self) -> _Windows:
+        return self.fp.complement(self.n_neg)
+
+    def grid(self, metric: str, prevalence: float | None) -> _operating_point.Grid:
+        """``metric``'s law on these blocks (:data:`_READINGS`)."""
+        kind, x, y, share = _reading(metric, prevalence)
+        sizes = {"pos": self.n_pos.astype(float), "neg": self.n_neg.astype(float)}
+        along_x = getattr(self, x)
+        along_y = getattr(self, y) if y else _Windows.point(0, self.weight.size)
+        size_y = sizes[_CLASS[y]] if y else np.ones(self.weight.size)
+        return _grid(kind, share, self.weight, sizes[_CLASS[x]], size_y, along_x, along_y)
 
 
-def _cells(key: str | None, x, px, y, py, tp: float, fp: float) -> tuple:
-    """``(tp, fp, weights, their sum)`` of the cells a metric is read on: sensitivity and
-    specificity one binomial's values; accuracy ``TP - FP`` (as ``tp``, ``fp = 0``), whose
-    law is the convolution of the two (at 10^6 instances the product holds tens of millions
-    of cells, the convolution thousands); the other metrics the product of the two."""
-    if key == "sensitivity":
-        at_x, at_y, weights = x, fp, px
-    elif key == "specificity":
-        at_x, at_y, weights = tp, y, py
-    elif key == "accuracy":
-        at_x, at_y = np.arange(x[0] - y[-1], x[-1] - y[0] + 1), 0.0
-        weights = np.convolve(px, py[::-1])
-    else:
-        at_x, at_y, weights = x[:, None], y[None, :], np.multiply.outer(px, py).ravel()
-    return at_x, at_y, weights, float(weights.sum())
+def _grid(kind: int, share: float, weight, size_x, size_y, x: _Windows, y: _Windows):
+    return _operating_point.Grid(
+        kind, share, weight, size_x, size_y, x.start, x.offsets, x.pmf, y.start, y.offsets, y.pmf
+    )
 
 
-def _at_rate(
-    pos, neg, at: str, rate: float, metrics, prevalence, a: float
-) -> OperatingPointDistribution:
-    """At a fixed FPR (or TPR): the exact law of TP* (FP*) on the other count fixed."""
+def _share(hits: float, size: float) -> float:
+    """``hits / size``, 0 for an empty size (whose law is a point whatever the share)."""
+    return hits / size if size else 0.0
+
+
+class _FullGrids:
+    """The full bootstrap's laws: the table's four cells multinomial (after adding ``a`` to
+    each). A metric of one class's counts, of the predicted positives' or negatives', or of
+    all instances is a ratio of a binomial count to a binomial size: blocks over that size
+    (``TP* | N+* ~ Bin(N+*, .)``, ...). The others (Youden's J, the likelihood ratios, PPV and
+    NPV at a prevalence) read both classes' rates: blocks over ``N+*``, the true and false
+    positives independent binomials within each."""
+
+    def __init__(self, tp: float, fp: float, n_pos: int, n_neg: int, a: float):
+        n, fn, tn = n_pos + n_neg, n_pos - tp, n_neg - fp
+        self.n, self.size = n, n + 4 * a
+        self.cells = {"tp": tp + a, "fn": fn + a, "fp": fp + a, "tn": tn + a}
+        self.a = a
+
+    @cached_property
+    def classes(self) -> _Blocks:
+        """Blocks over ``N+*``."""
+        c = self.cells
+        margin = binomial_windows([self.n], (c["tp"] + c["fn"]) / self.size)
+        n_pos = margin.start[0] + np.arange(margin.pmf.size)
+        return _Blocks(
+            margin.pmf,
+            n_pos,
+            self.n - n_pos,
+            binomial_windows(n_pos, c["tp"] / (c["tp"] + c["fn"])),
+            binomial_windows(self.n - n_pos, c["fp"] / (c["fp"] + c["tn"])),
+        )
+
+    def grid(self, metric: str, prevalence: float | None) -> _operating_point.Grid:
+        c = self.cells
+        if metric == "accuracy":
+            return self._ratio(c["tp"] + c["tn"], self.size)
+        if metric == "ppv" and prevalence is None:
+            return self._ratio(c["tp"], c["tp"] + c["fp"])
+        if metric == "npv" and prevalence is None:
+            return self._ratio(c["tn"], c["tn"] + c["fn"])
+        return self.classes.grid(metric, prevalence)
+
+    def _ratio(self, hits: float, together: float) -> _operating_point.Grid:
+        """``H* / M*`` with ``M* ~ Bin(n, together / size)`` (the block's size) and
+        ``H* | M* ~ Bin(M*, hits / together)``: blocks over ``M*``."""
+        margin = binomial_windows([self.n], together / self.size)
+        sizes = margin.start[0] + np.arange(margin.pmf.size)
+        hit = binomial_windows(sizes, _share(hits, together))
+        ones, empty = np.ones(sizes.size), _Windows.point(0, sizes.size)
+        return _grid(RATIO, np.nan, margin.pmf, sizes.astype(float), ones, hit, empty)
+
+
+def _at_rate(pos, neg, at: str, rate: float, a: float) -> tuple:
+    """At a fixed FPR (or TPR): ``(threshold, TP, FP, blocks)``, the moving count's exact law
+    on the other count fixed."""
     n_pos, n_neg = pos.size, neg.size
+    sizes = (np.ones(1), np.array([n_pos]), np.array([n_neg]))
     if at == "fpr":
         r = int(np.clip(np.rint(rate * n_neg), 1, n_neg - 1))
         law = vertical_distribution(pos, neg, [r])
-        moving, pmf = np.arange(n_pos + 1, dtype=float), _moving_pmf(law, n_pos, a)
-        tp, fp, fixed_t = moving, float(r), np.sort(neg)[::-1][r - 1]
-        data_tp, data_fp = float(law.tpr[0] * n_pos), float(r)
-    else:
-        k = int(np.clip(np.rint(rate * n_pos), 1, n_pos - 1))
-        law = vertical_distribution(-neg, -pos, [n_pos - k], side="upper")
-        moving, pmf = np.arange(n_neg + 1, dtype=float), _moving_pmf(law, n_neg, a)
-        tp, fp, fixed_t = float(k), n_neg - moving, np.sort(pos)[::-1][k - 1]
-        data_tp, data_fp = float(k), float(n_neg - law.tpr[0] * n_neg)
-    laws = {}
-    for metric in metrics:
-        values, defined = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
-        data, ok = metric_values(metric, data_tp, data_fp, n_pos, n_neg, prevalence)
-        value = float(data) if bool(ok) else np.nan
-        laws[metric] = _law(metric, value, values, pmf, defined, float(pmf.sum()))
-    source = (pos, neg, rate, metrics, prevalence)
-    return OperatingPointDistribution(
-        at,
-        float(fixed_t),
-        data_fp / n_neg,
-        data_tp / n_pos,
-        n_pos,
-        n_neg,
-        "stratified",
-        laws,
-        a,
-        source,
-    )
+        blocks = _Blocks(*sizes, _Windows.of_pmf(_moving_pmf(law, n_pos, a)), _Windows.point(r))
+        return np.sort(neg)[::-1][r - 1], float(law.tpr[0] * n_pos), float(r), blocks
+    k = int(np.clip(np.rint(rate * n_pos), 1, n_pos - 1))
+    law = vertical_distribution(-neg, -pos, [n_pos - k], side="upper")
+    true_negatives = _Windows.of_pmf(_moving_pmf(law, n_neg, a))
+    blocks = _Blocks(*sizes, _Windows.point(k), true_negatives.complement(np.array([n_neg])))
+    fp = float(n_neg - law.tpr[0] * n_neg)
+    return np.sort(pos)[::-1][k - 1], float(k), fp, blocks
 
 
 def _moving_pmf(law, size: int, a: float) -> np.ndarray:

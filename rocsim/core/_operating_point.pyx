@@ -1,0 +1,524 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled reading of a metric's exact law at an operating point
+(:mod:`rocsim.core.operating_point`), without making its cells.
+
+The law is a mixture of blocks (one under the stratified bootstrap; one a class count under the
+full bootstrap), each the product of two count windows ``x`` and ``y`` with their
+probabilities. Every metric is read as a function ``m(x, y)`` nondecreasing in ``x`` and
+nonincreasing in ``y`` (NPV and LR- on the counts that make them so, the false negatives and
+the true negatives), computed as a composition of correctly rounded monotone operations, so
+that its floating-point values are monotone too. The cells at most ``v`` then fill, in each
+column ``y``, the rows below a limit that only rises from one column to the next: the
+distribution function is one walk along that staircase per block (``O(nx + ny)``, not
+``O(nx ny)``), and a quantile is a bracket on the value shrunk by such walks until few cells
+lie inside it, among which the point is selected. A metric undefined on a cell is not finite
+there; the undefined cells of a column are its first rows, or all of them.
+"""
+
+import numpy as np
+
+from libc.math cimport isfinite
+from libc.stdint cimport int64_t
+from libc.stdlib cimport free, malloc, qsort
+
+#: The metric's formula (``Grid.kind``): ``x / sx``; ``x / (x + y)`` (as ``1 / (1 + y / x)``,
+#: monotone in floating point); Bayes' rule at a prevalence on the rates ``x / sx`` and
+#: ``y / sy``; the ratio of the rates; their difference; the share of correct decisions.
+cdef enum:
+    RATIO = 0
+    PPV = 1
+    PREDICTIVE = 2
+    LR = 3
+    YOUDEN = 4
+    ACCURACY = 5
+
+KINDS = {
+    "ratio": RATIO,
+    "ppv": PPV,
+    "predictive": PREDICTIVE,
+    "lr": LR,
+    "youden": YOUDEN,
+    "accuracy": ACCURACY,
+}
+
+#: A bracket holding at most this many cells is read whole.
+cdef enum:
+    FEW = 256
+
+#: A quantile's running sum reaches its level this close below it (relative to the defined
+#: mass): the sums of a block's staircase and of the sorted cells round differently, and a
+#: level the distribution function reaches exactly (a median of a symmetric law) must not
+#: fall to the next point on a rounding.
+cdef double SLACK = 1e-12
+
+
+cdef inline double value_at(
+    int kind, double x, double y, double sx, double sy, double prevalence
+) noexcept nogil:
+    """The metric at counts ``x``, ``y`` of a block of sizes ``sx``, ``sy`` (not finite where
+    undefined); :func:`rocsim.core.operating_point.metric_values` computes the same bits."""
+    if kind == RATIO:
+        return x / sx
+    if kind == PPV:
+        return 1.0 / (1.0 + y / x)
+    if kind == PREDICTIVE:
+        return 1.0 / (1.0 + (y / sy) * (1.0 - prevalence) / ((x / sx) * prevalence))
+    if kind == LR:
+        return (x / sx) / (y / sy)
+    if kind == YOUDEN:
+        return x / sx - y / sy
+    return (x + (sy - y)) / (sx + sy)
+
+
+def values(int kind, x, y, sx, sy, double prevalence):
+    """:func:`value_at` on arrays ``x``, ``y``, ``sx``, ``sy`` broadcast together (the data's
+    value; an enumeration's resamples)."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(sx), np.shape(sy))
+    cdef const double[::1] xs = _flat(x, shape), ys = _flat(y, shape)
+    cdef const double[::1] sxs = _flat(sx, shape), sys = _flat(sy, shape)
+    out = np.empty(xs.shape[0])
+    cdef double[::1] o = out
+    cdef Py_ssize_t i
+    for i in range(xs.shape[0]):
+        o[i] = value_at(kind, xs[i], ys[i], sxs[i], sys[i], prevalence)
+    return out.reshape(shape)
+
+
+def _flat(a, shape):
+    return np.array(np.broadcast_to(np.asarray(a, dtype=float), shape)).ravel()
+
+
+def cut_tails(
+    const int64_t[::1] start, const int64_t[::1] offsets, const double[::1] pmf, double cut
+):
+    """Each block's window (values from ``start[k]``, probabilities
+    ``pmf[offsets[k]:offsets[k + 1]]``) without the values of either tail holding at most
+    ``cut`` of its mass: ``(start, offsets, pmf)`` of the windows kept (never empty)."""
+    cdef int64_t blocks = start.shape[0], k, i, j, a, b, n = 0
+    cdef double run
+    kept_start = np.empty(blocks, dtype=np.int64)
+    kept_offsets = np.empty(blocks + 1, dtype=np.int64)
+    kept = np.empty(pmf.shape[0])
+    cdef int64_t[::1] ks = kept_start, ko = kept_offsets
+    cdef double[::1] out = kept
+    with nogil:
+        for k in range(blocks):
+            a, b = offsets[k], offsets[k + 1]
+            i, run = a, 0.0
+            while i < b - 1:
+                run = run + pmf[i]
+                if run > cut:
+                    break
+                i += 1
+            j, run = b - 1, 0.0
+            while j > i:
+                run = run + pmf[j]
+                if run > cut:
+                    break
+                j -= 1
+            ks[k], ko[k] = start[k] + i - a, n
+            for a in range(i, j + 1):
+                out[n] = pmf[a]
+                n += 1
+        ko[blocks] = n
+    return kept_start, kept_offsets, kept[:n]
+
+
+cdef struct Cell:
+    double value
+    double weight
+
+
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    cdef double u = (<const Cell*>a).value
+    cdef double v = (<const Cell*>b).value
+    return (u > v) - (u < v)
+
+
+cdef class Grid:
+    """A metric's law on blocks of two count windows: block ``k`` has weight ``weight[k]``,
+    sizes ``sx[k]``, ``sy[k]``, ``x`` values ``x0[k], x0[k] + 1, ...`` with probabilities
+    ``px[xoff[k]:xoff[k + 1]]``, and ``y`` likewise."""
+
+    cdef readonly int kind
+    cdef readonly double prevalence
+    cdef readonly int64_t blocks
+    cdef const double[::1] weight, sx, sy, px, py
+    cdef const int64_t[::1] x0, y0, xoff, yoff
+    # each block's cumulative x probabilities (a leading 0 a block: index xoff[k] + k + i)
+    cdef double[::1] cpx
+    # the first defined row of each column (nx where none is)
+    cdef int64_t[::1] first
+    # the mass of the defined cells, of all cells (summed alike: equal where all are defined)
+    cdef readonly double defined, total
+    cdef readonly int64_t cells
+    # the values a walk along the staircases reads (the windows' lengths)
+    cdef readonly int64_t walk
+
+    def __init__(self, int kind, double prevalence, weight, sx, sy, x0, xoff, px, y0, yoff, py):
+        self.kind, self.prevalence = kind, prevalence
+        self.weight, self.sx, self.sy = weight, sx, sy
+        self.x0, self.xoff, self.px = x0, xoff, px
+        self.y0, self.yoff, self.py = y0, yoff, py
+        self.blocks = self.weight.shape[0]
+        self.cpx = np.empty(self.px.shape[0] + self.blocks)
+        self.first = np.empty(self.py.shape[0], dtype=np.int64)
+        self._prepare()
+
+    cdef void _prepare(self) noexcept nogil:
+        cdef int64_t k, i, j, nx, ny, base
+        cdef double run, column, mass = 0.0, total = 0.0
+        cdef int64_t count = 0
+        for k in range(self.blocks):
+            nx = self.xoff[k + 1] - self.xoff[k]
+            ny = self.yoff[k + 1] - self.yoff[k]
+            base = self.xoff[k] + k
+            run = 0.0
+            self.cpx[base] = 0.0
+            for i in range(nx):
+                run = run + self.px[self.xoff[k] + i]
+                self.cpx[base + i + 1] = run
+            for j in range(ny):
+                i = 0
+                while i < nx and not isfinite(self._value(k, i, j)):
+                    i += 1
+                self.first[self.yoff[k] + j] = i
+                column = self.weight[k] * self.py[self.yoff[k] + j]
+                mass += column * (self.cpx[base + nx] - self.cpx[base + i])
+                total += column * (self.cpx[base + nx] - self.cpx[base])
+                count += nx - i
+        self.defined, self.total, self.cells = mass, total, count
+        self.walk = self.px.shape[0] + self.py.shape[0]
+
+    cdef inline double _value(self, int64_t k, int64_t i, int64_t j) noexcept nogil:
+        return value_at(
+            self.kind,
+            <double>(self.x0[k] + i),
+            <double>(self.y0[k] + j),
+            self.sx[k],
+            self.sy[k],
+            self.prevalence,
+        )
+
+    cdef inline int64_t _limit(
+        self, int64_t k, int64_t j, int64_t lo, int64_t c, int64_t last, int64_t nx, double v
+    ) noexcept nogil:
+        """The end of the rows at most ``v`` in column ``j`` of block ``k`` (its first defined
+        row ``lo``), from the end ``c`` in the column before (whose first defined row was
+        ``last``): the rows below ``c`` are at most ``v`` here too (the metric falls with
+        ``y``), unless that column had none (its first defined row may lie above this
+        column's)."""
+        c = lo if c <= last else max(c, lo)
+        while c < nx and self._value(k, c, j) <= v:
+            c += 1
+        return c
+
+    cdef double _below(self, double v, int64_t* count) noexcept nogil:
+        """The mass of the defined cells at most ``v`` (their number in ``count``): a walk
+        along each block's staircase."""
+        cdef int64_t k, j, nx, ny, lo, last, c, base, n = 0
+        cdef double mass = 0.0, block
+        for k in range(self.blocks):
+            nx = self.xoff[k + 1] - self.xoff[k]
+            ny = self.yoff[k + 1] - self.yoff[k]
+            base = self.xoff[k] + k
+            c, last, block = 0, 0, 0.0
+            for j in range(ny):
+                lo = self.first[self.yoff[k] + j]
+                if lo == nx:
+                    continue
+                c = self._limit(k, j, lo, c, last, nx, v)
+                block += self.py[self.yoff[k] + j] * (self.cpx[base + c] - self.cpx[base + lo])
+                n += c - lo
+                last = lo
+            mass += self.weight[k] * block
+        count[0] = n
+        return mass
+
+    def cdf(self, double v):
+        """``(mass, number)`` of the defined cells at most ``v``."""
+        cdef int64_t n
+        cdef double mass = self._below(v, &n)
+        return mass, n
+
+    cdef int64_t _between(self, double lo_v, double hi_v, Cell* out) noexcept nogil:
+        """The defined cells in ``(lo_v, hi_v]`` with their probabilities, into ``out``."""
+        cdef int64_t k, j, i, nx, ny, lo, a, b, last, n = 0
+        cdef double w
+        for k in range(self.blocks):
+            nx = self.xoff[k + 1] - self.xoff[k]
+            ny = self.yoff[k + 1] - self.yoff[k]
+            a, b, last = 0, 0, 0
+            for j in range(ny):
+                lo = self.first[self.yoff[k] + j]
+                if lo == nx:
+                    continue
+                a = self._limit(k, j, lo, a, last, nx, lo_v)
+                b = self._limit(k, j, lo, b, last, nx, hi_v)
+                last = lo
+                w = self.weight[k] * self.py[self.yoff[k] + j]
+                for i in range(a, b):
+                    out[n].value = self._value(k, i, j)
+                    out[n].weight = w * self.px[self.xoff[k] + i]
+                    n += 1
+        return n
+
+    def between(self, double lo_v, double hi_v):
+        """``(values, probabilities)`` of the defined cells in ``(lo_v, hi_v]``, sorted."""
+        cdef int64_t below_lo, below_hi, n, i
+        self._below(lo_v, &below_lo)
+        self._below(hi_v, &below_hi)
+        n = max(below_hi - below_lo, 0)
+        cdef Cell* cells = <Cell*>malloc(max(n, 1) * sizeof(Cell))
+        if cells == NULL:
+            raise MemoryError()
+        values, probs = np.empty(n), np.empty(n)
+        cdef double[::1] v = values, p = probs
+        try:
+            n = self._between(lo_v, hi_v, cells)
+            qsort(cells, n, sizeof(Cell), _by_value)
+            for i in range(n):
+                v[i], p[i] = cells[i].value, cells[i].weight
+        finally:
+            free(cells)
+        return values, probs
+
+    def moments(self):
+        """``(mean, variance)`` of the law conditional on the metric being defined: each
+        block's from its windows' moments where the metric is a sum or a product of a
+        function of ``x`` and one of ``y`` (Youden's J, accuracy, the likelihood ratios), else
+        from its cells (about a value near the block's mean, against cancellation); the
+        blocks' then combined."""
+        cdef int64_t k
+        cdef double mass = 0.0, first = 0.0, second = 0.0
+        cdef double* stats = <double*>malloc(3 * max(self.blocks, 1) * sizeof(double))
+        if stats == NULL:
+            raise MemoryError()
+        try:
+            for k in range(self.blocks):
+                if self.kind == YOUDEN or self.kind == ACCURACY or self.kind == LR:
+                    self._separable(k, stats + 3 * k)
+                else:
+                    self._cellwise(k, stats + 3 * k)
+                stats[3 * k] *= self.weight[k]
+                if stats[3 * k] > 0.0:
+                    mass += stats[3 * k]
+                    first += stats[3 * k] * stats[3 * k + 1]
+            if mass <= 0.0:
+                return float("nan"), float("nan")
+            first /= mass
+            for k in range(self.blocks):
+                if stats[3 * k] > 0.0:
+                    second += stats[3 * k] * (
+                        stats[3 * k + 2] + (stats[3 * k + 1] - first) ** 2
+                    )
+        finally:
+            free(stats)
+        return first, max(second / mass, 0.0)
+
+    cdef void _cellwise(self, int64_t k, double* out) noexcept nogil:
+        """``(mass, mean, variance)`` of block ``k``'s defined cells, summed about the value
+        at its windows' modes."""
+        cdef int64_t i, j, nx, ny, mode_x = 0, mode_y = 0
+        cdef double centre, d, w, s0 = 0.0, s1 = 0.0, s2 = 0.0, u
+        nx = self.xoff[k + 1] - self.xoff[k]
+        ny = self.yoff[k + 1] - self.yoff[k]
+        for i in range(nx):
+            if self.px[self.xoff[k] + i] > self.px[self.xoff[k] + mode_x]:
+                mode_x = i
+        for j in range(ny):
+            if self.py[self.yoff[k] + j] > self.py[self.yoff[k] + mode_y]:
+                mode_y = j
+        centre = self._value(k, mode_x, mode_y)
+        if not isfinite(centre):
+            centre = 0.0
+        for j in range(ny):
+            w = self.py[self.yoff[k] + j]
+            for i in range(self.first[self.yoff[k] + j], nx):
+                u = self._value(k, i, j)
+                if isfinite(u):
+                    d = u - centre
+                    s0 += w * self.px[self.xoff[k] + i]
+                    s1 += w * self.px[self.xoff[k] + i] * d
+                    s2 += w * self.px[self.xoff[k] + i] * d * d
+        out[0] = s0
+        if s0 > 0.0:
+            out[1] = centre + s1 / s0
+            out[2] = max(s2 / s0 - (s1 / s0) * (s1 / s0), 0.0)
+
+    cdef void _separable(self, int64_t k, double* out) noexcept nogil:
+        """``(mass, mean, variance)`` of block ``k`` where the metric is ``a(x) + b(y)``
+        (Youden's J, accuracy) or ``a(x) b(y)`` (a likelihood ratio), ``x`` and ``y``
+        independent: from the moments of ``a`` and of ``b`` on their windows."""
+        cdef double a[3]
+        cdef double b[3]
+        self._factor(k, 0, a)
+        self._factor(k, 1, b)
+        out[0] = a[0] * b[0]
+        if out[0] <= 0.0:
+            return
+        if self.kind == LR:
+            out[1] = a[1] * b[1]
+            out[2] = a[2] * b[2] + a[2] * b[1] * b[1] + b[2] * a[1] * a[1]
+        else:
+            out[1] = a[1] + b[1]
+            out[2] = a[2] + b[2]
+
+    cdef void _factor(self, int64_t k, int side, double* out) noexcept nogil:
+        """``(mass, mean, variance)`` of ``a(x)`` (side 0) or ``b(y)`` (side 1) where finite:
+        two passes over the window (the mean, then the deviations from it)."""
+        cdef int64_t i, n, off
+        cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, f, w, mean
+        if side == 0:
+            n, off = self.xoff[k + 1] - self.xoff[k], self.xoff[k]
+        else:
+            n, off = self.yoff[k + 1] - self.yoff[k], self.yoff[k]
+        for i in range(n):
+            f = self._factor_at(k, side, i)
+            if isfinite(f):
+                w = self.px[off + i] if side == 0 else self.py[off + i]
+                s0 += w
+                s1 += w * f
+        out[0] = s0
+        if s0 <= 0.0:
+            return
+        mean = s1 / s0
+        for i in range(n):
+            f = self._factor_at(k, side, i)
+            if isfinite(f):
+                w = self.px[off + i] if side == 0 else self.py[off + i]
+                s2 += w * (f - mean) * (f - mean)
+        out[1], out[2] = mean, s2 / s0
+
+    cdef inline double _factor_at(self, int64_t k, int side, int64_t i) noexcept nogil:
+        cdef double sx = self.sx[k], sy = self.sy[k]
+        if side == 0:
+            if self.kind == ACCURACY:
+                return (self.x0[k] + i) / (sx + sy)
+            return (self.x0[k] + i) / sx
+        if self.kind == ACCURACY:
+            return (sy - (self.y0[k] + i)) / (sx + sy)
+        if self.kind == YOUDEN:
+            return -(self.y0[k] + i) / sy
+        return sy / (self.y0[k] + i)
+
+    def quantile(self, double p, double guess, double step):
+        """The smallest support value whose distribution function (conditional on the metric
+        being defined) reaches ``p``: a bracket about ``guess`` (``step`` on either side,
+        doubled outwards until it holds the level), narrowed about secant points
+        (:meth:`_bracket`); among the cells inside, the one where their running sum in order
+        of value reaches the level (:func:`_running_point`)."""
+        if self.cells == 0:
+            return float("nan")
+        cdef double target = p * self.defined - SLACK * self.defined
+        cdef double lo, hi, found
+        cdef double f_lo
+        cdef int64_t c_lo, c_hi, n
+        cdef Cell* cells
+        with nogil:
+            self._bracket(target, guess, max(step, 1e-300), &lo, &hi, &f_lo, &c_lo, &c_hi)
+        cells = <Cell*>malloc(max(c_hi - c_lo, 1) * sizeof(Cell))
+        if cells == NULL:
+            raise MemoryError()
+        with nogil:
+            n = self._between(lo, hi, cells)
+            found = _running_point(cells, n, f_lo, target, hi)
+        free(cells)
+        return found
+
+    cdef void _bracket(
+        self, double target, double guess, double step, double* lo_out, double* hi_out,
+        double* f_lo_out, int64_t* c_lo_out, int64_t* c_hi_out,
+    ) noexcept nogil:
+        """A bracket ``(lo, hi]`` of the quantile holding at most :data:`FEW` cells, or a
+        quarter of a walk's length (selecting among them then costs less than another
+        walk), or as few as the doubles between two support points allow."""
+        cdef double lo = guess - step, hi = guess + step, mid, half, a, b, f_lo, f_hi, f_a, f_b
+        cdef int64_t c_lo, c_hi, c_a, c_b
+        f_lo = self._below(lo, &c_lo)
+        f_hi = self._below(hi, &c_hi)
+        while f_lo >= target and c_lo > 0:  # the level lies at or below lo
+            hi, f_hi, c_hi = lo, f_lo, c_lo
+            step *= 2.0
+            lo = hi - step
+            f_lo = self._below(lo, &c_lo)
+        while f_hi < target and c_hi < self.cells:  # the level lies above hi
+            lo, f_lo, c_lo = hi, f_hi, c_hi
+            step *= 2.0
+            hi = lo + step
+            f_hi = self._below(hi, &c_hi)
+        while c_hi - c_lo > max(<int64_t>FEW, self.walk // 4):
+            # a window about the secant's point (the distribution function is nearly straight
+            # across a bracket of many cells): a 64th of the bracket wide, it holds the level
+            # unless the secant is that far off, and then it still bounds one side
+            if f_hi > f_lo:
+                mid = lo + (hi - lo) * (target - f_lo) / (f_hi - f_lo)
+            else:
+                mid = lo + 0.5 * (hi - lo)
+            half = (hi - lo) / 128.0
+            a, b = max(mid - half, lo), min(mid + half, hi)
+            if not (lo < a or b < hi) or not a < b:
+                break
+            if lo < a:
+                f_a = self._below(a, &c_a)
+                if f_a >= target or c_a == self.cells:
+                    hi, f_hi, c_hi = a, f_a, c_a
+                    continue
+                lo, f_lo, c_lo = a, f_a, c_a
+            if b < hi:
+                f_b = self._below(b, &c_b)
+                if f_b >= target or c_b == self.cells:
+                    hi, f_hi, c_hi = b, f_b, c_b
+                else:
+                    lo, f_lo, c_lo = b, f_b, c_b
+        lo_out[0], hi_out[0], f_lo_out[0], c_lo_out[0], c_hi_out[0] = lo, hi, f_lo, c_lo, c_hi
+
+
+cdef double _running_point(
+    Cell* cells, int64_t n, double below, double target, double fallback
+) noexcept nogil:
+    """The smallest value among the ``n`` cells at which their running sum in order of value
+    (after ``below``) reaches ``target`` (the largest where rounding keeps it short): a
+    selection by three-way partitions about a median of three (linear time), not a sort."""
+    cdef int64_t lo = 0, hi = n, less, more, i
+    cdef double need = target - below, pivot, weight_less, weight_equal, largest
+    cdef Cell swap
+    if n == 0:
+        return fallback
+    largest = cells[0].value
+    for i in range(1, n):
+        largest = max(largest, cells[i].value)
+    while hi - lo > 16:
+        pivot = _median_of_three(cells[lo].value, cells[(lo + hi) // 2].value, cells[hi - 1].value)
+        # cells[lo:less] < pivot, cells[less:i] == pivot, cells[more:hi] > pivot
+        less, i, more = lo, lo, hi
+        weight_less, weight_equal = 0.0, 0.0
+        while i < more:
+            if cells[i].value < pivot:
+                weight_less += cells[i].weight
+                swap, cells[i], cells[less] = cells[i], cells[less], cells[i]
+                less += 1
+                i += 1
+            elif cells[i].value > pivot:
+                more -= 1
+                swap, cells[i], cells[more] = cells[i], cells[more], cells[i]
+            else:
+                weight_equal += cells[i].weight
+                i += 1
+        if weight_less >= need:
+            hi = less
+        elif weight_less + weight_equal >= need:
+            return pivot
+        else:
+            need -= weight_less + weight_equal
+            lo = more
+    qsort(cells + lo, hi - lo, sizeof(Cell), _by_value)
+    for i in range(lo, hi):
+        need -= cells[i].weight
+        if need <= 0.0:
+            return cells[i].value
+    return largest
+
+
+cdef inline double _median_of_three(double a, double b, double c) noexcept nogil:
+    return max(min(a, b), min(max(a, b), c))
