@@ -1,6 +1,8 @@
 """Benchmark: the exact laws of issue 51 against a vectorised Monte Carlo bootstrap of B = 2000
 resamples, in one run: decision curves (net benefit at 99 threshold probabilities, both
-bootstraps), the metrics at an operating point (both bootstraps), and the joint covariance of
+bootstraps), the metrics at an operating point (stratified, full, and the default ``auto``:
+full for PPV, NPV and accuracy, stratified for the others; each against the Monte Carlo
+bootstrap resampling as its law does, the full one for ``auto``), and the joint covariance of
 five models' AUCs. Writes ``benchmarks/results_decision.md``.
 
 Ratios are Monte Carlo time / exact time on one machine in one run. The Monte Carlo bootstrap
@@ -162,26 +164,26 @@ def bench(n: int, rng) -> list[dict]:
             ),
             lambda: mc_net_benefit(pos, neg, rng),
         ),
-        "8 metrics at a threshold (agresti_hull)": (
+        "8 metrics at a threshold, stratified (agresti_hull)": (
             lambda: operating_point_distribution(pos, neg, threshold=0.5, pseudo_count=2.0).ci(
                 0.95, "agresti_hull"
             ),
             lambda: mc_operating_point(pos, neg, 0.5, rng),
         ),
-        "8 metrics at a threshold (percentile)": (
+        "8 metrics at a threshold, stratified (percentile)": (
             lambda: operating_point_distribution(pos, neg, threshold=0.5).ci(0.95, "percentile"),
             lambda: mc_operating_point(pos, neg, 0.5, rng),
+        ),
+        "8 metrics at a threshold, default: auto (agresti_hull)": (
+            lambda: operating_point_distribution(
+                pos, neg, threshold=0.5, pseudo_count=2.0, bootstrap="auto"
+            ).ci(0.95, "agresti_hull"),
+            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
         ),
         "8 metrics at a threshold, full (agresti_hull)": (
             lambda: operating_point_distribution(
                 pos, neg, threshold=0.5, pseudo_count=2.0, bootstrap="full"
             ).ci(0.95, "agresti_hull"),
-            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
-        ),
-        "8 metrics at a threshold, full (percentile)": (
-            lambda: operating_point_distribution(pos, neg, threshold=0.5, bootstrap="full").ci(
-                0.95, "percentile"
-            ),
             lambda: mc_operating_point_full(pos, neg, 0.5, rng),
         ),
         "NB1 - NB2, stratified (percentile)": (

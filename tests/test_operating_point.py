@@ -150,7 +150,8 @@ def test_the_default_on_cohort_data_holds_the_true_ppv_where_the_stratified_law_
     """Regression: on cohort test sets (the prevalence random) the stratified bootstrap keeps
     the class sizes, so its PPV interval ignores the prevalence's spread and missed the true
     PPV about a quarter of the time (``operating_point_full`` study); at a threshold the
-    default now resamples the instances together (the full bootstrap)."""
+    default (``auto``) now reads PPV, NPV and accuracy, which move with the prevalence, on the
+    full bootstrap (the instances resampled together)."""
     rng = np.random.default_rng(12)
     mu, pi, t, n, sets = 1.5, 0.3, 0.0, 400, 200
     from rocsim.studies.decision import true_metric
@@ -165,9 +166,13 @@ def test_the_default_on_cohort_data_holds_the_true_ppv_where_the_stratified_law_
             frame = row.to_frame()
             held[name] += bool(frame["low"][0] <= truth <= frame["high"][0])
     assert held["default"] / sets > 0.92 and held["stratified"] / sets < 0.88, held
-    assert row.law.bootstrap == "stratified"
-    assert rocsim.operating_point_ci(y, s, threshold=t).law.bootstrap == "full"
-    assert rocsim.operating_point_ci(y, s, fpr=0.2).law.bootstrap == "stratified"
+    assert row.law["ppv"].bootstrap == "stratified"
+    laws = rocsim.operating_point_ci(y, s, threshold=t).law.laws
+    assert {m for m, law in laws.items() if law.bootstrap == "full"} == {"ppv", "npv", "accuracy"}
+    laws = rocsim.operating_point_ci(y, s, threshold=t, prevalence=0.1).law.laws
+    assert {m for m, law in laws.items() if law.bootstrap == "full"} == {"accuracy"}
+    laws = rocsim.operating_point_ci(y, s, fpr=0.2).law.laws
+    assert {law.bootstrap for law in laws.values()} == {"stratified"}
 
 
 def test_the_data_s_values_and_the_frame():

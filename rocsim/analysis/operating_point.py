@@ -28,7 +28,7 @@ def operating_point_ci(
     metrics=METRICS,
     confidence_level: float = 0.95,
     method: str | Callable = DEFAULT_METHODS["operating_point"],
-    bootstrap: str | None = None,
+    bootstrap: str = "auto",
     prevalence: float | None = None,
     pseudo_count: float | None = None,
     pos_label=None,
@@ -64,14 +64,18 @@ def operating_point_ci(
         The plug-in laws (``percentile``, ``wald``) collapse to a point where a share is 0 or
         1 (every positive above the threshold, say), and their intervals then miss every
         true value inside (Notes).
-    bootstrap : {"full", "stratified"}, optional
+    bootstrap : {"auto", "full", "stratified"}, default "auto"
         ``full``: the instances resampled together, the class counts random (the thesis's
         chapter 5), as a cohort's prevalence is itself an estimate; ``stratified``: each
-        class resampled on its own (class sizes kept), as in a case-control design. Default:
-        ``full`` at a threshold (on cohort test sets the stratified law's intervals of PPV,
-        NPV and accuracy miss their true values, and on test sets of fixed class sizes the
-        full one's still hold them: Notes), ``stratified`` at a fixed FPR or TPR, where the
-        threshold is a rank within a class and the full bootstrap is not built.
+        class resampled on its own (class sizes kept), as in a case-control design.
+        ``auto``: at a threshold, ``full`` for PPV, NPV and accuracy (they move with the
+        prevalence: on cohort test sets the stratified law's intervals miss their true values,
+        and on test sets of fixed class sizes the full law's still hold them; PPV and NPV at a
+        given ``prevalence`` read sensitivity and specificity only) and ``stratified`` for the
+        others (both laws hold their true values on either design, the stratified one at a
+        fraction of the cost: Notes); at a fixed FPR or TPR, where the threshold is a rank
+        within a class and the full bootstrap is not built, ``stratified``. Each law's at
+        ``.law[metric].bootstrap``.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, optional
@@ -127,8 +131,6 @@ def operating_point_ci(
     [['sensitivity', 0.75], ['ppv', 0.75]]
     """
     level = check_confidence_level(confidence_level)
-    if bootstrap is None:
-        bootstrap = "full" if threshold is not None else "stratified"
     method = check_method(
         method, OPERATING_POINT_METHODS, OPERATING_POINT_PROTOCOL, "operating point method"
     )

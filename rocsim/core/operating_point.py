@@ -209,6 +209,8 @@ class MetricDistribution(Result):
     metric : str
     value : float
         The data's value (NaN where undefined).
+    bootstrap : {"stratified", "full"}
+        The bootstrap whose law this is.
     mean, var : float
         Moments of the conditional law.
     undefined : float
@@ -218,9 +220,10 @@ class MetricDistribution(Result):
     metric: str
     value: float
     grid: _operating_point.Grid = field(repr=False)
+    bootstrap: str = "stratified"
 
     _columns = ("metric", "value", "mean", "var", "undefined")
-    _settings = ()
+    _settings = ("bootstrap",)
 
     @property
     def undefined(self) -> float:
@@ -317,7 +320,7 @@ class OperatingPointDistribution(Result):
     def _summary(self) -> str:
         return (
             f"exact bootstrap laws of {len(self.laws)} metrics at {self.at} "
-            f"{getattr(self, self.at):.4g} ({self.bootstrap} bootstrap, n+={self.n_pos}, "
+            f"{getattr(self, self.at):.4g} ({_bootstraps(self)}, n+={self.n_pos}, "
             f"n-={self.n_neg})"
         )
 
@@ -355,6 +358,14 @@ class OperatingPointDistribution(Result):
         return OperatingPointCI(self, rows, level, method_name(method))
 
 
+def _bootstraps(law: OperatingPointDistribution) -> str:
+    """``"full bootstrap"``, or for ``auto`` which metrics read the full one."""
+    if law.bootstrap != "auto":
+        return f"{law.bootstrap} bootstrap"
+    full = [m for m, one in law.laws.items() if one.bootstrap == "full"]
+    return "stratified bootstrap" + (f", full for {', '.join(full)}" if full else "")
+
+
 def operating_point_distribution(
     pos_scores,
     neg_scores,
@@ -378,10 +389,12 @@ def operating_point_distribution(
         In (0, 1): the nearest rate ``r / n-`` (``k / n+``) of the data, the threshold moving
         with the resample.
     metrics : sequence of str, default all of :data:`METRICS`
-    bootstrap : {"stratified", "full"}, default "stratified"
+    bootstrap : {"stratified", "full", "auto"}, default "stratified"
         Each class resampled on its own, or the instances together (the class counts random,
         the thesis's chapter 5): at a threshold only, since at a fixed FPR or TPR the moving
-        threshold is a rank within a class.
+        threshold is a rank within a class. ``auto``: at a threshold the full bootstrap for
+        the metrics that move with the prevalence (:data:`PREVALENCE_METRICS`, unless
+        ``prevalence`` is given) and the stratified one for the others; elsewhere stratified.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, default 0
@@ -397,7 +410,7 @@ def operating_point_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     at, point = _check_point(threshold, fpr, tpr)
     metrics = _check_metrics(metrics)
-    check_choice(bootstrap, ("stratified", "full"), "bootstrap")
+    check_choice(bootstrap, ("stratified", "full", "auto"), "bootstrap")
     if bootstrap == "full" and at != "threshold":
         raise ValueError(
             f"bootstrap='full' is built at a threshold only: at a fixed {at} the threshold is "
@@ -447,21 +460,40 @@ def _build(
         tp = float(count_at_or_above(pos, np.array([point]))[0])
         fp = float(count_at_or_above(neg, np.array([point]))[0])
         fixed = point
-        if bootstrap == "full":
-            grids = _FullGrids(tp, fp, n_pos, n_neg, a)
-        else:
-            grids = _Blocks.stratified(tp, fp, n_pos, n_neg, a)
+        makers = {
+            "full": lambda: _FullGrids(tp, fp, n_pos, n_neg, a),
+            "stratified": lambda: _Blocks.stratified(tp, fp, n_pos, n_neg, a),
+        }
     else:
-        fixed, tp, fp, grids = _at_rate(pos, neg, at, point, a)
-    laws = {}
+        fixed, tp, fp, blocks = _at_rate(pos, neg, at, point, a)
+        makers = {"stratified": lambda: blocks}
+    laws, made = {}, {}
     for metric in metrics:
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
         value = float(data) if bool(ok) else np.nan
-        laws[metric] = MetricDistribution(metric, value, grids.grid(metric, prevalence))
+        chosen = _bootstrap_of(metric, bootstrap, at, prevalence)
+        if chosen not in made:  # each bootstrap's blocks made once, if a metric reads them
+            made[chosen] = makers[chosen]()
+        grid = made[chosen].grid(metric, prevalence)
+        laws[metric] = MetricDistribution(metric, value, grid, chosen)
     source = (pos, neg, point, metrics, prevalence)
     return OperatingPointDistribution(
         at, float(fixed), fp / n_neg, tp / n_pos, n_pos, n_neg, bootstrap, laws, a, source
     )
+
+
+#: The metrics whose value moves with the prevalence (at the data's): the full bootstrap's
+#: class counts move them, and on cohort test sets the stratified law's intervals miss them
+#: (:doc:`/operating_point_full_study`); the others' laws barely feel the class counts.
+PREVALENCE_METRICS = ("ppv", "npv", "accuracy")
+
+
+def _bootstrap_of(metric: str, bootstrap: str, at: str, prevalence: float | None) -> str:
+    """The bootstrap of ``metric``'s law: ``bootstrap``, or as ``auto`` resolves it."""
+    if bootstrap != "auto":
+        return bootstrap
+    moves = metric in PREVALENCE_METRICS and (prevalence is None or metric == "accuracy")
+    return "full" if at == "threshold" and moves else "stratified"
 
 
 @dataclass(frozen=True)
