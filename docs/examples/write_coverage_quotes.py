@@ -19,6 +19,8 @@ from pathlib import Path
 import pandas as pd
 from study_pages import markdown, replace_section
 
+from rocsim.core.operating_point import PREVALENCE_METRICS
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "data"
 PAGE = ROOT / "docs" / "interval_methods.md"
@@ -177,8 +179,10 @@ def quotes() -> dict[str, str]:
     cohorts = by_bootstrap("operating_point_full")
     if cohorts:
         out["operating_point_ci_full"] = (
-            "Measured on either bootstrap's law, on test sets of fixed class sizes and on "
-            "cohorts (the prevalence random; :doc:`/operating_point_full_study`; mean over the "
+            "Measured on each bootstrap's laws (``auto``, the default: the full bootstrap's for "
+            "PPV, NPV and accuracy, the stratified one's for the others), on test sets of fixed "
+            "class sizes and on cohorts (the prevalence random; "
+            ":doc:`/operating_point_full_study`; mean over the "
             "thresholds per metric and n, lowest and highest of those means, and the lowest "
             f"condition and threshold): {sentence(summary(cohorts, ['n', 'metric']))}."
         )
@@ -221,13 +225,17 @@ DRAWN = {"stratified": "fixed classes", "full": "cohorts"}
 
 def by_bootstrap(name: str) -> list[pd.DataFrame]:
     """A study's tables with each method named with its bootstrap and how the test sets were
-    drawn (``agresti_hull, full bootstrap, cohorts``): a row of its table each."""
-    return [
-        t.assign(
-            method=t["method"] + ", " + t["bootstrap"] + " bootstrap, " + t["sampling"].map(DRAWN)
-        )
-        for t in studies(name)
-    ]
+    drawn (``agresti_hull, full bootstrap, cohorts``), and first the cells of
+    ``operating_point_ci``'s default, ``auto`` (each metric on the bootstrap it reads,
+    :data:`rocsim.core.operating_point.PREVALENCE_METRICS` on the full one)."""
+    out = []
+    for t in studies(name):
+        full = t["metric"].isin(PREVALENCE_METRICS)
+        auto = t[(t["bootstrap"] == "full") == full].assign(bootstrap="auto")
+        for part in (auto, t):
+            named = part["method"] + ", " + part["bootstrap"] + " bootstrap, "
+            out.append(part.assign(method=named + part["sampling"].map(DRAWN)))
+    return out
 
 
 #: Studies whose tables are read through a selection: the cells a method table compares.

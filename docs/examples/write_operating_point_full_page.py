@@ -1,7 +1,7 @@
 """Write the results section of ``docs/operating_point_full_study.md`` from a run of the
-cohort operating point study (``rocsim study=operating_point_full``), with the tables of
-``write_operating_point_page.py`` per method and bootstrap: the page quotes this script's
-output, never typed numbers.
+operating point study of both bootstraps (``rocsim study=operating_point_full``), with the
+tables of ``write_operating_point_page.py`` per method, sampling and bootstrap: the page quotes
+this script's output, never typed numbers.
 
 The run's tables are copied to ``docs/data/operating_point_full/`` and its figure to
 ``docs/figures/``; ``tests/test_operating_point.py`` checks that the page holds what this
@@ -28,7 +28,7 @@ TABLES = DATA / NAME
 
 
 def section(folder: Path) -> list[str]:
-    return study_section(folder, NAME, partial(tables, by=("method", "bootstrap")))
+    return study_section(folder, NAME, partial(tables, by=("method", "sampling", "bootstrap")))
 
 
 if __name__ == "__main__":

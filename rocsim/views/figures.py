@@ -8,6 +8,7 @@ needs no backend, so drawing a study never changes the one a notebook or script 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -198,8 +199,13 @@ def _draw_line(
         ax.plot(x, exact, color=color, linestyle=":", linewidth=1.1)
 
 
+#: Characters of a panel title's line: about the width of a 4.2-inch panel at 9 points (longer
+#: lines ran into the next panel's title).
+_TITLE_WIDTH = 62
+
+
 def _panel_title(sub: pd.DataFrame, keys: list[str], value: tuple) -> str:
-    text = ", ".join(f"{k} = {v}" for k, v in zip(keys, value))
+    text = textwrap.fill(", ".join(f"{k} = {v}" for k, v in zip(keys, value)), _TITLE_WIDTH)
     if "model_label" in sub.columns:
         # beside three axes' values or more, the model's label gets its own line
         text += ("\n" if len(keys) >= 3 else "   ") + str(sub["model_label"].iloc[0])
