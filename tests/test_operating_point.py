@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -459,3 +460,19 @@ def test_the_study_kind_passes_a_config_s_pseudo_count_to_the_core(pseudo_count)
         assert outcome["width"][k] == pytest.approx(frame["high"][0] - frame["low"][0])
     expected = 2.0 if pseudo_count is None else pseudo_count
     assert kind.outcome_settings(condition.settings)["pseudo_count"] == expected
+
+
+def test_a_page_says_when_its_run_reused_cached_outcomes(page_script, tmp_path):
+    """Regression: a run that reused every condition's cached outcomes (a figure redrawn)
+    wrote its own second or so as the study's time, so a page said a study of many minutes ran
+    in 1 s; the run line now says the outcomes were reused."""
+    writer, _ = page_script("write_operating_point_full_page")
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    meta = {"seed": 1, "code_hash": "0" * 16, "wall_seconds": 0.8}
+    for computed, reused, expected in (
+        (["a", "b"], [], "1 s."),
+        ([], ["a", "b"], "1 s (the outcomes of 2 of its 2 conditions reused from an earlier"),
+    ):
+        meta |= {"computed_conditions": computed, "reused_conditions": reused}
+        (tmp_path / "meta.json").write_text(json.dumps(meta))
+        assert expected in sys.modules["write_auc_page"].run_line(table, tmp_path)

@@ -76,10 +76,19 @@ def hard_cells(table: pd.DataFrame) -> list[str]:
 
 def run_line(table: pd.DataFrame, folder: Path) -> str:
     meta = json.loads((folder / "meta.json").read_text())
+    reused = len(meta.get("reused_conditions") or [])
+    total = reused + len(meta.get("computed_conditions") or [])
+    # a run that reused cached outcomes took seconds that are not the computation's
+    timing = f"{meta['wall_seconds']:.0f} s" + (
+        f" (the outcomes of {reused} of its {total} conditions reused from an earlier run of "
+        "the same code)"
+        if reused
+        else ""
+    )
     return (
         f"{int(table['replications'].iloc[0])} replications per condition, level "
         f"{table['level'].iloc[0]}, seed {meta['seed']}, code `{meta['code_hash'][:12]}`, "
-        f"{meta['wall_seconds']:.0f} s."
+        f"{timing}."
     )
 
 
