@@ -7,11 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import integrate, special
+from study_conditions import study_conditions
 
-from rocsim.sim.conditions import expand_conditions
 from rocsim.sim.runner import run_conditions
 from rocsim.studies import get_kind
 from rocsim.studies.decision import calibrated_risk, true_net_benefit
+
+#: The threshold probabilities of the kinds' tests.
+GRID = {"name": "threshold", "start": 0.1, "stop": 0.4, "num": 4}
 
 
 @pytest.mark.parametrize(("auc", "pi", "t"), [(0.75, 0.3, 0.2), (0.9, 0.1, 0.05)])
@@ -37,17 +40,9 @@ def test_the_truth_is_the_population_s_net_benefit(auc, pi, t):
 def test_the_kind_runs_both_samplings_and_reports_coverage():
     kind = get_kind("net_benefit")
     axes = {"sampling": ["stratified", "full"], "auc": [0.8], "bootstrap": ["full"]}
-    base = {
-        "confidence_level": 0.9,
-        "method": "agresti",
-        "n": 60,
-        "pi": 0.3,
-        "grid": {"name": "threshold", "start": 0.1, "stop": 0.4, "num": 4},
-        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
-    }
     table = run_conditions(
         kind,
-        expand_conditions("net_benefit", axes, base),
+        study_conditions("net_benefit", axes, method="agresti", n=60, grid=GRID),
         replications=60,
         seed=3,
         progress=False,
@@ -76,18 +71,16 @@ def test_the_difference_kind_s_truth_is_the_two_models_difference():
     from rocsim.studies.decision import true_net_benefit
 
     kind = get_kind("net_benefit_difference")
-    base = {
-        "confidence_level": 0.9,
-        "method": "wald",
-        "n": 40,
-        "pi": 0.3,
-        "sampling": "stratified",
-        "bootstrap": "stratified",
-        "grid": {"name": "threshold", "start": 0.1, "stop": 0.4, "num": 4},
-        "model": {"family": "binormal", "pos": {"mu": 1, "sd": 1}, "neg": {"mu": 0, "sd": 1}},
-    }
     axes = {"auc": [0.8], "delta": [0.05], "rho": [0.5]}
-    (condition,) = expand_conditions("net_benefit_difference", axes, base)
+    (condition,) = study_conditions(
+        "net_benefit_difference",
+        axes,
+        method="wald",
+        n=40,
+        sampling="stratified",
+        bootstrap="stratified",
+        grid=GRID,
+    )
     setup = kind.setup(condition)
     mu = np.sqrt(2) * special.ndtri([0.8, 0.75])
     t = np.array([0.1, 0.2, 0.3, 0.4])

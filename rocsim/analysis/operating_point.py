@@ -75,7 +75,9 @@ def operating_point_ci(
         others (both laws hold their true values on either design, the stratified one at a
         fraction of the cost: Notes); at a fixed FPR or TPR, where the threshold is a rank
         within a class and the full bootstrap is not built, ``stratified``. Each law's at
-        ``.law[metric].bootstrap``.
+        ``.law[metric].bootstrap``. So at a fixed FPR or TPR the laws of PPV, NPV and accuracy
+        keep the class sizes, and on cohort data their intervals miss the true values there as
+        the stratified law's do at a threshold: on cohorts read them at a threshold.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, optional
