@@ -187,14 +187,21 @@ def binomial_windows(sizes, share: float) -> _Windows:
     probabilities are Boost's every 64 values, their ratio recurrence between
     (:func:`rocsim.core.lattice.binomial_rows`)."""
     sizes = np.atleast_1d(np.asarray(sizes, dtype=np.int64))
-    sd = np.sqrt(sizes * share * (1 - share))
-    room = np.where(sd > 0, _TAIL_ROOM, 0)  # a point law (share 0 or 1) is one value
-    lo = np.maximum(0, np.floor(sizes * share - _TAIL_SD * sd) - room).astype(np.int64)
-    hi = np.minimum(sizes, np.ceil(sizes * share + _TAIL_SD * sd) + room).astype(np.int64)
+    lo, hi = _binomial_window(sizes, share)
     width = hi - lo + 1
     pmf = binomial_rows(sizes, np.full(sizes.size, float(share)), lo, width)
     offsets = np.concatenate([[0], np.cumsum(width)])
     return _Windows(*_operating_point.cut_tails(lo, offsets, pmf, _TAIL_MASS))
+
+
+def _binomial_window(sizes: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last value of ``Bin(sizes[k], share)``'s mean -+ 12 sd (+ 30): outside
+    it a binomial holds less than ``1e-30`` of its mass."""
+    sd = np.sqrt(sizes * share * (1 - share))
+    room = np.where(sd > 0, _TAIL_ROOM, 0)  # a point law (share 0 or 1) is one value
+    lo = np.maximum(0, np.floor(sizes * share - _TAIL_SD * sd) - room).astype(np.int64)
+    hi = np.minimum(sizes, np.ceil(sizes * share + _TAIL_SD * sd) + room).astype(np.int64)
+    return lo, hi
 
 
 @dataclass(frozen=True, repr=False)
@@ -547,6 +554,16 @@ def _share(hits: float, size: float) -> float:
     return hits / size if size else 0.0
 
 
+#: The metrics that are a count over a binomial size under the full bootstrap (at the data's
+#: prevalence): the count's cell and the other cell of its size.
+_FULL_RATIOS = {
+    "sensitivity": ("tp", "fn"),
+    "specificity": ("tn", "fp"),
+    "ppv": ("tp", "fp"),
+    "npv": ("tn", "fn"),
+}
+
+
 class _FullGrids:
     """The full bootstrap's laws: the table's four cells multinomial (after adding ``a`` to
     each). A metric of one class's counts, of the predicted positives' or negatives', or of
@@ -575,24 +592,31 @@ class _FullGrids:
             binomial_windows(self.n - n_pos, c["fp"] / (c["fp"] + c["tn"])),
         )
 
-    def grid(self, metric: str, prevalence: float | None) -> _operating_point.Grid:
+    def grid(self, metric: str, prevalence: float | None) -> _operating_point.Law:
         c = self.cells
         if metric == "accuracy":
             return self._ratio(c["tp"] + c["tn"], self.size)
-        if metric == "ppv" and prevalence is None:
-            return self._ratio(c["tp"], c["tp"] + c["fp"])
-        if metric == "npv" and prevalence is None:
-            return self._ratio(c["tn"], c["tn"] + c["fn"])
+        if metric in _FULL_RATIOS and (prevalence is None or metric not in ("ppv", "npv")):
+            hits, misses = (c[cell] for cell in _FULL_RATIOS[metric])
+            return self._ratio(hits, hits + misses)
         return self.classes.grid(metric, prevalence)
 
-    def _ratio(self, hits: float, together: float) -> _operating_point.Grid:
+    def _ratio(self, hits: float, together: float) -> _operating_point.RatioMixture:
         """``H* / M*`` with ``M* ~ Bin(n, together / size)`` (the block's size) and
-        ``H* | M* ~ Bin(M*, hits / together)``: blocks over ``M*``."""
+        ``H* | M* ~ Bin(M*, hits / together)``: blocks over ``M*``
+        (:class:`_operating_point.RatioMixture`)."""
         margin = binomial_windows([self.n], together / self.size)
         sizes = margin.start[0] + np.arange(margin.pmf.size)
-        hit = binomial_windows(sizes, _share(hits, together))
-        ones, empty = np.ones(sizes.size), _Windows.point(0, sizes.size)
-        return _grid(RATIO, np.nan, margin.pmf, sizes.astype(float), ones, hit, empty)
+        share = _share(hits, together)
+        lo, hi = _binomial_window(sizes, share)
+        # Boost's window at the first block with M >= 1 (the last if there is none)
+        b = min(int(np.searchsorted(sizes, 1)), sizes.size - 1)
+        anchor = binomial_rows(
+            sizes[b : b + 1], np.array([share]), lo[b : b + 1], hi[b : b + 1] - lo[b : b + 1] + 1
+        )
+        return _operating_point.RatioMixture(
+            share, int(sizes[0]), margin.pmf, lo, hi, int(lo[b]), anchor
+        )
 
 
 def _at_rate(pos, neg, at: str, rate: float, a: float) -> tuple:
