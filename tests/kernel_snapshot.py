@@ -209,7 +209,8 @@ def _lattice_cases() -> Iterator[tuple[str, np.ndarray]]:
 
 def _operating_point_cases() -> Iterator[tuple[str, np.ndarray]]:
     """The metrics at an operating point (the staircase kernel: quantiles, moments and the
-    distribution function, under both bootstraps): scores on the grid of steps 1/64."""
+    distribution function, under both bootstraps; the full bootstrap's approximation at a
+    fixed FPR): scores on the grid of steps 1/64."""
     from rocsim.core import operating_point_distribution
     from rocsim.core.operating_point import METRICS
 
@@ -227,6 +228,15 @@ def _operating_point_cases() -> Iterator[tuple[str, np.ndarray]]:
                 for m in METRICS
             ]
             yield f"operating_point_{bootstrap}_{n}", np.array(rows)
+        law = operating_point_distribution(
+            pos, neg, fpr=0.3, bootstrap="full_approx", pseudo_count=2.0
+        )
+        rows = [
+            [law[m].quantile(q) for q in levels]
+            + [law[m].mean, law[m].var, law[m].undefined, law[m].cdf(law[m].mean)]
+            for m in ("ppv", "npv", "accuracy")
+        ]
+        yield f"operating_point_full_approx_{n}", np.array(rows)
 
 
 def cases() -> Iterator[tuple[str, np.ndarray]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import special, stats
 from study_conditions import study_conditions
 
 import rocsim
@@ -62,6 +62,46 @@ def test_every_law_is_the_enumeration_of_every_resample(point, value, prevalence
         assert mine.var == pytest.approx(kept.var(), abs=1e-12), metric
         for q in (0.025, 0.1, 0.5, 0.9, 0.975):
             expected = np.sort(kept)[int(np.ceil(q * kept.size - 1e-9)) - 1]
+            assert mine.quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
+
+
+@pytest.mark.parametrize(("point", "value"), [("fpr", 0.25), ("tpr", 0.5)])
+def test_a_full_approx_law_is_the_enumeration_of_its_resamples(point, value):
+    """``full_approx`` at a fixed FPR or TPR is the exact law of its own scheme: every
+    stratified resample's rates read at every prevalence ``k / n``, ``k ~ Bin(n, n+ / n)``
+    (PPV and NPV by Bayes' rule, accuracy the weighted rates); the other metrics keep their
+    stratified laws."""
+    law = operating_point_distribution(POS, NEG, **{point: value}, bootstrap="full_approx")
+    stratified = operating_point_distribution(POS, NEG, **{point: value})
+    counts = np.array([counts_at(point, value, p, q) for p, q in resamples()], dtype=float)
+    n = POS.size + NEG.size
+    k = np.arange(n + 1)
+    weight = np.repeat(stats.binom.pmf(k, n, POS.size / n), len(counts))
+    share = np.repeat(k / n, len(counts))
+    tpr, fpr = (np.tile(counts[:, c], k.size) / size for c, size in ((0, POS.size), (1, NEG.size)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        formulas = {
+            "ppv": share * tpr / (share * tpr + (1 - share) * fpr),
+            "npv": (1 - share) * (1 - fpr) / ((1 - share) * (1 - fpr) + share * (1 - tpr)),
+            "accuracy": share * tpr + (1 - share) * (1 - fpr),
+        }
+    for metric in METRICS:
+        mine = law[metric]
+        if metric not in formulas:
+            assert mine.values.tolist() == stratified[metric].values.tolist(), metric
+            assert mine.probs.tolist() == stratified[metric].probs.tolist(), metric
+            continue
+        values = formulas[metric]
+        defined = np.isfinite(values)
+        assert mine.undefined == pytest.approx(weight[~defined].sum() / weight.sum(), abs=1e-12)
+        kept, w = values[defined], weight[defined] / weight[defined].sum()
+        mean = w @ kept
+        assert mine.mean == pytest.approx(mean, abs=1e-12), metric
+        assert mine.var == pytest.approx(w @ (kept - mean) ** 2, abs=1e-12), metric
+        order = np.argsort(kept, kind="stable")
+        running = np.cumsum(w[order])
+        for q in (0.025, 0.1, 0.5, 0.9, 0.975):
+            expected = kept[order][np.searchsorted(running, q - 1e-12)]
             assert mine.quantile(q) == pytest.approx(expected, abs=1e-12), (metric, q)
 
 
@@ -181,7 +221,80 @@ def test_the_default_on_cohort_data_holds_the_true_ppv_where_the_stratified_law_
     laws = rocsim.operating_point_ci(y, s, threshold=t, prevalence=0.1).law.laws
     assert {m for m, law in laws.items() if law.bootstrap == "full"} == {"accuracy"}
     laws = rocsim.operating_point_ci(y, s, fpr=0.2).law.laws
-    assert {law.bootstrap for law in laws.values()} == {"stratified"}
+    approx = {m for m, law in laws.items() if law.bootstrap == "full_approx"}
+    assert approx == {"ppv", "npv", "accuracy"}
+    assert {laws[m].bootstrap for m in set(laws) - approx} == {"stratified"}
+
+
+def test_the_default_at_a_fixed_fpr_on_cohort_data_holds_the_true_ppv():
+    """Regression: at a fixed FPR the default read PPV, NPV and accuracy on the stratified
+    law, which keeps the class sizes; on cohort test sets its PPV interval held the true PPV
+    0.59-0.67 of the time (a cohort variant of the ``operating_point_fpr`` study). The full
+    bootstrap is not built there (the threshold is a rank within a class), so the default now
+    reads them on its approximation, ``full_approx``: the rates' law at a drawn prevalence."""
+    rng = np.random.default_rng(31)
+    mu, pi, fpr, n, sets = 1.466, 0.3, 0.3, 400, 200
+    from rocsim.studies.decision import true_metric
+
+    truth = true_metric("ppv", mu, pi, special.ndtri([1 - fpr]))[0]
+    held = {"default": 0, "stratified": 0}
+    for _ in range(sets):
+        y = rng.random(n) < pi
+        s = rng.normal(np.where(y, mu, 0.0), 1.0)
+        for name, options in (("default", {}), ("stratified", {"bootstrap": "stratified"})):
+            frame = rocsim.operating_point_ci(y, s, fpr=fpr, metrics=["ppv"], **options).to_frame()
+            held[name] += bool(frame["low"][0] <= truth <= frame["high"][0])
+    assert held["default"] / sets > 0.92 and held["stratified"] / sets < 0.8, held
+
+
+def _rate_resample_counts(pos, neg, at: str, rate: float, drawn, positive):
+    """``(TP*, FP*, N+*, N-*)`` of full bootstrap resamples (rows of ``drawn``) at a fixed FPR
+    (the ``r``-th largest resampled negative the threshold, ``r = rint(rate N-*)`` kept inside
+    ``1 .. N-* - 1``) or TPR (the classes exchanged); rows with a class under 2 dropped."""
+    scores = np.r_[pos, neg][drawn]
+    is_pos = positive[drawn]
+    n_pos = is_pos.sum(1)
+    n_neg = drawn.shape[1] - n_pos
+    moving, fixed, size = (is_pos, ~is_pos, n_neg) if at == "fpr" else (~is_pos, is_pos, n_pos)
+    rank = np.clip(np.rint(rate * size), 1, size - 1).astype(int)
+    ranked = -np.sort(-np.where(fixed, scores, -np.inf), axis=1)
+    threshold = ranked[np.arange(len(drawn)), np.maximum(rank - 1, 0)]
+    count = np.sum(moving & (scores >= threshold[:, None]), 1)
+    keep = (n_pos >= 2) & (n_neg >= 2)
+    tp, fp = (count, rank) if at == "fpr" else (rank, count)
+    return tp[keep], fp[keep], n_pos[keep], n_neg[keep]
+
+
+@pytest.mark.parametrize(("at", "rate"), [("fpr", 0.1), ("fpr", 0.3), ("tpr", 0.7)])
+def test_full_approx_is_close_to_a_seeded_monte_carlo_full_bootstrap(at, rate):
+    """``full_approx`` approximates the full bootstrap at a fixed FPR or TPR (its rates' laws
+    keep the data's class sizes): on 120 + 280 instances its standard deviations lie within
+    3% of a seeded Monte Carlo full bootstrap's (4000 resamples) and its 2.5%, 50% and 97.5%
+    quantiles within 0.15 of them, each give or take 4 Monte Carlo standard errors; the
+    stratified law's PPV standard deviation is under 0.9 of it there."""
+    rng = np.random.default_rng(41)
+    pos, neg = rng.normal(1.466, 1.0, 120), rng.normal(0.0, 1.0, 280)
+    positive = np.r_[np.ones(pos.size, bool), np.zeros(neg.size, bool)]
+    draws = 4000
+    drawn = rng.integers(0, positive.size, (draws, positive.size))
+    tp, fp, n_pos, n_neg = _rate_resample_counts(pos, neg, at, rate, drawn, positive)
+    metrics = ["ppv", "npv", "accuracy"]
+    laws = {
+        boot: operating_point_distribution(pos, neg, **{at: rate}, metrics=metrics, bootstrap=boot)
+        for boot in ("full_approx", "stratified")
+    }
+    for metric in metrics:
+        values, defined = metric_values(metric, tp, fp, n_pos, n_neg)
+        mc, law = values[defined], laws["full_approx"][metric]
+        sd = mc.std()
+        assert abs(np.sqrt(law.var) / sd - 1) < 0.03 + 4 / np.sqrt(2 * draws), metric
+        for q in (0.025, 0.5, 0.975):
+            # the Monte Carlo quantile's standard error, in standard deviations
+            se = np.sqrt(q * (1 - q) / draws) / stats.norm.pdf(stats.norm.ppf(q))
+            gap = (law.quantile(q) - np.quantile(mc, q, method="inverted_cdf")) / sd
+            assert abs(gap) < 0.15 + 4 * se, (metric, q, gap)
+        if metric == "ppv":
+            assert np.sqrt(laws["stratified"][metric].var) / sd < 0.9
 
 
 def test_the_data_s_values_and_the_frame():
@@ -228,6 +341,7 @@ def test_a_seeded_monte_carlo_bootstrap_agrees_at_a_fixed_fpr():
         ({"fpr": 1.0}, "fpr must lie strictly between 0 and 1"),
         ({"threshold": 0.5, "metrics": ["f1"]}, "unknown metric 'f1'"),
         ({"fpr": 0.5, "bootstrap": "full"}, "bootstrap='full' is built at a threshold only"),
+        ({"threshold": 0.5, "bootstrap": "full_approx"}, "at a threshold the full bootstrap"),
         ({"threshold": 0.5, "bootstrap": "paired"}, "unknown bootstrap 'paired'"),
         ({"threshold": 0.5, "prevalence": 2}, "prevalence"),
         ({"threshold": 0.5, "method": "nope"}, "unknown operating point method 'nope'"),
@@ -407,10 +521,28 @@ def test_a_quantile_read_near_its_level_is_the_whole_sorted_law_s(t, bootstrap, 
     law = operating_point_distribution(
         pos, neg, threshold=t, pseudo_count=2.0, bootstrap=bootstrap, prevalence=prevalence
     )
+    _assert_quantiles_are_the_sorted_law_s(law)
+
+
+@pytest.mark.parametrize("point", [{"fpr": 0.2}, {"tpr": 0.6}, {"fpr": 0.05}])
+@pytest.mark.parametrize("pseudo_count", [0.0, 2.0])
+def test_a_full_approx_quantile_is_the_whole_sorted_law_s(point, pseudo_count):
+    """``full_approx``'s quantiles are searched by bisection in each prevalence's block: the
+    same support point as sorting every cell."""
+    rng = np.random.default_rng(9)
+    pos, neg = rng.normal(1.0, 1.0, 60), rng.normal(0.0, 1.0, 90)
+    law = operating_point_distribution(
+        pos, neg, **point, pseudo_count=pseudo_count, bootstrap="full_approx"
+    )
+    _assert_quantiles_are_the_sorted_law_s(law)
+
+
+def _assert_quantiles_are_the_sorted_law_s(law) -> None:
     for metric in METRICS:
         one = law[metric]
         values, running = one.values, np.cumsum(one.probs)
         assert one.probs.sum() == pytest.approx(1.0, abs=1e-12)
+        assert np.all(np.diff(values) >= 0)
         for p in (1e-6, 0.025 - 1e-12, 0.1, 0.5, 0.9, 0.975 - 1e-12, 1 - 1e-6):
             whole = values[min(np.searchsorted(running, p - 1e-12), values.size - 1)]
             assert one.quantile(p) == whole, (metric, p)

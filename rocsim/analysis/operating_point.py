@@ -64,20 +64,22 @@ def operating_point_ci(
         The plug-in laws (``percentile``, ``wald``) collapse to a point where a share is 0 or
         1 (every positive above the threshold, say), and their intervals then miss every
         true value inside (Notes).
-    bootstrap : {"auto", "full", "stratified"}, default "auto"
+    bootstrap : {"auto", "full", "full_approx", "stratified"}, default "auto"
         ``full``: the instances resampled together, the class counts random (the thesis's
-        chapter 5), as a cohort's prevalence is itself an estimate; ``stratified``: each
-        class resampled on its own (class sizes kept), as in a case-control design.
-        ``auto``: at a threshold, ``full`` for PPV, NPV and accuracy (they move with the
-        prevalence: on cohort test sets the stratified law's intervals miss their true values,
-        and on test sets of fixed class sizes the full law's still hold them; PPV and NPV at a
-        given ``prevalence`` read sensitivity and specificity only) and ``stratified`` for the
-        others (both laws hold their true values on either design, the stratified one at a
-        fraction of the cost: Notes); at a fixed FPR or TPR, where the threshold is a rank
-        within a class and the full bootstrap is not built, ``stratified``. Each law's at
-        ``.law[metric].bootstrap``. So at a fixed FPR or TPR the laws of PPV, NPV and accuracy
-        keep the class sizes, and on cohort data their intervals miss the true values there as
-        the stratified law's do at a threshold: on cohorts read them at a threshold.
+        chapter 5), as a cohort's prevalence is itself an estimate; at a threshold only.
+        ``stratified``: each class resampled on its own (class sizes kept), as in a
+        case-control design. ``full_approx``: at a fixed FPR or TPR, where the threshold is a
+        rank within a class and the full bootstrap's exact law is not built, its
+        approximation: the stratified law of the rates read at a prevalence drawn as the full
+        bootstrap draws it (Bayes' rule for PPV and NPV, the weighted rates for accuracy;
+        :class:`~rocsim.core.operating_point.PrevalenceMixtures` says how close it comes).
+        ``auto``: for PPV, NPV and accuracy, which move with the prevalence, ``full`` at a
+        threshold and ``full_approx`` at a fixed FPR or TPR (on cohort test sets the
+        stratified law's intervals miss their true values, and on test sets of fixed class
+        sizes these still hold them; PPV and NPV at a given ``prevalence`` read sensitivity
+        and specificity only); ``stratified`` for the others (both laws hold their true
+        values on either design, the stratified one at a fraction of the cost: Notes). Each
+        law's at ``.law[metric].bootstrap``.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, optional

@@ -28,7 +28,9 @@ from libc.stdlib cimport free, malloc, qsort
 
 #: The metric's formula (``Grid.kind``): ``x / sx``; ``x / (x + y)`` (as ``1 / (1 + y / x)``,
 #: monotone in floating point); Bayes' rule at a prevalence on the rates ``x / sx`` and
-#: ``y / sy``; the ratio of the rates; their difference; the share of correct decisions.
+#: ``y / sy``; the ratio of the rates; their difference; the share of correct decisions; the
+#: share of correct decisions at a prevalence (``prevalence x / sx + (1 - prevalence)
+#: (1 - y / sy)``).
 cdef enum:
     RATIO = 0
     PPV = 1
@@ -36,6 +38,7 @@ cdef enum:
     LR = 3
     YOUDEN = 4
     ACCURACY = 5
+    WEIGHTED = 6
 
 KINDS = {
     "ratio": RATIO,
@@ -44,6 +47,7 @@ KINDS = {
     "lr": LR,
     "youden": YOUDEN,
     "accuracy": ACCURACY,
+    "weighted": WEIGHTED,
 }
 
 #: A bracket holding at most this many cells is read whole.
@@ -72,7 +76,9 @@ cdef inline double value_at(
         return (x / sx) / (y / sy)
     if kind == YOUDEN:
         return x / sx - y / sy
-    return (x + (sy - y)) / (sx + sy)
+    if kind == ACCURACY:
+        return (x + (sy - y)) / (sx + sy)
+    return prevalence * (x / sx) + (1.0 - prevalence) * (1.0 - y / sy)
 
 
 def values(int kind, x, y, sx, sy, double prevalence):
@@ -652,6 +658,120 @@ cdef class RatioMixture(Law):
         for b in range(self.start, self.blocks):
             inverse += self.weight[b] / (self.m0 + b)
         return self.share, self.share * (1.0 - self.share) * inverse / self.defined
+
+
+cdef class PrevalenceMixture(Law):
+    """A metric read on one count's law (the other count fixed) at a prevalence drawn anew on
+    each block: block ``b`` has weight ``weight[b]`` and prevalence ``shares[b]``; its cells
+    are those of the count, ``i = 0, 1, ...`` with counts ``xs[i]``, ``ys[i]`` (one of the
+    two fixed) and probability ``pmf[i]``, ordered so that the metric rises with ``i``
+    (ascending ``x`` or descending ``y``). A walk finds each block's limit by bisection
+    (``O(blocks log cells)``). A block's first or last cells may be undefined (not finite:
+    a count of 0 where the prevalence is 0 or 1)."""
+
+    cdef readonly int kind
+    cdef readonly int64_t blocks, width
+    cdef const double[::1] xs, ys, pmf, shares, weight
+    cdef readonly double sx, sy
+    # the count's cumulative probabilities (a leading 0); each block's first defined cell and
+    # the end of its defined cells
+    cdef double[::1] cum
+    cdef int64_t[::1] first, stop
+
+    def __init__(self, int kind, xs, ys, pmf, double sx, double sy, shares, weight):
+        cdef int64_t b, i, j
+        cdef double run = 0.0, mass = 0.0, total = 0.0
+        self.kind, self.xs, self.ys, self.pmf, self.sx, self.sy = kind, xs, ys, pmf, sx, sy
+        self.shares, self.weight = shares, weight
+        self.blocks, self.width = self.weight.shape[0], self.pmf.shape[0]
+        self.cum = np.empty(self.width + 1)
+        self.first = np.empty(self.blocks, dtype=np.int64)
+        self.stop = np.empty(self.blocks, dtype=np.int64)
+        self.cum[0] = 0.0
+        for i in range(self.width):
+            run = run + self.pmf[i]
+            self.cum[i + 1] = run
+        self.cells = 0
+        for b in range(self.blocks):
+            i = 0
+            while i < self.width and not isfinite(self._value(i, b)):
+                i += 1
+            self.first[b] = i
+            j = self.width
+            while j > i and not isfinite(self._value(j - 1, b)):
+                j -= 1
+            self.stop[b] = j
+            self.cells += j - i
+            mass += self.weight[b] * (self.cum[j] - self.cum[i])
+            total += self.weight[b] * self.cum[self.width]
+        self.defined, self.total = mass, total
+        self.walk = self.blocks * (1 + <int64_t>np.log2(max(self.width, 1)))
+
+    cdef inline double _value(self, int64_t i, int64_t b) noexcept nogil:
+        return value_at(self.kind, self.xs[i], self.ys[i], self.sx, self.sy, self.shares[b])
+
+    cdef inline int64_t _end(self, int64_t b, double v) noexcept nogil:
+        """The first cell of block ``b`` past its defined cells at most ``v``."""
+        cdef int64_t lo = self.first[b], hi = self.stop[b], mid
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._value(mid, b) <= v:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    cdef double _below(self, double v, int64_t* count) noexcept nogil:
+        cdef int64_t b, end, n = 0
+        cdef double mass = 0.0
+        for b in range(self.blocks):
+            end = self._end(b, v)
+            mass += self.weight[b] * (self.cum[end] - self.cum[self.first[b]])
+            n += end - self.first[b]
+        count[0] = n
+        return mass
+
+    cdef int64_t _between(self, double lo_v, double hi_v, Cell* out) noexcept nogil:
+        cdef int64_t b, i, n = 0
+        for b in range(self.blocks):
+            for i in range(self._end(b, lo_v), self._end(b, hi_v)):
+                out[n].value, out[n].weight = self._value(i, b), self.weight[b] * self.pmf[i]
+                n += 1
+        return n
+
+    def moments(self):
+        """``(mean, variance)`` of the law conditional on the metric being defined: each
+        block's about its value at the count's mode (against cancellation), then combined."""
+        cdef int64_t b, i, mode = 0
+        cdef double mass = 0.0, first = 0.0, second = 0.0, centre, d, w, s0, s1, s2
+        stats = np.zeros((self.blocks, 3))
+        cdef double[:, ::1] st = stats
+        for i in range(self.width):
+            if self.pmf[i] > self.pmf[mode]:
+                mode = i
+        for b in range(self.blocks):
+            if self.first[b] == self.stop[b]:
+                continue
+            centre = self._value(min(max(mode, self.first[b]), self.stop[b] - 1), b)
+            s0, s1, s2 = 0.0, 0.0, 0.0
+            for i in range(self.first[b], self.stop[b]):
+                d, w = self._value(i, b) - centre, self.pmf[i]
+                s0 += w
+                s1 += w * d
+                s2 += w * d * d
+            if s0 > 0.0:
+                st[b, 0] = self.weight[b] * s0
+                st[b, 1] = centre + s1 / s0
+                st[b, 2] = max(s2 / s0 - (s1 / s0) * (s1 / s0), 0.0)
+                mass += st[b, 0]
+                first += st[b, 0] * st[b, 1]
+        if mass <= 0.0:
+            return float("nan"), float("nan")
+        first /= mass
+        for b in range(self.blocks):
+            if st[b, 0] > 0.0:
+                second += st[b, 0] * (st[b, 2] + (st[b, 1] - first) ** 2)
+        return first, max(second / mass, 0.0)
 
 
 cdef double _running_point(

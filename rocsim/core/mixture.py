@@ -156,7 +156,9 @@ def mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     first, last = np.minimum.reduceat(lo, starts), np.maximum.reduceat(hi, starts)
     for s, e, a, b in zip(starts.tolist(), ends.tolist(), first.tolist(), last.tolist()):
         block = boost_binomial_pmf(np.arange(a, b + 1), m_pos, mix.q[s:e, None])
-        out[mix.row[s], a : b + 1] += mix.w[s:e] @ block
+        # summed component after component, not by BLAS (whose kernel, and so the last bit,
+        # depends on the CPU): the same bits on every machine
+        out[mix.row[s], a : b + 1] += np.add.reduce(mix.w[s:e, None] * block, axis=0)
     return out
 
 

@@ -396,12 +396,14 @@ def operating_point_distribution(
         In (0, 1): the nearest rate ``r / n-`` (``k / n+``) of the data, the threshold moving
         with the resample.
     metrics : sequence of str, default all of :data:`METRICS`
-    bootstrap : {"stratified", "full", "auto"}, default "stratified"
+    bootstrap : {"stratified", "full", "full_approx", "auto"}, default "stratified"
         Each class resampled on its own, or the instances together (the class counts random,
         the thesis's chapter 5): at a threshold only, since at a fixed FPR or TPR the moving
-        threshold is a rank within a class. ``auto``: at a threshold the full bootstrap for
-        the metrics that move with the prevalence (:data:`PREVALENCE_METRICS`, unless
-        ``prevalence`` is given) and the stratified one for the others; elsewhere stratified.
+        threshold is a rank within a class. ``full_approx``: there, the full bootstrap
+        approximated (:class:`PrevalenceMixtures`). ``auto``: for the metrics that move with
+        the prevalence (:data:`PREVALENCE_METRICS`, unless ``prevalence`` is given), ``full``
+        at a threshold and ``full_approx`` at a fixed FPR or TPR; ``stratified`` for the
+        others.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, default 0
@@ -417,12 +419,17 @@ def operating_point_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     at, point = _check_point(threshold, fpr, tpr)
     metrics = _check_metrics(metrics)
-    check_choice(bootstrap, ("stratified", "full", "auto"), "bootstrap")
+    check_choice(bootstrap, BOOTSTRAPS, "bootstrap")
     if bootstrap == "full" and at != "threshold":
         raise ValueError(
             f"bootstrap='full' is built at a threshold only: at a fixed {at} the threshold is "
             "a rank within a class, whose size the full bootstrap draws; use "
-            "bootstrap='stratified' or give threshold="
+            "bootstrap='full_approx' (its approximation), 'stratified', or give threshold="
+        )
+    if bootstrap == "full_approx" and at == "threshold":
+        raise ValueError(
+            "bootstrap='full_approx' approximates the full bootstrap at a fixed FPR or TPR; at "
+            "a threshold the full bootstrap is exact: use bootstrap='full'"
         )
     if prevalence is not None:
         prevalence = check_probability(prevalence, "prevalence")
@@ -473,7 +480,10 @@ def _build(
         }
     else:
         fixed, tp, fp, blocks = _at_rate(pos, neg, at, point, a)
-        makers = {"stratified": lambda: blocks}
+        makers = {
+            "stratified": lambda: blocks,
+            "full_approx": lambda: PrevalenceMixtures(blocks, a),
+        }
     laws, made = {}, {}
     for metric in metrics:
         data, ok = metric_values(metric, tp, fp, n_pos, n_neg, prevalence)
@@ -489,6 +499,10 @@ def _build(
     )
 
 
+#: The bootstraps of :func:`operating_point_distribution` (``full_approx``: at a fixed FPR or
+#: TPR, :class:`PrevalenceMixtures`).
+BOOTSTRAPS = ("stratified", "full", "full_approx", "auto")
+
 #: The metrics whose value moves with the prevalence (at the data's): the full bootstrap's
 #: class counts move them, and on cohort test sets the stratified law's intervals miss them
 #: (:doc:`/operating_point_full_study`); the others' laws barely feel the class counts.
@@ -499,8 +513,9 @@ def _bootstrap_of(metric: str, bootstrap: str, at: str, prevalence: float | None
     """The bootstrap of ``metric``'s law: ``bootstrap``, or as ``auto`` resolves it."""
     if bootstrap != "auto":
         return bootstrap
-    moves = metric in PREVALENCE_METRICS and (prevalence is None or metric == "accuracy")
-    return "full" if at == "threshold" and moves else "stratified"
+    if metric in PREVALENCE_METRICS and (prevalence is None or metric == "accuracy"):
+        return "full" if at == "threshold" else "full_approx"
+    return "stratified"
 
 
 @dataclass(frozen=True)
@@ -617,6 +632,67 @@ class _FullGrids:
         return _operating_point.RatioMixture(
             share, int(sizes[0]), margin.pmf, lo, hi, int(lo[b]), anchor
         )
+
+
+class PrevalenceMixtures:
+    """At a fixed FPR or TPR, the full bootstrap approximated (``bootstrap="full_approx"``),
+    as an exact law of its own: the rates' stratified law (the classes' sizes the data's)
+    read at a prevalence ``N+* / n`` drawn as the full bootstrap draws it,
+    ``N+* ~ Bin(n, (n+ + 2a) / (n + 4a))``, independently of the rates. PPV and NPV are then
+    Bayes' rule at that prevalence, accuracy its weighting of sensitivity and specificity; the
+    other metrics do not read the prevalence and keep their stratified laws
+    (:class:`_operating_point.PrevalenceMixture`).
+
+    The approximation: under the full bootstrap the rates' laws are those of classes of
+    ``N+*`` and ``n - N+*`` instances, not ``n+`` and ``n-``, which moves their spread by a
+    factor ``sqrt(n+ / N+*)``, about ``1 -+ 1 / sqrt(n)``; the prevalence's spread, which the
+    stratified law misses whole, is kept. The test
+    ``test_full_approx_is_close_to_a_seeded_monte_carlo_full_bootstrap`` checks its standard
+    deviations and quantiles against a seeded Monte Carlo full bootstrap at a fixed FPR, and
+    the :doc:`/operating_point_fpr_full_study` measures its intervals' coverage on cohorts.
+    """
+
+    def __init__(self, blocks: _Blocks, a: float):
+        self.blocks = blocks
+        n_pos, n_neg = int(blocks.n_pos[0]), int(blocks.n_neg[0])
+        self.n = n_pos + n_neg
+        self.margin = binomial_windows([self.n], (n_pos + 2 * a) / (self.n + 4 * a))
+
+    def grid(self, metric: str, prevalence: float | None) -> _operating_point.Law:
+        if metric not in PREVALENCE_METRICS or (prevalence is not None and metric != "accuracy"):
+            return self.blocks.grid(metric, prevalence)
+        n_pos = self.margin.start[0] + np.arange(self.margin.pmf.size)
+        x, y = _READINGS[metric][1:]
+        kind, share = _PREVALENCE_KINDS[metric], n_pos / self.n
+        if metric == "npv":  # Bayes' rule for the negatives, at their share
+            share = (self.n - n_pos) / self.n
+        xs, ys, pmf = _moving_cells(getattr(self.blocks, x), getattr(self.blocks, y))
+        sizes = {"pos": float(self.blocks.n_pos[0]), "neg": float(self.blocks.n_neg[0])}
+        return _operating_point.PrevalenceMixture(
+            _operating_point.KINDS[kind],
+            xs,
+            ys,
+            pmf,
+            sizes[_CLASS[x]],
+            sizes[_CLASS[y]],
+            share,
+            self.margin.pmf,
+        )
+
+
+#: The formula of each prevalence metric at a prevalence (:data:`_READINGS`' counts).
+_PREVALENCE_KINDS = {"ppv": "predictive", "npv": "predictive", "accuracy": "weighted"}
+
+
+def _moving_cells(x: _Windows, y: _Windows) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells of two one-block windows, one of them a point: ``(x counts, y counts,
+    probabilities)``, ordered so that a metric rising with ``x`` and falling with ``y``
+    rises (ascending ``x``, or descending ``y``)."""
+    if x.pmf.size >= y.pmf.size:
+        xs = x.start[0] + np.arange(x.pmf.size, dtype=float)
+        return xs, np.full(xs.size, float(y.start[0])), x.pmf * y.pmf[0]
+    ys = y.start[0] + np.arange(y.pmf.size - 1, -1, -1, dtype=float)
+    return np.full(ys.size, float(x.start[0])), ys, (y.pmf * x.pmf[0])[::-1].copy()
 
 
 def _at_rate(pos, neg, at: str, rate: float, a: float) -> tuple:
