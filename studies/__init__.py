@@ -28,6 +28,7 @@ from rocsim.studies.decision import (
     NetBenefitDifferenceStudy,
     NetBenefitStudy,
     OperatingPointAtFprStudy,
+    OperatingPointAtTprStudy,
     OperatingPointStudy,
 )
 from rocsim.studies.many import AUCFamilyStudy
@@ -52,6 +53,7 @@ KINDS = {
     "net_benefit_difference": NetBenefitDifferenceStudy(),
     "operating_point": OperatingPointStudy(),
     "operating_point_fpr": OperatingPointAtFprStudy(),
+    "operating_point_tpr": OperatingPointAtTprStudy(),
     "auc_family": AUCFamilyStudy(),
     "auc_multiclass": MulticlassAUCStudy(),
     "auc_paired": PairedAUCStudy(),

@@ -30,6 +30,7 @@ from rocsim.core import (
     NET_BENEFIT_DIFFERENCE_PROTOCOL,
     NET_BENEFIT_METHODS,
     NET_BENEFIT_PROTOCOL,
+    OPERATING_POINT_BOOTSTRAPS,
     OPERATING_POINT_METHODS,
     OPERATING_POINT_PROTOCOL,
     net_benefit_difference_distribution,
@@ -180,16 +181,17 @@ class OperatingPointStudy(_PseudoCountedKind):
     grid = "threshold"
     methods = tuple(OPERATING_POINT_METHODS)
     protocol = OPERATING_POINT_PROTOCOL
+    bootstraps = OPERATING_POINT_BOOTSTRAPS
 
     def setup(self, condition: Condition) -> Setup:
         s, p = condition.settings, condition.params
         mu = float(np.sqrt(2.0) * special.ndtri(float(p["auc"])))
         x = grid_values(s["grid"])
-        target = true_metric(p["metric"], mu, float(s["pi"]), self.thresholds(x))
+        target = true_metric(p["metric"], mu, float(s["pi"]), self.thresholds(x, mu))
         return Setup(x=x, target=target, payload=mu)
 
-    def thresholds(self, x: np.ndarray) -> np.ndarray:
-        """The population's score thresholds at the grid's points."""
+    def thresholds(self, x: np.ndarray, mu: float) -> np.ndarray:
+        """The population's score thresholds at the grid's points (positives ``N(mu, 1)``)."""
         return x
 
     def generate(self, condition: Condition, setup: Setup, rng: np.random.Generator):
@@ -227,5 +229,17 @@ class OperatingPointAtFprStudy(OperatingPointStudy):
 
     grid = "fpr"
 
-    def thresholds(self, x: np.ndarray) -> np.ndarray:
+    def thresholds(self, x: np.ndarray, mu: float) -> np.ndarray:
         return special.ndtri(1.0 - x)
+
+
+class OperatingPointAtTprStudy(OperatingPointStudy):
+    """The operating point kind at fixed TPRs (the grid): the threshold moves with the
+    resample (the ``k``-th largest resampled positive, horizontal averaging); each metric's
+    true value is the population's at the threshold of that TPR (positives ``N(mu, 1)``:
+    ``t = mu - Phi^-1(tpr)``)."""
+
+    grid = "tpr"
+
+    def thresholds(self, x: np.ndarray, mu: float) -> np.ndarray:
+        return mu - special.ndtri(x)

@@ -509,6 +509,58 @@ def test_the_fixed_fpr_kind_s_truth_is_the_metric_at_the_population_s_threshold(
     )
 
 
+def test_the_fixed_tpr_kind_s_truth_is_the_metric_at_the_population_s_threshold():
+    """At a fixed TPR the truth is the metric at ``mu - Phi^-1(tpr)`` (positives N(mu, 1)):
+    there the population's sensitivity is the TPR and its specificity ``Phi(t)``."""
+    from rocsim.studies import get_kind
+
+    (condition,) = study_conditions(
+        "operating_point_tpr",
+        {"auc": [0.8], "metric": ["specificity"]},
+        method="agresti_hull",
+        n=50,
+        grid={"name": "tpr", "start": 0.5, "stop": 0.9, "num": 5},
+    )
+    setup = get_kind("operating_point_tpr").setup(condition)
+    mu = np.sqrt(2) * stats.norm.ppf(0.8)
+    t = mu - stats.norm.ppf(setup.x)
+    assert stats.norm.sf(t - mu) == pytest.approx(setup.x)
+    assert setup.target == pytest.approx(stats.norm.cdf(t))
+
+
+def test_a_study_of_the_default_passes_auto_to_the_core():
+    """A study condition may name the core's own bootstraps (``auto``, ``full_approx``), which
+    the config group's schemes do not list; an unknown one is refused, naming it."""
+    from rocsim.sim.pipeline import validate_settings
+    from rocsim.studies import get_kind
+
+    kind = get_kind("operating_point_tpr")
+    settings = {
+        "grid": {"name": "tpr", "start": 0.5, "stop": 0.9, "num": 5},
+        "method": "agresti_hull",
+        "pseudo_count": None,
+        "sampling": "stratified",
+        "threshold": "oracle",
+        "cost_prior": "sample",
+        "n": 50,
+    }
+    for bootstrap in ("auto", "full_approx", "paired"):
+        (condition,) = study_conditions(
+            "operating_point_tpr",
+            {"auc": [0.8], "metric": ["ppv"]},
+            bootstrap=bootstrap,
+            **settings,
+        )
+        if bootstrap == "paired":
+            with pytest.raises(ValueError, match="unknown bootstrap scheme 'paired'"):
+                validate_settings(condition.settings, kind)
+            continue
+        validate_settings(condition.settings, kind)
+        setup = kind.setup(condition)
+        data = kind.generate(condition, setup, np.random.default_rng(0))
+        assert kind.analyse(condition, setup, data)["cover"].shape == (5,)
+
+
 @pytest.mark.parametrize("bootstrap", ["stratified", "full"])
 @pytest.mark.parametrize("t", [-0.5, 0.3, 1.9])
 @pytest.mark.parametrize("prevalence", [0.2, None])

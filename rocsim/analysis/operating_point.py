@@ -79,7 +79,10 @@ def operating_point_ci(
         sizes these still hold them; PPV and NPV at a given ``prevalence`` read sensitivity
         and specificity only); ``stratified`` for the others (both laws hold their true
         values on either design, the stratified one at a fraction of the cost: Notes). Each
-        law's at ``.law[metric].bootstrap``.
+        law's at ``.law[metric].bootstrap``. Under ``full``, Youden's J, the likelihood ratios
+        and PPV and NPV at a given ``prevalence`` mix a stratified law over every class size:
+        exact, but about as slow as a Monte Carlo bootstrap (``benchmarks/results_decision.md``
+        measures it); ``auto`` never reads them.
     prevalence : float, optional
         PPV and NPV at this share of positives (default: the data's).
     pseudo_count : float, optional

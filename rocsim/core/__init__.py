@@ -111,6 +111,7 @@ if TYPE_CHECKING:
         net_benefit_distribution,
     )
     from rocsim.core.operating_point import (
+        OPERATING_POINT_BOOTSTRAPS,
         OPERATING_POINT_METHODS,
         OPERATING_POINT_PROTOCOL,
         MetricDistribution,

@@ -419,7 +419,7 @@ def operating_point_distribution(
     pos, neg = check_two_classes(pos_scores, neg_scores)
     at, point = _check_point(threshold, fpr, tpr)
     metrics = _check_metrics(metrics)
-    check_choice(bootstrap, BOOTSTRAPS, "bootstrap")
+    check_choice(bootstrap, OPERATING_POINT_BOOTSTRAPS, "bootstrap")
     if bootstrap == "full" and at != "threshold":
         raise ValueError(
             f"bootstrap='full' is built at a threshold only: at a fixed {at} the threshold is "
@@ -501,7 +501,7 @@ def _build(
 
 #: The bootstraps of :func:`operating_point_distribution` (``full_approx``: at a fixed FPR or
 #: TPR, :class:`PrevalenceMixtures`).
-BOOTSTRAPS = ("stratified", "full", "full_approx", "auto")
+OPERATING_POINT_BOOTSTRAPS = ("stratified", "full", "full_approx", "auto")
 
 #: The metrics whose value moves with the prevalence (at the data's): the full bootstrap's
 #: class counts move them, and on cohort test sets the stratified law's intervals miss them
@@ -585,7 +585,11 @@ class _FullGrids:
     all instances is a ratio of a binomial count to a binomial size: blocks over that size
     (``TP* | N+* ~ Bin(N+*, .)``, ...). The others (Youden's J, the likelihood ratios, PPV and
     NPV at a prevalence) read both classes' rates: blocks over ``N+*``, the true and false
-    positives independent binomials within each."""
+    positives independent binomials within each. The ratios walk one value per block
+    (:class:`_operating_point.RatioMixture`); the others walk a stratified staircase per
+    block, ``O(sqrt(n))`` blocks of ``O(sqrt(n))`` values, which is about a Monte Carlo
+    bootstrap's cost (``benchmarks/results_decision.md``): exact, but not fast, and ``auto``
+    never reads them."""
 
     def __init__(self, tp: float, fp: float, n_pos: int, n_neg: int, a: float):
         n, fn, tn = n_pos + n_neg, n_pos - tp, n_neg - fp

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from rocsim.core._validation import SCHEMES
 from rocsim.sim.conditions import Condition
 
 #: Per-grid-point outcomes of an interval: covered, missed below, missed above, its width.
@@ -68,6 +69,9 @@ class StudyKind:
         The settings that determine a condition's data sets: conditions equal in them draw the
         same data sets, replication by replication (common random numbers). ``None``: every
         setting, so that each condition draws its own.
+    bootstraps : tuple of str, default ("stratified", "full")
+        The bootstraps a condition's ``bootstrap`` may name (the config group's schemes, or
+        the core function's own choices that the kind passes on).
 
     Examples
     --------
@@ -86,6 +90,7 @@ class StudyKind:
     methods: ClassVar[tuple[str, ...] | None] = None
     protocol: ClassVar[Any] = None
     data_settings: ClassVar[tuple[str, ...] | None] = None
+    bootstraps: ClassVar[tuple[str, ...]] = SCHEMES
 
     # --- what a kind defines ------------------------------------------------------------------
 

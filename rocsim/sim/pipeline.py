@@ -193,7 +193,7 @@ def validate_settings(s: Mapping[str, Any], kind) -> None:
     interval_kind = kind.protocol.kind if kind.protocol is not None else "proportion"
     check_pseudo_count(s["method"], s["pseudo_count"], interval_kind)
     build_model(s["model"])
-    check_choice(s["bootstrap"], SCHEMES, "bootstrap scheme")
+    check_choice(s["bootstrap"], kind.bootstraps, "bootstrap scheme")
     check_choice(s["sampling"], SCHEMES, "sampling scheme")
     check_choice(s["threshold"], THRESHOLD_RULES, "threshold rule")
     check_choice(s["cost_prior"], COST_PRIORS, "cost_prior")
