@@ -2,8 +2,10 @@
 resamples, in one run: decision curves (net benefit at 99 threshold probabilities, both
 bootstraps), the metrics at an operating point (stratified, full, and the default ``auto``:
 full for PPV, NPV and accuracy, stratified for the others; each against the Monte Carlo
-bootstrap resampling as its law does, the full one for ``auto``), and the joint covariance of
-five models' AUCs. Writes ``benchmarks/results_decision.md``.
+bootstrap resampling as its law does, the full one for ``auto``), the metrics at a fixed FPR
+(stratified, and the default: ``full_approx`` for PPV, NPV and accuracy, against the full
+Monte Carlo bootstrap), and the joint covariance of five models' AUCs. Writes
+``benchmarks/results_decision.md``.
 
 Ratios are Monte Carlo time / exact time on one machine in one run. The Monte Carlo bootstrap
 resamples instance indices in batches and counts, for each resample, the treated positives and
@@ -99,17 +101,23 @@ def mc_count_at(scores: np.ndarray, threshold: float, size: int, rng) -> np.ndar
     return (scores[rng.integers(0, scores.size, (size, scores.size))] >= threshold).sum(axis=1)
 
 
+def quantile_bounds(tp, fp, n_pos, n_neg) -> np.ndarray:
+    """The 2.5% and 97.5% quantiles of the 8 metrics over Monte Carlo resamples' counts:
+    ``(2, 8)``."""
+    bounds = []
+    for metric in METRICS:
+        values, defined = metric_values(metric, tp, fp, n_pos, n_neg)
+        bounds.append(np.quantile(values[defined], [0.025, 0.975]))
+    return np.array(bounds).T
+
+
 def mc_operating_point(pos, neg, threshold: float, rng) -> np.ndarray:
     """Stratified Monte Carlo bootstrap of the 8 metrics at ``threshold`` and their 2.5% and
     97.5% quantiles: ``(2, 8)``."""
     # one threshold: a comparison per resampled score beats sorting the resamples
     tp = np.concatenate([mc_count_at(pos, threshold, size, rng) for size in batches()])
     fp = np.concatenate([mc_count_at(neg, threshold, size, rng) for size in batches()])
-    bounds = []
-    for metric in METRICS:
-        values, defined = metric_values(metric, tp, fp, pos.size, neg.size)
-        bounds.append(np.quantile(values[defined], [0.025, 0.975]))
-    return np.array(bounds).T
+    return quantile_bounds(tp, fp, pos.size, neg.size)
 
 
 def mc_operating_point_full(pos, neg, threshold: float, rng) -> np.ndarray:
@@ -124,11 +132,38 @@ def mc_operating_point_full(pos, neg, threshold: float, rng) -> np.ndarray:
         counts.append([np.sum(drawn == c, axis=1) for c in (3, 2, 1)])
     tp, fn, fp = np.concatenate(counts, axis=1)
     n_pos = tp + fn
-    bounds = []
-    for metric in METRICS:
-        values, defined = metric_values(metric, tp, fp, n_pos, scores.size - n_pos)
-        bounds.append(np.quantile(values[defined], [0.025, 0.975]))
-    return np.array(bounds).T
+    return quantile_bounds(tp, fp, n_pos, scores.size - n_pos)
+
+
+def mc_operating_point_fpr(pos, neg, fpr: float, rng) -> np.ndarray:
+    """Stratified Monte Carlo bootstrap of the 8 metrics at a fixed FPR (the ``r``-th largest
+    resampled negative the threshold, found by ``np.partition``): ``(2, 8)``."""
+    r = int(np.clip(np.rint(fpr * neg.size), 1, neg.size - 1))
+    tp = []
+    for size in batches():
+        resampled = neg[rng.integers(0, neg.size, (size, neg.size))]
+        threshold = -np.partition(-resampled, r - 1, axis=1)[:, r - 1]
+        drawn = pos[rng.integers(0, pos.size, (size, pos.size))]
+        tp.append(np.sum(drawn >= threshold[:, None], axis=1))
+    tp = np.concatenate(tp)
+    return quantile_bounds(tp, np.full(tp.size, r), pos.size, neg.size)
+
+
+def mc_operating_point_fpr_full(pos, neg, fpr: float, rng) -> np.ndarray:
+    """Full Monte Carlo bootstrap of the 8 metrics at a fixed FPR: each resample's rank
+    ``r = rint(fpr N-*)`` among its own negatives (sorted), ``(2, 8)``."""
+    scores, positive = np.r_[pos, neg], np.arange(pos.size + neg.size) < pos.size
+    counts = []
+    for size in batches():
+        i = rng.integers(0, scores.size, (size, scores.size))
+        label, drawn = positive[i], scores[i]
+        n_neg = np.sum(~label, axis=1)
+        r = np.clip(np.rint(fpr * n_neg), 1, n_neg - 1).astype(int)
+        ranked = -np.sort(-np.where(label, -np.inf, drawn), axis=1)
+        threshold = ranked[np.arange(size), r - 1]
+        counts.append([np.sum(label & (drawn >= threshold[:, None]), axis=1), r, n_neg])
+    tp, fp, n_neg = np.concatenate(counts, axis=1)
+    return quantile_bounds(tp, fp, scores.size - n_neg, n_neg)
 
 
 def mc_aucs(pos: list[np.ndarray], neg: list[np.ndarray], rng) -> np.ndarray:
@@ -138,6 +173,40 @@ def mc_aucs(pos: list[np.ndarray], neg: list[np.ndarray], rng) -> np.ndarray:
         i, j = rng.integers(0, pos[0].size, pos[0].size), rng.integers(0, neg[0].size, neg[0].size)
         out[b] = [rocsim.core.auc(p[i], q[j]) for p, q in zip(pos, neg)]
     return out
+
+
+#: The operating point designs: where, the point, the bootstrap's name in the table and its
+#: value, the method, and the Monte Carlo bootstrap resampling as the law does.
+OPERATING_POINT_CASES = (
+    ("a threshold", {"threshold": 0.5}, "stratified", "stratified", "agresti_hull", None),
+    ("a threshold", {"threshold": 0.5}, "stratified", "stratified", "percentile", None),
+    ("a threshold", {"threshold": 0.5}, "default: auto", "auto", "agresti_hull", "full"),
+    ("a threshold", {"threshold": 0.5}, "full", "full", "agresti_hull", "full"),
+    ("a fixed FPR", {"fpr": 0.2}, "stratified", "stratified", "agresti_hull", None),
+    ("a fixed FPR", {"fpr": 0.2}, "default: auto", "auto", "agresti_hull", "full"),
+)
+
+
+def operating_point_case(pos, neg, point: dict, bootstrap: str, method: str, monte_carlo, rng):
+    """``(exact, Monte Carlo)`` calls of the 8 metrics at ``point`` (``{"threshold": t}`` or
+    ``{"fpr": f}``): the exact laws' intervals (after the method's pseudo-count, 2 for the
+    ``agresti`` methods), and the Monte Carlo bootstrap at it (``monte_carlo``: ``None`` the
+    stratified one, ``"full"`` the full one)."""
+    a = 2.0 if method.startswith("agresti") else 0.0
+    (value,) = point.values()
+    at_rate = "fpr" in point
+    monte_carlo = {
+        (False, None): mc_operating_point,
+        (False, "full"): mc_operating_point_full,
+        (True, None): mc_operating_point_fpr,
+        (True, "full"): mc_operating_point_fpr_full,
+    }[at_rate, monte_carlo]
+    return (
+        lambda: operating_point_distribution(
+            pos, neg, **point, pseudo_count=a, bootstrap=bootstrap
+        ).ci(0.95, method),
+        lambda: monte_carlo(pos, neg, value, rng),
+    )
 
 
 def bench(n: int, rng) -> list[dict]:
@@ -164,28 +233,12 @@ def bench(n: int, rng) -> list[dict]:
             ),
             lambda: mc_net_benefit(pos, neg, rng),
         ),
-        "8 metrics at a threshold, stratified (agresti_hull)": (
-            lambda: operating_point_distribution(pos, neg, threshold=0.5, pseudo_count=2.0).ci(
-                0.95, "agresti_hull"
-            ),
-            lambda: mc_operating_point(pos, neg, 0.5, rng),
-        ),
-        "8 metrics at a threshold, stratified (percentile)": (
-            lambda: operating_point_distribution(pos, neg, threshold=0.5).ci(0.95, "percentile"),
-            lambda: mc_operating_point(pos, neg, 0.5, rng),
-        ),
-        "8 metrics at a threshold, default: auto (agresti_hull)": (
-            lambda: operating_point_distribution(
-                pos, neg, threshold=0.5, pseudo_count=2.0, bootstrap="auto"
-            ).ci(0.95, "agresti_hull"),
-            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
-        ),
-        "8 metrics at a threshold, full (agresti_hull)": (
-            lambda: operating_point_distribution(
-                pos, neg, threshold=0.5, pseudo_count=2.0, bootstrap="full"
-            ).ci(0.95, "agresti_hull"),
-            lambda: mc_operating_point_full(pos, neg, 0.5, rng),
-        ),
+        **{
+            f"8 metrics at {where}, {name} ({method})": operating_point_case(
+                pos, neg, point, bootstrap, method, monte_carlo, rng
+            )
+            for where, point, name, bootstrap, method, monte_carlo in OPERATING_POINT_CASES
+        },
         "NB1 - NB2, stratified (percentile)": (
             lambda: net_benefit_difference_distribution(
                 pair_pos[:, 0], pair_pos[:, 1], pair_neg[:, 0], pair_neg[:, 1], THRESHOLDS
@@ -238,6 +291,7 @@ def first_call() -> list[dict]:
     for call in (
         "rocsim.net_benefit_ci(y, p)",
         "rocsim.operating_point_ci(y, p, threshold=0.5)",
+        "rocsim.operating_point_ci(y, p, fpr=0.1)",
         "rocsim.compare_aucs(y, np.c_[p, p ** 2, rng.random(2000)])",
     ):
         out = subprocess.run(
@@ -266,6 +320,9 @@ def million_rows() -> list[dict]:
         ),
         'rocsim.operating_point_ci(y, p, threshold=0.5, bootstrap="full")': lambda: (
             rocsim.operating_point_ci(y, p, threshold=0.5, bootstrap="full")
+        ),
+        "rocsim.operating_point_ci(y, p, fpr=0.1)": lambda: rocsim.operating_point_ci(
+            y, p, fpr=0.1
         ),
         "rocsim.compare_net_benefit(y, p, p ** 2)": lambda: rocsim.compare_net_benefit(y, p, p**2),
         "rocsim.compare_aucs(y, np.c_[p, p ** 2, noise])": lambda: rocsim.compare_aucs(

@@ -220,7 +220,9 @@ def test_the_default_on_cohort_data_holds_the_true_ppv_where_the_stratified_law_
     assert {m for m, law in laws.items() if law.bootstrap == "full"} == {"ppv", "npv", "accuracy"}
     laws = rocsim.operating_point_ci(y, s, threshold=t, prevalence=0.1).law.laws
     assert {m for m, law in laws.items() if law.bootstrap == "full"} == {"accuracy"}
-    laws = rocsim.operating_point_ci(y, s, fpr=0.2).law.laws
+    law = rocsim.operating_point_ci(y, s, fpr=0.2).law
+    assert "(stratified bootstrap, full_approx for ppv, npv, accuracy," in str(law)
+    laws = law.laws
     approx = {m for m, law in laws.items() if law.bootstrap == "full_approx"}
     assert approx == {"ppv", "npv", "accuracy"}
     assert {laws[m].bootstrap for m in set(laws) - approx} == {"stratified"}
@@ -480,6 +482,21 @@ def test_the_cohort_operating_point_page_quotes_the_committed_results(page_scrip
     assert "Claims:" in written
 
 
+@pytest.mark.parametrize(
+    ("script", "design"),
+    [
+        ("write_operating_point_fpr_full_page", {"sampling", "bootstrap"}),
+        ("write_operating_point_tpr_page", {"sampling"}),
+    ],
+)
+def test_the_fixed_rate_cohort_pages_quote_the_committed_results(page_script, script, design):
+    writer, written = page_script(script)
+    assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
+    table = pd.read_csv(writer.DATA / writer.NAME / "coverage.csv")
+    assert set(table["sampling"]) == {"stratified", "full"}
+    assert design <= set(table.columns) and "Claims:" in written
+
+
 def test_the_fixed_fpr_operating_point_page_quotes_the_committed_results(page_script):
     writer, written = page_script("write_operating_point_fpr_page")
     assert written.strip() == "\n".join(writer.section(writer.DATA / writer.NAME)).strip()
@@ -488,44 +505,35 @@ def test_the_fixed_fpr_operating_point_page_quotes_the_committed_results(page_sc
     assert "Claims:" in written
 
 
-def test_the_fixed_fpr_kind_s_truth_is_the_metric_at_the_population_s_threshold():
-    """At a fixed FPR the truth is the metric at ``Phi^-1(1 - fpr)`` (negatives N(0, 1))."""
-    from rocsim.studies import get_kind
-    from rocsim.studies.decision import true_metric
-
-    (condition,) = study_conditions(
-        "operating_point_fpr",
-        {"auc": [0.8], "metric": ["sensitivity"]},
-        method="agresti_hull",
-        n=50,
-        grid={"name": "fpr", "start": 0.1, "stop": 0.5, "num": 5},
-    )
-    setup = get_kind("operating_point_fpr").setup(condition)
-    mu = np.sqrt(2) * stats.norm.ppf(0.8)
-    assert setup.x.tolist() == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.5])
-    assert setup.target == pytest.approx(stats.norm.cdf(mu - stats.norm.ppf(1 - setup.x)))
-    assert setup.target == pytest.approx(
-        true_metric("sensitivity", mu, 0.3, stats.norm.isf(setup.x))
-    )
-
-
-def test_the_fixed_tpr_kind_s_truth_is_the_metric_at_the_population_s_threshold():
-    """At a fixed TPR the truth is the metric at ``mu - Phi^-1(tpr)`` (positives N(mu, 1)):
-    there the population's sensitivity is the TPR and its specificity ``Phi(t)``."""
+@pytest.mark.parametrize(
+    ("at", "metric", "rates"),
+    [("fpr", "sensitivity", [0.1, 0.2, 0.3, 0.4, 0.5]), ("tpr", "specificity", [0.5, 0.7, 0.9])],
+)
+def test_a_fixed_rate_kind_s_truth_is_the_metric_at_the_population_s_threshold(at, metric, rates):
+    """At a fixed FPR the truth is the metric at ``t = Phi^-1(1 - fpr)`` (negatives N(0, 1)),
+    at a fixed TPR at ``t = mu - Phi^-1(tpr)`` (positives N(mu, 1)): there the population's
+    rate is the grid's, and the metric is the population's sensitivity or specificity."""
     from rocsim.studies import get_kind
 
+    grid = {"name": at, "start": rates[0], "stop": rates[-1], "num": len(rates)}
     (condition,) = study_conditions(
-        "operating_point_tpr",
-        {"auc": [0.8], "metric": ["specificity"]},
+        f"operating_point_{at}",
+        {"auc": [0.8], "metric": [metric]},
         method="agresti_hull",
         n=50,
-        grid={"name": "tpr", "start": 0.5, "stop": 0.9, "num": 5},
+        grid=grid,
     )
-    setup = get_kind("operating_point_tpr").setup(condition)
+    setup = get_kind(f"operating_point_{at}").setup(condition)
     mu = np.sqrt(2) * stats.norm.ppf(0.8)
-    t = mu - stats.norm.ppf(setup.x)
-    assert stats.norm.sf(t - mu) == pytest.approx(setup.x)
-    assert setup.target == pytest.approx(stats.norm.cdf(t))
+    assert setup.x.tolist() == pytest.approx(rates)
+    if at == "fpr":
+        t = stats.norm.isf(setup.x)
+        assert stats.norm.sf(t) == pytest.approx(setup.x)
+        assert setup.target == pytest.approx(stats.norm.sf(t - mu))  # sensitivity
+    else:
+        t = mu - stats.norm.ppf(setup.x)
+        assert stats.norm.sf(t - mu) == pytest.approx(setup.x)
+        assert setup.target == pytest.approx(stats.norm.cdf(t))  # specificity
 
 
 def test_a_study_of_the_default_passes_auto_to_the_core():

@@ -41,6 +41,8 @@ FILES = {
     "compare_net_benefit": ROOT / "rocsim" / "analysis" / "decision.py",
     "operating_point_ci_full": ROOT / "rocsim" / "analysis" / "operating_point.py",
     "operating_point_ci_fpr": ROOT / "rocsim" / "analysis" / "operating_point.py",
+    "operating_point_ci_fpr_full": ROOT / "rocsim" / "analysis" / "operating_point.py",
+    "operating_point_ci_tpr": ROOT / "rocsim" / "analysis" / "operating_point.py",
 }
 
 
@@ -189,10 +191,29 @@ def quotes() -> dict[str, str]:
     at_fpr = studies("operating_point_fpr")
     if at_fpr:
         out["operating_point_ci_fpr"] = (
-            "Measured at a fixed FPR, the threshold moving with the resample "
+            "Measured at a fixed FPR, the threshold moving with the resample, on the default "
+            "laws (``auto``) and test sets of fixed class sizes "
             "(:doc:`/operating_point_fpr_study`; the population's metric at that FPR, mean over "
             "the FPRs per metric and n, lowest and highest of those means, and the lowest "
-            f"condition and FPR): {sentence(summary(at_fpr, ['n', 'metric']))}."
+            "condition and FPR): "
+            f"{sentence(summary(at_fpr, ['n', 'metric']))}."
+        )
+    fpr_cohorts = by_bootstrap("operating_point_fpr_full", auto=False)
+    if fpr_cohorts:
+        out["operating_point_ci_fpr_full"] = (
+            "Measured at a fixed FPR for PPV, NPV and accuracy on each law (``full_approx`` "
+            "their default), on test sets of fixed class sizes and on cohorts "
+            "(:doc:`/operating_point_fpr_full_study`; mean over the FPRs per metric and n, "
+            "lowest and highest of those means, and the lowest condition and FPR): "
+            f"{sentence(summary(fpr_cohorts, ['n', 'metric']))}."
+        )
+    at_tpr = by_sampling("operating_point_tpr")
+    if at_tpr:
+        out["operating_point_ci_tpr"] = (
+            "Measured at a fixed TPR on the default laws (``auto``), on test sets of fixed "
+            "class sizes and on cohorts (:doc:`/operating_point_tpr_study`; mean over the TPRs "
+            "per metric and n, lowest and highest of those means, and the lowest condition "
+            f"and TPR): {sentence(summary(at_tpr, ['n', 'metric']))}."
         )
     if parts:
         out["auc_ci"] = (
@@ -223,24 +244,34 @@ def matched_net_benefit(name: str = "net_benefit") -> list[pd.DataFrame]:
 DRAWN = {"stratified": "fixed classes", "full": "cohorts"}
 
 
-def by_bootstrap(name: str) -> list[pd.DataFrame]:
+def by_bootstrap(name: str, auto: bool = True) -> list[pd.DataFrame]:
     """A study's tables with each method named with its bootstrap and how the test sets were
     drawn (``agresti_hull, full bootstrap, cohorts``), and first the cells of
     ``operating_point_ci``'s default, ``auto`` (each metric on the bootstrap it reads,
-    :data:`rocsim.core.operating_point.PREVALENCE_METRICS` on the full one)."""
+    :data:`rocsim.core.operating_point.PREVALENCE_METRICS` on the full one, or at a fixed FPR
+    on its approximation ``full_approx``); without them where ``auto`` is one of the study's
+    bootstraps (its metrics all read the same)."""
     out = []
     for t in studies(name):
         full = t["metric"].isin(PREVALENCE_METRICS)
-        auto = t[(t["bootstrap"] == "full") == full].assign(bootstrap="auto")
-        for part in (auto, t):
+        default = t[t["bootstrap"].isin(["full", "full_approx"]) == full]
+        for part in (default.assign(bootstrap="auto"), t) if auto else (t,):
             named = part["method"] + ", " + part["bootstrap"] + " bootstrap, "
             out.append(part.assign(method=named + part["sampling"].map(DRAWN)))
     return out
 
 
+def by_sampling(name: str) -> list[pd.DataFrame]:
+    """A study's tables with each method named with how the test sets were drawn
+    (``agresti_hull, cohorts``)."""
+    return [t.assign(method=t["method"] + ", " + t["sampling"].map(DRAWN)) for t in studies(name)]
+
+
 #: Studies whose tables are read through a selection: the cells a method table compares.
 SELECTED = {
     "operating_point_full": lambda: by_bootstrap("operating_point_full"),
+    "operating_point_fpr_full": lambda: by_bootstrap("operating_point_fpr_full", auto=False),
+    "operating_point_tpr": lambda: by_sampling("operating_point_tpr"),
     "net_benefit": matched_net_benefit,
     "net_benefit_difference": lambda: matched_net_benefit("net_benefit_difference"),
     "auc_family": family_by_adjust,
@@ -323,6 +354,18 @@ def method_tables() -> list[str]:
         (
             "`operating_point_ci(fpr=..., method=...)`: each metric's true value at a fixed FPR",
             ("operating_point_fpr",),
+            ["n", "metric"],
+        ),
+        (
+            "`operating_point_ci(fpr=..., method=..., bootstrap=...)`: PPV, NPV and accuracy at "
+            "a fixed FPR, fixed class sizes or cohorts",
+            ("operating_point_fpr_full",),
+            ["n", "metric"],
+        ),
+        (
+            "`operating_point_ci(tpr=..., method=...)`: each metric's true value at a fixed TPR, "
+            "fixed class sizes or cohorts",
+            ("operating_point_tpr",),
             ["n", "metric"],
         ),
     ):

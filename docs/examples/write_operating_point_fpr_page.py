@@ -12,22 +12,15 @@ Usage: ``python docs/examples/write_operating_point_fpr_page.py [results_dir]`` 
 
 from __future__ import annotations
 
-from pathlib import Path
+from write_auc_page import DATA
+from write_operating_point_page import END, StudyPage
 
-from write_auc_page import DATA, study_section, write_results
-from write_operating_point_page import tables
-
-NAME = "operating_point_fpr"
-PAGE = Path(__file__).resolve().parents[1] / "operating_point_fpr_study.md"
-START = "<!-- results: written by docs/examples/write_operating_point_fpr_page.py -->"
-END = "<!-- end of results -->"
+STUDY = StudyPage("operating_point_fpr", by=("method",))
+NAME, PAGE, START, section = STUDY.name, STUDY.page, STUDY.start, STUDY.section
 #: The committed tables the page is written from (and its test reads).
 TABLES = DATA / NAME
-
-
-def section(folder: Path) -> list[str]:
-    return study_section(folder, NAME, tables)
-
+#: What the page's test reads.
+__all__ = ["END", "NAME", "PAGE", "START", "TABLES", "section"]
 
 if __name__ == "__main__":
-    write_results(NAME, PAGE, START, END, section)
+    STUDY.write()

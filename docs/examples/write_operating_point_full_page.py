@@ -13,23 +13,15 @@ Usage: ``python docs/examples/write_operating_point_full_page.py [results_dir]``
 
 from __future__ import annotations
 
-from functools import partial
-from pathlib import Path
+from write_auc_page import DATA
+from write_operating_point_page import END, StudyPage
 
-from write_auc_page import DATA, study_section, write_results
-from write_operating_point_page import tables
-
-NAME = "operating_point_full"
-PAGE = Path(__file__).resolve().parents[1] / "operating_point_full_study.md"
-START = "<!-- results: written by docs/examples/write_operating_point_full_page.py -->"
-END = "<!-- end of results -->"
+STUDY = StudyPage("operating_point_full", by=("method", "sampling", "bootstrap"))
+NAME, PAGE, START, section = STUDY.name, STUDY.page, STUDY.start, STUDY.section
 #: The committed tables the page is written from (and its test reads).
 TABLES = DATA / NAME
-
-
-def section(folder: Path) -> list[str]:
-    return study_section(folder, NAME, partial(tables, by=("method", "sampling", "bootstrap")))
-
+#: What the page's test reads.
+__all__ = ["END", "NAME", "PAGE", "START", "TABLES", "section"]
 
 if __name__ == "__main__":
-    write_results(NAME, PAGE, START, END, section)
+    STUDY.write()

@@ -77,6 +77,18 @@ both["stratified high"] = kept.to_frame().set_index("metric")["high"]
 both[["value", "low", "high", "stratified low", "stratified high"]].round(3)
 
 # %%
+# At a fixed FPR or TPR the threshold is a rank within a class, and the full
+# bootstrap's exact law is not built there. The default reads PPV, NPV and
+# accuracy on its approximation, ``full_approx``: the rates' stratified law at
+# a prevalence drawn as the full bootstrap draws it
+# (:doc:`/operating_point_fpr_full_study` measures both laws on cohorts).
+at_fpr = rocsim.operating_point_ci(
+    y_test, risk, fpr=0.05, metrics=["sensitivity", "ppv", "npv"]
+)
+print({metric: law.bootstrap for metric, law in at_fpr.law.laws.items()})
+at_fpr.to_frame().round(3)
+
+# %%
 # The laws behind the intervals
 # -----------------------------
 # ``report.law`` is the law the intervals read (after the pseudo-counts);

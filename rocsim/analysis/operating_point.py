@@ -131,16 +131,40 @@ def operating_point_ci(
 
     .. coverage quote: operating_point_ci_fpr
 
-    Measured at a fixed FPR, the threshold moving with the resample
-    (:doc:`/operating_point_fpr_study`; the population's metric at that FPR, mean over the FPRs per
-    metric and n, lowest and highest of those means, and the lowest condition and FPR):
-    ``agresti_hull`` 0.960-0.994 (lowest 0.954); ``agresti`` 0.958-0.990 (lowest 0.951);
-    ``agresti_percentile`` 0.957-0.981 (lowest 0.951); ``percentile`` 0.953-0.960 (lowest 0.932);
-    ``wald`` 0.932-0.961 (lowest 0.906).
+    Measured at a fixed FPR, the threshold moving with the resample, on the default laws (``auto``)
+    and test sets of fixed class sizes (:doc:`/operating_point_fpr_study`; the population's metric
+    at that FPR, mean over the FPRs per metric and n, lowest and highest of those means, and the
+    lowest condition and FPR): ``agresti_hull`` 0.962-1.000 (lowest 0.958); ``agresti`` 0.959-1.000
+    (lowest 0.956); ``agresti_percentile`` 0.957-1.000 (lowest 0.951); ``percentile`` 0.953-0.999
+    (lowest 0.932); ``wald`` 0.933-1.000 (lowest 0.909).
 
     .. end of coverage quote
 
-    At a fixed TPR the coverage is not measured (the same law with the classes exchanged).
+    .. coverage quote: operating_point_ci_fpr_full
+
+    Measured at a fixed FPR for PPV, NPV and accuracy on each law (``full_approx`` their default),
+    on test sets of fixed class sizes and on cohorts (:doc:`/operating_point_fpr_full_study`; mean
+    over the FPRs per metric and n, lowest and highest of those means, and the lowest condition and
+    FPR): ``agresti_hull, stratified bootstrap, fixed classes`` 0.960-0.994 (lowest 0.954);
+    ``percentile, stratified bootstrap, fixed classes`` 0.953-0.960 (lowest 0.932); ``agresti_hull,
+    full_approx bootstrap, fixed classes`` 0.979-1.000 (lowest 0.962); ``percentile, full_approx
+    bootstrap, fixed classes`` 0.974-0.999 (lowest 0.947); ``agresti_hull, stratified bootstrap,
+    cohorts`` 0.589-0.948 (lowest 0.369); ``percentile, stratified bootstrap, cohorts`` 0.576-0.940
+    (lowest 0.363); ``agresti_hull, full_approx bootstrap, cohorts`` 0.952-0.980 (lowest 0.949);
+    ``percentile, full_approx bootstrap, cohorts`` 0.950-0.970 (lowest 0.942).
+
+    .. end of coverage quote
+
+    .. coverage quote: operating_point_ci_tpr
+
+    Measured at a fixed TPR on the default laws (``auto``), on test sets of fixed class sizes and
+    on cohorts (:doc:`/operating_point_tpr_study`; mean over the TPRs per metric and n, lowest and
+    highest of those means, and the lowest condition and TPR): ``agresti_hull, fixed classes``
+    0.967-1.000 (lowest 0.921); ``percentile, fixed classes`` 0.952-1.000 (lowest 0.912);
+    ``agresti_hull, cohorts`` 0.954-0.989 (lowest 0.937); ``percentile, cohorts`` 0.950-0.966
+    (lowest 0.923).
+
+    .. end of coverage quote
 
     References
     ----------

@@ -366,11 +366,15 @@ class OperatingPointDistribution(Result):
 
 
 def _bootstraps(law: OperatingPointDistribution) -> str:
-    """``"full bootstrap"``, or for ``auto`` which metrics read the full one."""
+    """``"full bootstrap"``, or for ``auto`` which metrics read another than the stratified
+    one (``"stratified bootstrap, full_approx for ppv, npv"``)."""
     if law.bootstrap != "auto":
         return f"{law.bootstrap} bootstrap"
-    full = [m for m, one in law.laws.items() if one.bootstrap == "full"]
-    return "stratified bootstrap" + (f", full for {', '.join(full)}" if full else "")
+    others: dict[str, list[str]] = {}
+    for metric, one in law.laws.items():
+        if one.bootstrap != "stratified":
+            others.setdefault(one.bootstrap, []).append(metric)
+    return "stratified bootstrap" + "".join(f", {b} for {', '.join(m)}" for b, m in others.items())
 
 
 def operating_point_distribution(

@@ -21,6 +21,7 @@ from rocsim.sim.io import atomic_write
 GRID_LABELS = {
     "q": "total positive ratio",
     "fpr": "false positive rate",
+    "tpr": "true positive rate",
     "w": "operating condition w",
     "t1": "first classifier's threshold",
     "max_fpr": "upper end f of the FPR range [0, f]",
