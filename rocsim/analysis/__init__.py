@@ -18,57 +18,54 @@ exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to
   decision curves.
 """
 
-from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
-from rocsim.analysis.auc import auc_ci, compare_auc, compare_aucs
-from rocsim.analysis.cost import compare_cost, cost_curve_ci
-from rocsim.analysis.decision import (
-    NetBenefitComparison,
-    NetBenefitCurve,
-    compare_net_benefit,
-    net_benefit_ci,
-)
-from rocsim.analysis.operating_point import operating_point_ci
-from rocsim.analysis.pr import PR_AVERAGING, pr_ci
-from rocsim.analysis.results import (
-    AUCComparison,
-    AUCResult,
-    CostBands,
-    CostComparison,
-    PartialAUCComparison,
-    PartialAUCResult,
-    PRBands,
-    ROCBands,
-    ROCComparison,
-)
-from rocsim.analysis.roc import PAIRED_VERTICAL_LIMIT, compare_roc, roc_ci
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "AVERAGING",
-    "DEFAULT_GRID",
-    "DIRECTIONS",
-    "PAIRED_VERTICAL_LIMIT",
-    "PR_AVERAGING",
-    "AUCComparison",
-    "AUCResult",
-    "CostBands",
-    "CostComparison",
-    "DirectionWarning",
-    "NetBenefitComparison",
-    "NetBenefitCurve",
-    "PRBands",
-    "PartialAUCComparison",
-    "PartialAUCResult",
-    "ROCBands",
-    "ROCComparison",
-    "auc_ci",
-    "compare_auc",
-    "compare_aucs",
-    "compare_cost",
-    "compare_net_benefit",
-    "compare_roc",
-    "cost_curve_ci",
-    "net_benefit_ci",
-    "operating_point_ci",
-    "pr_ci",
-    "roc_ci",
-]
+from rocsim.core._lazy import lazy_names
+
+# Each public name's module is imported on its first use (PEP 562, as rocsim.core's): a first
+# call of one function then loads its own module, not every other one's.
+if TYPE_CHECKING:
+    from rocsim.analysis._input import AVERAGING, DEFAULT_GRID, DIRECTIONS, DirectionWarning
+    from rocsim.analysis.auc import auc_ci, compare_auc, compare_aucs
+    from rocsim.analysis.cost import compare_cost, cost_curve_ci
+    from rocsim.analysis.decision import (
+        NetBenefitComparison,
+        NetBenefitCurve,
+        compare_net_benefit,
+        net_benefit_ci,
+    )
+    from rocsim.analysis.operating_point import operating_point_ci
+    from rocsim.analysis.pr import PR_AVERAGING, pr_ci
+    from rocsim.analysis.results import (
+        AUCComparison,
+        AUCResult,
+        CostBands,
+        CostComparison,
+        PartialAUCComparison,
+        PartialAUCResult,
+        PRBands,
+        ROCBands,
+        ROCComparison,
+    )
+    from rocsim.analysis.roc import PAIRED_VERTICAL_LIMIT, compare_roc, roc_ci
+_WHERE = lazy_names(__file__)
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(import_module(_WHERE[name]), name)
+    else:  # a submodule, which an eager import made an attribute: rocsim.analysis.roc
+        try:
+            value = import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import special
 
 from rocsim.core import _mixture
-from rocsim.core.binomial import boost_binomial_pmf
+from rocsim.core.lattice import binomial_rows
 from rocsim.core.scratch import scratch as _scratch
 
 #: Weights below this are dropped from the band (their total stays below ~1e-15 per FPR).
@@ -123,43 +123,34 @@ def rank_weights(n_neg: int, m_neg: int, r: tuple[int, ...]) -> RankWeights:
 #: 2 exp(-t^2 / (2 (s^2 + t/3)))`` with ``s^2 = m q (1 - q)``; at ``t = 12 s + 40`` the exponent
 #: is at least 60 for every ``s``, so each component (and the mixture) loses below 2e-26.
 PMF_SIGMAS, PMF_SLACK = 12.0, 40.0
-#: Binomial pmf values evaluated per block of components (1 MB of float64).
-_PMF_BLOCK = 2**17
 
 
 def mixture_pmf(q: np.ndarray, w: np.ndarray, m_pos: int) -> np.ndarray:
     """``pmf[i, l] = sum_c w[i, c] Bin(l; m+, q[i, c])`` for ``l = 0..m+`` (eq. 4.12).
 
-    Each binomial pmf is Boost's (the one behind ``scipy.stats.binom.pmf``), accurate to the
-    conditioning of the pmf in ``q`` (a ``gammaln`` difference, ``log C(m+, l)``, would carry an
-    absolute rounding error of order ``1e-16 m+ log m+`` into every entry); the accuracy reached
-    is checked by ``tests/test_vertical_pmf_accuracy.py``. Equal ``q`` within a row are merged
-    (:class:`BinomialMixture`); since ``q`` increases along a row, blocks of consecutive
-    components share nearly the same window ``m+ q -+ (12 s + 40)`` and each block is
-    evaluated on the union of its windows only.
+    Each component's binomial pmf is evaluated on its window ``m+ q -+ (12 s + 40)`` only, as
+    Boost's (the one behind ``scipy.stats.binom.pmf``) every 64 values and the ratio of
+    consecutive values between (:func:`rocsim.core.lattice.binomial_rows`, compiled): Boost's
+    accuracy up to a few rounding errors, at a fraction of a call per value; the accuracy
+    reached is checked by ``tests/test_vertical_pmf_accuracy.py``. Equal ``q`` within a row are
+    merged (:class:`BinomialMixture`). The components are summed into the rows in their order
+    (``np.bincount``), the same bits on every machine.
     """
-    out = np.zeros((q.shape[0], m_pos + 1))
+    rows, size = q.shape[0], m_pos + 1
     mix = BinomialMixture(q, w, m_pos)
     if mix.q.size == 0:
-        return out
+        return np.zeros((rows, size))
     reach = PMF_SIGMAS * np.sqrt(m_pos * mix.q * (1 - mix.q)) + PMF_SLACK
+    reach[(mix.q == 0) | (mix.q == 1)] = 0.0  # a point law: its window one value
     lo = np.maximum(np.floor(m_pos * mix.q - reach), 0).astype(np.int64)
     hi = np.minimum(np.ceil(m_pos * mix.q + reach), m_pos).astype(np.int64)
-    # blocks of `size` consecutive components of one row, `size` x window ~ _PMF_BLOCK values
-    widest = 2 * (PMF_SIGMAS * np.sqrt(m_pos) / 2 + PMF_SLACK) + 1
-    size = max(1, int(_PMF_BLOCK // widest))
-    count = mix.row.size
-    row_start = np.flatnonzero(np.r_[True, mix.row[1:] != mix.row[:-1]])
-    position = np.arange(count) - np.repeat(row_start, np.diff(np.r_[row_start, count]))
-    starts = np.flatnonzero(position % size == 0)
-    ends = np.r_[starts[1:], count]
-    first, last = np.minimum.reduceat(lo, starts), np.maximum.reduceat(hi, starts)
-    for s, e, a, b in zip(starts.tolist(), ends.tolist(), first.tolist(), last.tolist()):
-        block = boost_binomial_pmf(np.arange(a, b + 1), m_pos, mix.q[s:e, None])
-        # summed component after component, not by BLAS (whose kernel, and so the last bit,
-        # depends on the CPU): the same bits on every machine
-        out[mix.row[s], a : b + 1] += np.add.reduce(mix.w[s:e, None] * block, axis=0)
-    return out
+    width = hi - lo + 1
+    pmf = binomial_rows(np.full(mix.q.size, m_pos, dtype=np.int64), mix.q, lo, width)
+    component = np.repeat(np.arange(mix.q.size), width)
+    column = np.arange(pmf.size) - np.repeat(np.cumsum(width) - width, width) + lo[component]
+    cell = mix.row[component] * size + column
+    out = np.bincount(cell, weights=mix.w[component] * pmf, minlength=rows * size)
+    return np.clip(out, 0.0, None).reshape(rows, size)
 
 
 #: The chain's integrals (:class:`_CdfChain`): 5-point Gauss-Legendre on [-1, 1].
