@@ -29,7 +29,7 @@ follows one protocol (:mod:`rocsim.core.results`): ``.to_frame()``, a one-line `
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from rocsim.core._lazy import lazy_names
+from rocsim.core._lazy import lazy_names, load_name
 
 # Where each public name lives: the imports below, which editors follow and rocsim.core._lazy reads
 # for __getattr__. The modules are imported on first use (PEP 562), so that ``import rocsim``
@@ -160,9 +160,7 @@ def __getattr__(name: str):
         raise AttributeError(_moved(name))
     if name not in _WHERE:
         raise AttributeError(f"module 'rocsim' has no attribute {name!r}")
-    value = getattr(import_module(_WHERE[name]), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+    return load_name(globals(), _WHERE, name)
 
 
 def _moved(name: str) -> str:

@@ -21,7 +21,7 @@ exact core; results are typed tables (:mod:`rocsim.analysis.results`) with ``.to
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from rocsim.core._lazy import lazy_names
+from rocsim.core._lazy import lazy_names, load_name
 
 # Each public name's module is imported on its first use (PEP 562, as rocsim.core's): a first
 # call of one function then loads its own module, not every other one's.
@@ -55,16 +55,13 @@ __all__ = sorted(_WHERE)
 
 def __getattr__(name: str):
     if name in _WHERE:
-        value = getattr(import_module(_WHERE[name]), name)
-    else:  # a submodule, which an eager import made an attribute: rocsim.analysis.roc
-        try:
-            value = import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    globals()[name] = value  # later look-ups skip this function
-    return value
+        return load_name(globals(), _WHERE, name)
+    try:  # a submodule, which an eager import made an attribute: rocsim.analysis.roc
+        return import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def __dir__() -> list[str]:

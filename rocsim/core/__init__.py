@@ -22,10 +22,9 @@ No files, no Hydra, no matplotlib, no joblib: the core imports nothing from the 
 (``tests/test_layers.py`` checks it).
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
-from rocsim.core._lazy import lazy_names
+from rocsim.core._lazy import lazy_names, load_name
 
 # Where each public name of the core lives: the imports below, which editors follow and
 # rocsim.core._lazy reads for __getattr__ (each module is loaded on first use).
@@ -184,9 +183,7 @@ def __getattr__(name: str):
         from rocsim.core._deprecated import renamed  # an old name: warns, gives the new one
 
         return renamed(__name__, name)
-    value = getattr(import_module(_WHERE[name]), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+    return load_name(globals(), _WHERE, name)
 
 
 def __dir__() -> list[str]:

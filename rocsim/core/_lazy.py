@@ -5,7 +5,9 @@ which :func:`lazy_names` reads (without running them) for the package's ``__geta
 from __future__ import annotations
 
 import ast
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 
 def lazy_names(init_file: str) -> dict[str, str]:
@@ -19,3 +21,11 @@ def lazy_names(init_file: str) -> dict[str, str]:
                 if isinstance(statement, ast.ImportFrom) and statement.module:
                     names |= {alias.name: statement.module for alias in statement.names}
     return names
+
+
+def load_name(namespace: dict[str, Any], where: dict[str, str], name: str) -> Any:
+    """``name`` from its module (``where[name]``), kept in the package's ``namespace`` so that
+    later look-ups skip the package's ``__getattr__``."""
+    value = getattr(import_module(where[name]), name)
+    namespace[name] = value
+    return value

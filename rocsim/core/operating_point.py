@@ -216,7 +216,7 @@ class MetricDistribution(Result):
     metric : str
     value : float
         The data's value (NaN where undefined).
-    bootstrap : {"stratified", "full"}
+    bootstrap : {"stratified", "full", "full_approx"}
         The bootstrap whose law this is.
     mean, var : float
         Moments of the conditional law.
@@ -573,14 +573,18 @@ def _share(hits: float, size: float) -> float:
     return hits / size if size else 0.0
 
 
-#: The metrics that are a count over a binomial size under the full bootstrap (at the data's
-#: prevalence): the count's cell and the other cell of its size.
-_FULL_RATIOS = {
-    "sensitivity": ("tp", "fn"),
-    "specificity": ("tn", "fp"),
-    "ppv": ("tp", "fp"),
-    "npv": ("tn", "fn"),
-}
+#: The other count of a count's class (its size's other part).
+_OTHER = {"tp": "fn", "fn": "tp", "fp": "tn", "tn": "fp"}
+
+
+def _ratio_cells(metric: str) -> tuple[str, str] | None:
+    """The count and the other cell of its size where ``metric`` is a count over a binomial
+    size under the full bootstrap (sensitivity, specificity: over a class; PPV, NPV: over the
+    predicted positives, negatives; :data:`_READINGS`), else ``None``."""
+    kind, x, y = _READINGS[metric]
+    if kind == "ratio":
+        return x, _OTHER[x]
+    return (x, y) if kind == "ppv" else None
 
 
 class _FullGrids:
@@ -619,8 +623,9 @@ class _FullGrids:
         c = self.cells
         if metric == "accuracy":
             return self._ratio(c["tp"] + c["tn"], self.size)
-        if metric in _FULL_RATIOS and (prevalence is None or metric not in ("ppv", "npv")):
-            hits, misses = (c[cell] for cell in _FULL_RATIOS[metric])
+        cells = _ratio_cells(metric)
+        if cells and (prevalence is None or metric not in ("ppv", "npv")):
+            hits, misses = (c[cell] for cell in cells)
             return self._ratio(hits, hits + misses)
         return self.classes.grid(metric, prevalence)
 
